@@ -1,0 +1,69 @@
+"""``cardgames list`` and ``cardgames show``: what games exist and how they are configured."""
+
+from __future__ import annotations
+
+import click
+
+from .options import catalog, format_option, load_game
+from .output import emit_json, emit_rows, emit_yaml
+
+
+@click.command("list")
+@click.option("--kind", type=click.Choice(["games", "decks", "variants"]), default="games", show_default=True,
+              help="What to list.")
+@format_option("table", "json", "jsonl", "csv", "yaml")
+@click.pass_context
+def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
+    """List games (with their aliases), decks or variants."""
+    cat = catalog(ctx)
+    if kind == "games":
+        rows = []
+        for gid in cat.ids("games"):
+            game = cat.game(gid)
+            players = game["players"]
+            count = str(players["min"]) if players["min"] == players["max"] else f"{players['min']}-{players['max']}"
+            row = {"id": gid, "name": game["name"], "family": game["family"],
+                   "deck": f"{game['deck']['copies']} x {game['deck']['type']}", "players": count,
+                   "variants": game["variants"], "alias_of": None}
+            rows.append(row)
+            for alias, (target, variants) in cat.aliases.items():
+                if target == gid:
+                    names = " ".join(cat.variant(v)["name"] for v in variants)
+                    rows.append({**row, "id": alias, "name": f"{names} {game['name']}", "variants": [],
+                                 "alias_of": f"{gid} + {' + '.join(variants)}"})
+        emit_rows(rows, fmt)
+    elif kind == "decks":
+        from cardgames.engine.cards import Deck
+
+        rows = []
+        for did in cat.ids("decks"):
+            deck = cat.deck(did)
+            rows.append({"id": did, "name": deck["name"], "cards": len(Deck(deck)),
+                         "suits": len(deck.get("suits", [])), "ranks": len(deck.get("ranks", [])),
+                         "designed_by_project": bool(deck.get("designed_by_project", False))})
+        emit_rows(rows, fmt)
+    else:
+        rows = [{"id": vid, "name": v["name"], "applies_to": v["applies_to"],
+                 "aliases": v.get("aliases", []), "description": v.get("description", "")}
+                for vid, v in ((vid, cat.variant(vid)) for vid in cat.ids("variants"))]
+        emit_rows(rows, fmt)
+
+
+@click.command("show")
+@click.argument("game_id", metavar="GAME")
+@click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
+@click.option("--players", type=click.IntRange(1, 64), default=None, help="Player count (default: the game's).")
+@format_option("yaml", "json")
+@click.pass_context
+def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:
+    """Show GAME's resolved config: options after variants, deck, players and config hash."""
+    game = load_game(ctx, game_id, variants, players)
+    spec = game.spec
+    data = spec.canonical()
+    data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
+    del data["game"], data["copies"]
+    data = {"id": spec.id, "name": spec.name, "family": spec.family, **data, "config_sha256": spec.sha256}
+    if fmt == "json":
+        emit_json(data)
+    else:
+        emit_yaml(data)

@@ -1,0 +1,83 @@
+"""The ``cardgames`` entry point: a Click group that imports each command only when it runs."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+# name -> (module, function, one-line help). Help text lives here so `cardgames --help`
+# imports no command module, let alone the engine.
+COMMANDS = {
+    "list": ("cardgames.cli.catalog", "list_cmd", "List games, families, decks, player counts and variants."),
+    "show": ("cardgames.cli.catalog", "show_cmd", "Show a game's resolved config."),
+    "validate": ("cardgames.cli.validate", "validate_cmd", "Check configs: syntax, schema, decks, deals."),
+    "deal": ("cardgames.cli.play", "deal_cmd", "Show the deal a seed gives."),
+    "simulate": ("cardgames.cli.play", "simulate_cmd", "Play one game with seeded agents and print its log."),
+    "replay": ("cardgames.cli.play", "replay_cmd", "Replay a game log and check it."),
+    "solve": ("cardgames.cli.solve", "solve_cmd", "Decide whether pairing deals can be won."),
+    "batch": ("cardgames.cli.batch", "batch_cmd", "Play many seeded games and report statistics."),
+    "stats": ("cardgames.cli.batch", "stats_cmd", "Statistics from batch result files; compare files."),
+    "score": ("cardgames.cli.score", "score_cmd", "Score cards with a game's scorer (torqu)."),
+    "captures": ("cardgames.cli.captures", "captures_cmd", "List the captures a Turup card can make."),
+    "placements": ("cardgames.cli.placements", "placements_cmd", "List where a Harrow card may go on a tower."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported on first use, and whose user errors are one line."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        with formatter.section("Commands"):
+            formatter.write_dl([(name, text) for name, (_, _, text) in COMMANDS.items()])
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name = args[0] if args else ""
+        if name and name not in COMMANDS and not name.startswith("-"):
+            import difflib
+
+            close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint}")
+        return super().resolve_command(ctx, args)
+
+    def invoke(self, ctx: click.Context):
+        from cardgames.engine.errors import CardgamesError
+
+        try:
+            return super().invoke(ctx)
+        except CardgamesError as exc:
+            raise click.ClickException(str(exc)) from None
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="cardgames", prog_name="cardgames")
+@click.option("--configs", "config_dirs", multiple=True, metavar="DIR", envvar="CARDGAMES_CONFIGS",
+              type=click.Path(file_okay=False), help="Extra config folder (games/, decks/, variants/), searched "
+              "before the bundled configs. Repeatable; also CARDGAMES_CONFIGS.")
+@click.pass_context
+def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
+    """Play, replay, check and analyse Torqu, Turup, Towers and the pairing solitaires.
+
+    Data goes to stdout, messages to stderr. Exit codes: 0 success, 1 a check failed or the input
+    was bad, 2 a usage error.
+    """
+    ctx.obj = {"config_dirs": config_dirs}
+
+
+def main() -> None:
+    try:
+        cli(prog_name="cardgames")
+    except BrokenPipeError:  # e.g. `cardgames list | head -1`
+        sys.stderr.close()
+        sys.exit(0)

@@ -1,0 +1,53 @@
+"""Options shared by several commands, and access to the config catalog."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import click
+
+if TYPE_CHECKING:
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.core import Game
+
+F = Callable[..., Any]
+
+
+def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]:
+    """``--format``: every command takes it, with the choices that make sense for its data."""
+    return click.option("--format", "fmt", type=click.Choice(choices), default=default or choices[0],
+                        show_default=True, help="Output format.")
+
+
+def game_options(f: F) -> F:
+    """``--players``, ``--variant`` (repeatable) and ``--rng``."""
+    f = click.option("--rng", type=click.Choice(["native", "pysolfc"]), default="native", show_default=True,
+                     help="Deal generator: the project's own, or PySolFC's game numbers (French-deck pairing games).")(f)
+    f = click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")(f)
+    f = click.option("--players", type=click.IntRange(1, 64), default=None, help="Player count (default: the game's).")(f)
+    return f
+
+
+def seed_option(f: F) -> F:
+    return click.option("--seed", required=True, metavar="S",
+                        help="Seed: an integer 0..2**64-1 (with --rng pysolfc, a PySolFC game number such as ms1).")(f)
+
+
+def catalog(ctx: click.Context) -> "Catalog":
+    """The catalog for this invocation (extra --configs folders first, then the bundled ones)."""
+    from pathlib import Path
+
+    from cardgames.engine.config import Catalog, bundled_root
+
+    root = ctx.find_root()
+    obj = root.obj if isinstance(root.obj, dict) else {}
+    if "catalog" not in obj:
+        obj["catalog"] = Catalog([*(Path(d) for d in obj.get("config_dirs", ())), bundled_root()])
+        root.obj = obj
+    return obj["catalog"]
+
+
+def load_game(ctx: click.Context, name: str, variants: tuple[str, ...] = (), players: int | None = None) -> "Game":
+    from cardgames.engine.registry import load_game as load
+
+    return load(name, variants, players, catalog(ctx))

@@ -1,0 +1,103 @@
+"""``deal``, ``simulate`` and ``replay``: one game at a time."""
+
+from __future__ import annotations
+
+import click
+
+from .options import format_option, game_options, load_game, seed_option
+from .output import emit_json, emit_yaml, message
+
+
+@click.command("deal")
+@click.argument("game_id", metavar="GAME")
+@seed_option
+@game_options
+@format_option("text", "json", "yaml")
+@click.pass_context
+def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, variants: tuple[str, ...],
+             rng: str, fmt: str) -> None:
+    """Show the deal SEED gives for GAME (stacks bottom to top, stock in dealing order)."""
+    game = load_game(ctx, game_id, variants, players)
+    state = game.new_state(game.check_seed(seed, rng), rng)
+    deal = game.first_deal(state)
+    if fmt == "json":
+        emit_json(deal)
+    elif fmt == "yaml":
+        emit_yaml(deal)
+    else:
+        click.echo(game.render_deal(deal))
+
+
+@click.command("simulate")
+@click.option("--game", "game_id", required=True, metavar="GAME", help="Game id (see `cardgames list`).")
+@seed_option
+@game_options
+@click.option("--agent", "agents", multiple=True, metavar="A",
+              help="Agent for every seat, or repeat once per seat (default: greedy).")
+@click.option("--matches", "--rounds", "rounds", type=click.IntRange(1), default=None,
+              help="Stop after this many matches or rounds (games of several).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="Write the JSON log to this file (atomically) instead of stdout.")
+@format_option("json", "jsonl", "text")
+@click.pass_context
+def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, variants: tuple[str, ...],
+                 rng: str, agents: tuple[str, ...], rounds: int | None, log_path: str | None, fmt: str) -> None:
+    """Play one game with seeded agents; print its JSON log (or narrate it with --format text)."""
+    from cardgames.engine.agents import make_agents
+    from cardgames.engine.core import play
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.log import build_log, dumps, write_atomic
+
+    game = load_game(ctx, game_id, variants, players)
+    stop = None
+    if rounds is not None:
+        probe = game.new_state(game.check_seed(seed, rng), rng)
+        if probe.rounds_played is None:
+            raise CardgamesError(f"--matches applies to games of several matches or rounds, not {game.id}")
+        stop = lambda state: state.rounds_played >= rounds  # noqa: E731
+    run = play(game, seed, make_agents(agents, game), rng, stop=stop)
+    log = build_log(game, run)
+    if log_path:
+        write_atomic(log_path, dumps(log))
+        message(f"log written to {log_path}")
+    if fmt == "text":
+        click.echo(narrate(game, run))
+    elif log_path:
+        emit_json(log["result"], pretty=False)
+    else:
+        emit_json(log, pretty=(fmt == "json"))
+
+
+def narrate(game, run) -> str:
+    """The game told step by step (replayed from the deal, so each line sees its position)."""
+    from cardgames.engine.log import dumps
+
+    state = game.new_state(run.seed, run.rng)
+    lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "",
+             game.render_deal(game.first_deal(state)), ""]
+    for step, (_, action) in enumerate(run.history, 1):
+        lines.append(f"{step:4d}. {game.describe_action(state, action)}")
+        state.apply(action)
+    lines.append("")
+    lines.append("result: " + dumps(state.result(), pretty=False).decode().strip())
+    return "\n".join(lines)
+
+
+@click.command("replay")
+@click.argument("log_file", metavar="LOG", type=click.Path(dir_okay=False, allow_dash=True))
+@format_option("text", "json")
+@click.pass_context
+def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
+    """Replay LOG (a file, or - for stdin): rebuild the deal from its seed, re-apply every
+    action, and check the result. Exit 1 naming the first step that diverges."""
+    from cardgames.engine.log import read_log, replay
+
+    from .options import catalog
+
+    report = replay(read_log(log_file), catalog(ctx))
+    if fmt == "json":
+        emit_json({"ok": True, "game": report.game, "seed": report.seed, "steps": report.steps,
+                   "result": report.result})
+    else:
+        click.echo(f"ok: {report.game} seed {report.seed}: {report.steps} actions replayed; the deal and "
+                   "the result match")

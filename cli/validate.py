@@ -1,0 +1,41 @@
+"""``cardgames validate``: check configs; errors as ``file:line: message``, exit 1 if any."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from .options import format_option
+from .output import emit_json, emit_rows, message
+
+
+@click.command("validate")
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("--facts", is_flag=True, help="Also print what the engines report about each deal "
+              "(cards dealt, stock, short last deals, ...).")
+@format_option("text", "json")
+@click.pass_context
+def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: str) -> None:
+    """Check config files (default: every bundled one, plus --configs folders).
+
+    PATH may be a YAML file or a config folder holding games/, decks/ and variants/.
+    """
+    from cardgames.engine.validate import validate
+
+    root = ctx.find_root().obj or {}
+    report = validate(list(paths), [Path(d) for d in root.get("config_dirs", ())])
+    if fmt == "json":
+        emit_json({"ok": report.ok, "checked": report.checked,
+                   "errors": [{"file": e.path, "line": e.line, "message": e.message} for e in report.errors],
+                   "facts": report.facts})
+    else:
+        for error in report.errors:
+            click.echo(str(error))
+        if facts and report.facts:
+            emit_rows(report.facts, "table")
+        message(f"{report.checked} config files checked: "
+                + ("all valid" if report.ok else f"{len(report.errors)} error(s)"))
+    if not report.ok:
+        sys.exit(1)

@@ -1,0 +1,1 @@
+"""Bundled YAML configs: decks/, games/, variants/ (data, no code)."""

@@ -1,0 +1,7 @@
+"""The cardgames engine: decks, configs, the game contract, logs and the games themselves.
+
+Nothing here imports a game module eagerly: the CLI must start fast, so games are loaded
+by name through :mod:`cardgames.engine.registry` only when they are asked for.
+"""
+
+ENGINE_VERSION = "0.1.0"

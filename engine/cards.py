@@ -1,0 +1,93 @@
+"""Cards and decks, built from ``configs/decks/*.yaml``.
+
+A deck config lists suits and ranks (their product is the suited cards) and/or explicit
+``cards`` (trumps, wilds, named cards such as the Harrow deck's). A game uses ``copies``
+physical decks; each physical card gets a small integer code (its index in creation order:
+deck by deck, then suit by suit, rank by rank, then the explicit cards), which is what states
+store. Names are unique: the first copy of a card keeps its plain name (``QH``), later copies
+add ``#2``, ``#3``, ... (``QH#2``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from .errors import CardgamesError
+
+COPY_MARK = "#"
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """One physical card."""
+
+    code: int
+    name: str
+    face: str
+    copy: int
+    suit: str | None = None
+    rank: str | None = None
+    value: int | None = None
+    attrs: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Deck:
+    """The physical cards of a game: ``copies`` decks of one deck config."""
+
+    def __init__(self, config: Mapping[str, Any], copies: int = 1):
+        self.id: str = config["id"]
+        self.config = config
+        self.copies = copies
+        self.suits: dict[str, Mapping[str, Any]] = {s["id"]: s for s in config.get("suits", [])}
+        self.ranks: dict[str, Mapping[str, Any]] = {r["id"]: r for r in config.get("ranks", [])}
+        faces = list(_faces(config))
+        self.size_per_copy = len(faces)
+        cards = []
+        for copy in range(copies):
+            for face in faces:
+                name = face["name"] if copy == 0 else f"{face['name']}{COPY_MARK}{copy + 1}"
+                cards.append(Card(code=len(cards), name=name, face=face["name"], copy=copy,
+                                  suit=face.get("suit"), rank=face.get("rank"), value=face.get("value"),
+                                  attrs=face["attrs"]))
+        self.cards: tuple[Card, ...] = tuple(cards)
+        self.names: tuple[str, ...] = tuple(c.name for c in cards)
+        self.by_name: dict[str, Card] = {c.name: c for c in cards}
+        if len(self.by_name) != len(cards):
+            raise CardgamesError(f"deck {self.id!r}: two cards share a name")
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def name(self, code: int) -> str:
+        return self.names[code]
+
+    def code(self, name: str) -> int:
+        """The code of the card called ``name``; a clear error for an unknown name."""
+        card = self.by_name.get(name.strip())
+        if card is None:
+            raise CardgamesError(f"unknown card {name!r} in the {self.id} deck")
+        return card.code
+
+    def codes(self, names: Iterable[str]) -> list[int]:
+        return [self.code(n) for n in names]
+
+    def rank_count(self) -> int:
+        """Ranks per suit (the pairing games' match value is this plus one)."""
+        return len(self.ranks)
+
+
+def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
+    """The cards of one deck, in creation order, each a dict with name, suit, rank, value, attrs."""
+    template = config.get("card_name", "{rank}{suit}")
+    for suit in config.get("suits", []):
+        for rank in config.get("ranks", []):
+            fields = {"rank": rank["id"], "suit": suit["id"], "value": rank.get("value"),
+                      "rank_name": rank.get("name", rank["id"]), "suit_name": suit.get("name", suit["id"])}
+            attrs = {k: v for k, v in rank.items() if k not in ("id", "name", "value")}
+            yield {"name": template.format(**fields), "suit": suit["id"], "rank": rank["id"],
+                   "value": rank.get("value"), "attrs": attrs}
+    for card in config.get("cards", []):
+        attrs = {k: v for k, v in card.items() if k not in ("name", "suit", "rank", "value")}
+        yield {"name": card["name"], "suit": card.get("suit"), "rank": card.get("rank"),
+               "value": card.get("value"), "attrs": attrs}

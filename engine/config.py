@@ -1,0 +1,241 @@
+"""The config catalog: find, check and resolve game, deck and variant configs.
+
+Configs live in ``configs/{games,decks,variants}/<id>.yaml`` inside the installed package;
+extra directories of the same shape (``--configs DIR`` or ``CARDGAMES_CONFIGS``) are searched
+first, so a designer can add or override a game with YAML alone.
+
+Resolving a game (``Catalog.resolve``) applies variants in order as overlays on its
+``options``, checks the result against the engine's option schema, and computes the
+``config_sha256`` that logs carry: the SHA-256 of the canonical JSON (sorted keys, compact) of
+every rule-relevant part of the resolved config (engine, deck, copies, options, players,
+variants). Descriptions and names do not enter the hash, so editing prose never breaks a log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Iterable, Mapping
+
+from .errors import CardgamesError, ConfigError, UnknownNameError
+from .schema import BOOL, INT, LIST, MAP, STR, Field, check_mapping, positive
+from .yamlfile import Document, read_document
+
+KINDS = ("games", "decks", "variants")
+
+_NAMED = {"id": Field(STR, "card or group id"), "name": Field(STR, "readable name", required=False)}
+
+DECK_FIELDS = {
+    "id": Field(STR, "deck id, equal to the file name"),
+    "name": Field(STR, "readable name"),
+    "description": Field(STR, "what the deck is", required=False),
+    "source": Field(STR, "where the composition comes from", required=False),
+    "designed_by_project": Field(BOOL, "true when no published composition exists", required=False),
+    "card_name": Field(STR, "name template for suited cards: {rank} {suit} {value} {rank_name} {suit_name}",
+                       required=False),
+    "suits": Field(LIST, "the suits, in order", required=False, items=Field(MAP, fields=_NAMED, open=True)),
+    "ranks": Field(LIST, "the ranks of every suit, low to high", required=False,
+                   items=Field(MAP, fields={**_NAMED, "value": Field(INT, "numeric value")}, open=True)),
+    "cards": Field(LIST, "cards outside the suits x ranks product", required=False,
+                   items=Field(MAP, fields={"name": Field(STR, "unique card name")}, open=True)),
+}
+
+GAME_FIELDS = {
+    "id": Field(STR, "game id (kebab-case), equal to the file name"),
+    "name": Field(STR, "readable name"),
+    "family": Field(STR, "family of games sharing an engine (pairing, torqu, ...)"),
+    "engine": Field(STR, "rules module that plays it"),
+    "description": Field(STR, "one paragraph", required=False),
+    "source": Field(STR, "the seed document the rules come from", required=False),
+    "docs": Field(STR, "the rules page", required=False),
+    "players": Field(MAP, "player counts", fields={
+        "min": Field(INT, "fewest players", check=positive),
+        "max": Field(INT, "most players", check=positive),
+        "default": Field(INT, "player count when none is given", check=positive),
+    }),
+    "deck": Field(MAP, "which deck and how many copies", fields={
+        "type": Field(STR, "deck id"),
+        "copies": Field(INT, "physical decks used", check=positive),
+    }),
+    "options": Field(MAP, "the engine's options: every rule number and switch"),
+    "variants": Field(LIST, "variant ids this game accepts", items=Field(STR)),
+}
+
+VARIANT_FIELDS = {
+    "id": Field(STR, "variant id, equal to the file name"),
+    "name": Field(STR, "readable name"),
+    "description": Field(STR, "what the variant changes", required=False),
+    "applies_to": Field(LIST, "families or game ids the variant fits", items=Field(STR)),
+    "options": Field(MAP, "option values the variant sets on top of the game's"),
+    "aliases": Field(LIST, "game-id templates such as 'strict-{game}'", required=False, items=Field(STR)),
+}
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """An immutable, fully resolved game: everything a Game needs, nothing it must look up."""
+
+    id: str
+    name: str
+    family: str
+    engine: str
+    players: int
+    variants: tuple[str, ...]
+    deck: Mapping[str, Any]
+    copies: int
+    options: Mapping[str, Any]
+
+    def canonical(self) -> dict[str, Any]:
+        """The rule-relevant resolved config, as plain JSON-able data (what the hash covers)."""
+        return {"game": self.id, "engine": self.engine, "players": self.players,
+                "variants": list(self.variants), "deck": _thaw(self.deck), "copies": self.copies,
+                "options": _thaw(self.options)}
+
+    @cached_property
+    def sha256(self) -> str:
+        import orjson
+
+        return hashlib.sha256(orjson.dumps(self.canonical(), option=orjson.OPT_SORT_KEYS)).hexdigest()
+
+
+def bundled_root() -> Path:
+    from importlib.resources import files
+
+    return Path(str(files("cardgames.configs")))
+
+
+class Catalog:
+    """All configs visible from a list of roots (earlier roots win)."""
+
+    def __init__(self, roots: Iterable[Path] | None = None):
+        if roots is None:
+            extra = [Path(p) for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p]
+            roots = [*extra, bundled_root()]
+        self.roots = [Path(r) for r in roots]
+        self._docs: dict[tuple[str, str], Document] = {}
+
+    # -- finding files -------------------------------------------------------------------
+    def paths(self, kind: str) -> dict[str, Path]:
+        """``id -> path`` of every config of one kind (file stem is the id)."""
+        found: dict[str, Path] = {}
+        for root in reversed(self.roots):
+            folder = root / kind
+            if folder.is_dir():
+                for path in sorted(folder.glob("*.yaml")):
+                    found[path.stem] = path
+        return dict(sorted(found.items()))
+
+    def ids(self, kind: str) -> list[str]:
+        return list(self.paths(kind))
+
+    def document(self, kind: str, ident: str) -> Document:
+        """The parsed config ``kind/ident``; schema-checked once (first error raised)."""
+        key = (kind, ident)
+        if key not in self._docs:
+            paths = self.paths(kind)
+            if ident not in paths:
+                raise UnknownNameError(kind[:-1], ident, list(paths))
+            doc = read_document(paths[ident])
+            errors = self.check_document(kind, doc, ident)
+            if errors:
+                raise errors[0]
+            self._docs[key] = doc
+        return self._docs[key]
+
+    @staticmethod
+    def check_document(kind: str, doc: Document, ident: str | None = None) -> list[ConfigError]:
+        """Schema errors of one document of ``kind`` (without cross-file checks)."""
+        fields = {"games": GAME_FIELDS, "decks": DECK_FIELDS, "variants": VARIANT_FIELDS}[kind]
+        errors = check_mapping(doc.data, fields, doc)
+        if not errors and ident is not None and doc.data["id"] != ident:
+            errors.append(doc.error(("id",), f"id {doc.data['id']!r} differs from the file name {ident!r}"))
+        if not errors and kind == "games":
+            players = doc.data["players"]
+            if not players["min"] <= players["default"] <= players["max"]:
+                errors.append(doc.error(("players",), "players: need min <= default <= max"))
+        return errors
+
+    def game(self, ident: str) -> dict[str, Any]:
+        return self.document("games", ident).data
+
+    def deck(self, ident: str) -> dict[str, Any]:
+        return self.document("decks", ident).data
+
+    def variant(self, ident: str) -> dict[str, Any]:
+        return self.document("variants", ident).data
+
+    # -- names -------------------------------------------------------------------------
+    @cached_property
+    def aliases(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """``alias -> (game id, variants)`` from the variants' alias templates."""
+        result: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for vid in self.ids("variants"):
+            variant = self.variant(vid)
+            for template in variant.get("aliases", []):
+                for gid in self.ids("games"):
+                    if vid in self.game(gid)["variants"]:
+                        result[template.format(game=gid)] = (gid, (vid,))
+        return result
+
+    def lookup(self, name: str) -> tuple[str, tuple[str, ...]]:
+        """Game id and implied variants for a game id or alias, or a "did you mean" error."""
+        if name in self.paths("games"):
+            return name, ()
+        if name in self.aliases:
+            return self.aliases[name]
+        raise UnknownNameError("game", name, self.ids("games") + list(self.aliases))
+
+    # -- resolving ---------------------------------------------------------------------
+    def resolve(self, name: str, variants: Iterable[str] = (), players: int | None = None) -> GameSpec:
+        """Resolve a game id or alias plus variants and a player count into a GameSpec."""
+        gid, implied = self.lookup(name)
+        game = self.game(gid)
+        chosen = list(implied)
+        for v in variants:
+            if v not in chosen:
+                chosen.append(v)
+        options = dict(game["options"])
+        for vid in chosen:
+            if vid not in game["variants"]:
+                if vid not in self.paths("variants"):
+                    raise UnknownNameError("variant", vid, game["variants"])
+                raise CardgamesError(f"variant {vid!r} does not apply to {gid} (its variants: "
+                                     f"{', '.join(game['variants']) or 'none'})")
+            options.update(self.variant(vid)["options"])
+        count = game["players"]["default"] if players is None else players
+        low, high = game["players"]["min"], game["players"]["max"]
+        if not low <= count <= high:
+            raise CardgamesError(f"{gid} is for {low}-{high} players, not {count}" if low != high
+                                 else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
+        deck = self.deck(game["deck"]["type"])
+        spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
+                        players=count, variants=tuple(chosen), deck=_freeze(deck),
+                        copies=game["deck"]["copies"], options=_freeze(options))
+        from .registry import engine_module
+
+        module = engine_module(spec.engine)
+        doc = self.document("games", gid)
+        errors = check_mapping(options, module.OPTIONS, doc, ("options",))
+        if errors:
+            raise errors[0]
+        return spec
+
+
+def _freeze(value: Any) -> Any:
+    if isinstance(value, dict):
+        return MappingProxyType({k: _freeze(v) for k, v in value.items()})
+    if isinstance(value, list):
+        return tuple(_freeze(v) for v in value)
+    return value
+
+
+def _thaw(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {k: _thaw(v) for k, v in value.items()}
+    if isinstance(value, tuple):
+        return [_thaw(v) for v in value]
+    return value

@@ -1,0 +1,228 @@
+"""The contract every game follows, and the loop that plays one.
+
+Modelled on OpenSpiel: a :class:`Game` is an immutable resolved config; ``game.new_state(seed)``
+shuffles and deals, which is the only chance event; from then on a :class:`State` changes only
+through :meth:`State.apply`, so a game is replayed from its seed and its action history alone.
+
+Actions are small immutable :class:`~typing.NamedTuple` values. Their JSON form is
+``{"type": <snake_case class name>, <field>: <value>, ...}`` (tuples become lists); every game
+lists its action classes in ``Game.ACTIONS`` so that :meth:`Game.action_from_json` can rebuild
+them from a log.
+"""
+
+from __future__ import annotations
+
+import re
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Protocol, Sequence
+
+from .cards import Deck
+from .config import GameSpec
+from .errors import CardgamesError, IllegalActionError, LogError
+from .rng import RNG_NAME, Rng, check_seed
+
+RNG_MODES = ("native", "pysolfc")
+
+
+def action_type(cls: type) -> str:
+    """The JSON ``type`` tag of an action class: ``TakeCards`` -> ``take_cards``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", cls.__name__).lower()
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+class Game(ABC):
+    """An immutable resolved game. Subclasses add rule tables derived from ``spec.options``."""
+
+    ACTIONS: ClassVar[tuple[type, ...]] = ()
+    #: RNG modes this game can deal with; ``pysolfc`` only where PySolFC has the game.
+    RNG_MODES: ClassVar[tuple[str, ...]] = ("native",)
+
+    def __init__(self, spec: GameSpec):
+        self.spec = spec
+        self.id = spec.id
+        self.num_players = spec.players
+        self.options = spec.options
+        self.deck = Deck(spec.deck, spec.copies)
+        self._action_classes = {action_type(c): c for c in self.ACTIONS}
+
+    # -- dealing -----------------------------------------------------------------------
+    def check_seed(self, seed: int | str, rng: str) -> int | str:
+        """Validate a seed for an RNG mode; return it in canonical form (int, or game number)."""
+        if rng not in self.RNG_MODES:
+            raise CardgamesError(f"--rng {rng} is not available for {self.id} (available: {', '.join(self.RNG_MODES)})")
+        if rng == "pysolfc":
+            from . import pysolfc
+
+            return pysolfc.normalize(seed)
+        if isinstance(seed, str):
+            try:
+                seed = int(seed)
+            except ValueError:
+                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}") from None
+        try:
+            return check_seed(seed)
+        except ValueError as exc:
+            raise CardgamesError(str(exc)) from None
+
+    def shuffled(self, seed: int | str, rng: str = "native", deal_number: int = 0) -> list[int]:
+        """All card codes in shuffled order (deal ``deal_number`` of the game, 0 first).
+
+        Games deal from this list's end, as from the top of a face-down pile.
+        """
+        codes = list(range(len(self.deck)))
+        if rng == "pysolfc":
+            from . import pysolfc
+
+            pysolfc.shuffle(codes, seed)
+        else:
+            Rng(seed, "deal" if deal_number == 0 else f"deal/{deal_number}").shuffle(codes)
+        return codes
+
+    @staticmethod
+    def rng_name(rng: str) -> str:
+        """The generator's name and version as logs record it."""
+        return RNG_NAME if rng == "native" else rng
+
+    @abstractmethod
+    def new_state(self, seed: int | str, rng: str = "native") -> "State":
+        """Shuffle and deal. ``seed`` must already be canonical (see :meth:`check_seed`)."""
+
+    # -- actions -----------------------------------------------------------------------
+    def action_to_json(self, action: Any) -> dict[str, Any]:
+        data = {"type": action_type(type(action))}
+        for name, value in zip(action._fields, action):
+            data[name] = _jsonable(value)
+        return data
+
+    def action_from_json(self, data: Any) -> Any:
+        """Rebuild an action from its JSON form; raise LogError if it is malformed."""
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise LogError(f"malformed action {data!r}")
+        cls = self._action_classes.get(data["type"])
+        if cls is None:
+            raise LogError(f"unknown action type {data['type']!r} for {self.id}")
+        fields = {k: v for k, v in data.items() if k != "type"}
+        if set(fields) != set(cls._fields):
+            raise LogError(f"action {data!r} needs fields {list(cls._fields)}")
+        return cls(**{k: _frozen(v) for k, v in fields.items()})
+
+    def first_deal(self, state: "State") -> dict[str, Any]:
+        """What ``cardgames deal`` shows: the opening layout. Games that deal again later
+        (rounds, matches) override this to show only the first deal."""
+        return state.deal_json()
+
+    def describe_action(self, state: "State", action: Any) -> str:
+        """One line of narration for ``action`` about to be applied in ``state``."""
+        return f"player {state.current_player}: {self.action_to_json(action)}"
+
+    def render_deal(self, deal: dict[str, Any]) -> str:
+        """A readable drawing of a deal (``State.deal_json()``); games override this."""
+        import orjson
+
+        return orjson.dumps(deal, option=orjson.OPT_INDENT_2).decode()
+
+
+class State(ABC):
+    """One game in progress. ``apply`` mutates in place (for speed); ``clone`` copies."""
+
+    game: Game
+    #: Matches or rounds completed, for games of several (``simulate --matches``); else None.
+    rounds_played: int | None = None
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self) -> list:
+        """Legal actions in a deterministic order; empty exactly when the game is over."""
+
+    @abstractmethod
+    def apply(self, action: Any) -> None:
+        """Apply a legal action; raise IllegalActionError for any other."""
+
+    def is_terminal(self) -> bool:
+        return self.current_player is None
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """Per-seat outcome: 1 for a win (shared wins split), 0 otherwise; games may refine."""
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """The game's figures as JSON-able data (scores, winners, game-specific figures)."""
+
+    @abstractmethod
+    def deal_json(self) -> dict[str, Any]:
+        """Every deal made so far, every card named (what the log's ``deal`` holds)."""
+
+    @abstractmethod
+    def snapshot(self) -> dict[str, Any]:
+        """The current position as JSON-able data."""
+
+    @abstractmethod
+    def all_cards(self) -> list[int]:
+        """Every card code held anywhere in the state (tests check none is created or lost)."""
+
+    def clone(self) -> "State":
+        import copy
+
+        return copy.deepcopy(self)
+
+    def illegal(self, action: Any) -> IllegalActionError:
+        return IllegalActionError(f"illegal action {self.game.action_to_json(action)}")
+
+
+class Agent(Protocol):
+    """A policy for one seat. ``rng`` is the seat's own stream (derived from seed and seat)."""
+
+    name: str
+
+    def choose(self, state: State, actions: Sequence[Any], rng: Rng) -> Any: ...
+
+
+@dataclass
+class Playthrough:
+    """A finished (or stopped) game: its final state and who did what."""
+
+    state: State
+    seed: int | str
+    rng: str
+    agents: list[str]
+    history: list[tuple[int, Any]] = field(default_factory=list)
+
+
+def agent_rng(seed: int | str, seat: int) -> Rng:
+    """Seat ``seat``'s own stream, independent of the deal stream."""
+    return Rng(seed, f"agent/{seat}")
+
+
+def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "native",
+         stop: Callable[[State], bool] | None = None) -> Playthrough:
+    """Deal ``seed`` and let the agents play it out, or until ``stop(state)`` is true."""
+    seed = game.check_seed(seed, rng)
+    state = game.new_state(seed, rng)
+    rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
+    history: list[tuple[int, Any]] = []
+    append = history.append
+    while True:
+        player = state.current_player
+        if player is None or (stop is not None and stop(state)):
+            break
+        action = agents[player].choose(state, state.legal_actions(), rngs[player])
+        state.apply(action)
+        append((player, action))
+    return Playthrough(state, seed, rng, [a.name for a in agents], history)

@@ -1,0 +1,47 @@
+"""Exceptions that carry a one-line message meant for the user.
+
+The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits 1, so the
+message must say what went wrong and where (file and line, or step number) on its own.
+"""
+
+from __future__ import annotations
+
+
+class CardgamesError(Exception):
+    """Base of every error the user can cause: bad config, bad input, bad log."""
+
+
+class ConfigError(CardgamesError):
+    """A config file is unreadable or does not satisfy its schema."""
+
+    def __init__(self, message: str, path: str | None = None, line: int | None = None):
+        self.message = message
+        self.path = path
+        self.line = line
+        super().__init__(self.located())
+
+    def located(self) -> str:
+        if self.path is None:
+            return self.message
+        if self.line is None:
+            return f"{self.path}: {self.message}"
+        return f"{self.path}:{self.line}: {self.message}"
+
+
+class UnknownNameError(CardgamesError):
+    """An unknown game, variant, deck or agent id, with a "did you mean" hint."""
+
+    def __init__(self, kind: str, name: str, known: list[str]):
+        import difflib
+
+        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+        super().__init__(f"unknown {kind} {name!r}{hint}")
+
+
+class IllegalActionError(CardgamesError):
+    """An action that is not legal in the current state."""
+
+
+class LogError(CardgamesError):
+    """A game log that cannot be read, or that does not replay."""

@@ -1,0 +1,1 @@
+"""The games: one package per engine (rules module, agents, helpers)."""

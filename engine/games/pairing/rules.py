@@ -1,0 +1,238 @@
+"""Rules of the pairing solitaires (Eiffel Tower and its family), driven by config.
+
+The layout is lines of rows; the deal puts one card face up on each row (apex first, left to
+right, line by line), then one on the waste; the rest is the stock, turned one card at a time
+onto the waste. The waste's top card may go onto a row whose top card pairs with it:
+
+* two cards of one family pair when their values sum to that family's match value
+  (``match`` for suited cards, ``family_match`` for others such as Tarock trumps);
+* a wild card (``wild: true`` in the deck, the Fool or a Wizard) pairs with every card.
+
+Rows never shrink; ``row_cap`` bounds a row's height (dealt card included); the Strict version
+(``strict``) forbids turning the stock while the waste holds ``strict_waste_cap`` cards. The game
+is won when stock and waste are empty and lost when no move remains.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ...config import GameSpec
+from ...core import Game, State
+from ...schema import BOOL, INT, LIST, MAP, OPT_INT, Field, positive
+
+OPTIONS = {
+    "layout": Field(LIST, "rows in each line of the layout, apex first", items=Field(INT, check=positive)),
+    "match": Field(INT, "suited cards pair when their values sum to this (ranks per suit + 1)"),
+    "family_match": Field(MAP, "match sums of other card families, e.g. {trump: 22}", open=True,
+                          check=lambda m: None if all(isinstance(v, int) and not isinstance(v, bool)
+                                                      for v in m.values()) else "values must be integers"),
+    "row_cap": Field(OPT_INT, "most cards a row may hold, dealt card included; null for no limit", check=positive),
+    "strict": Field(BOOL, "the Strict version: the stock cannot be turned while the waste is full"),
+    "strict_waste_cap": Field(INT, "the Strict version's waste capacity", check=positive),
+}
+
+SUITED = "suit"
+WILD = 0  # class 0 is the wild class; real classes start at 1
+
+
+class Turn(NamedTuple):
+    """Turn the stock's next card onto the waste."""
+
+
+class Play(NamedTuple):
+    """Move the waste's top card onto row ``row`` (0-based, apex first)."""
+
+    row: int
+
+
+TURN = Turn()
+
+
+class PairingGame(Game):
+    """A pairing solitaire: rule tables derived once from the resolved config."""
+
+    ACTIONS = (Turn, Play)
+
+    def __init__(self, spec: GameSpec):
+        super().__init__(spec)
+        opts = spec.options
+        self.layout: tuple[int, ...] = tuple(opts["layout"])
+        self.num_rows = sum(self.layout)
+        self.row_cap: int | None = opts["row_cap"]
+        self.waste_cap: int | None = opts["strict_waste_cap"] if opts["strict"] else None
+        self.matches = {SUITED: opts["match"], **dict(opts["family_match"])}
+        if self.deck.id == "french":
+            self.RNG_MODES = ("native", "pysolfc")
+        self.plays = tuple(Play(r) for r in range(self.num_rows))
+        self.card_class, self.accepts = self._pair_classes()
+        self.has_wilds = any(c == WILD for c in self.card_class)
+
+    def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:
+        """Class of each card code, and for each class the row-top classes it may go onto."""
+        keys: dict[tuple[str, int], int] = {}
+        card_class = []
+        for card in self.deck.cards:
+            if card.attrs.get("wild"):
+                card_class.append(WILD)
+                continue
+            key = (card.attrs.get("family", SUITED), card.value)
+            card_class.append(keys.setdefault(key, len(keys) + 1))
+        every = frozenset(range(len(keys) + 1))
+        accepts = [every]
+        for (family, value), cls in sorted(keys.items(), key=lambda kv: kv[1]):
+            partner = keys.get((family, self.matches.get(family, 0) - value))
+            accepts.append(frozenset({WILD} if partner is None else {WILD, partner}))
+        return tuple(card_class), tuple(accepts)
+
+    def pairs(self, top: int, card: int) -> bool:
+        """May card ``card`` go onto a row whose top card is ``top``?"""
+        return self.card_class[top] in self.accepts[self.card_class[card]]
+
+    def new_state(self, seed: int | str, rng: str = "native") -> "PairingState":
+        order = self.shuffled(seed, rng)
+        order.reverse()  # the shuffled list's end is the top of the pile
+        return PairingState(self, order)
+
+    # -- presentation ------------------------------------------------------------------
+    def describe_action(self, state: "PairingState", action: Any) -> str:
+        name = self.deck.name
+        if type(action) is Turn:
+            return f"turn {name(state.stock[state.next])} onto the waste"
+        row = state.rows[action.row]
+        return f"play {name(state.waste[-1])} onto row {action.row + 1} (on {name(row[-1])})"
+
+    def render_deal(self, deal: dict[str, Any]) -> str:
+        tops = [row[-1] if row else "--" for row in deal["rows"]]
+        width = max(len(t) for t in tops) + 2
+        widest = max(self.layout) * width
+        lines, start = [], 0
+        for count in self.layout:
+            cells = "".join(t.center(width) for t in tops[start:start + count])
+            lines.append(cells.center(widest).rstrip())
+            start += count
+        stock = deal["stock"]
+        preview = " ".join(stock[:8]) + (" ..." if len(stock) > 8 else "")
+        lines.append("")
+        lines.append(f"waste: {' '.join(deal['waste']) or '(empty)'}")
+        lines.append(f"stock: {len(stock)} cards, turned in this order: {preview}")
+        return "\n".join(lines)
+
+
+class PairingState(State):
+    """Rows, waste and stock of one pairing game in progress."""
+
+    __slots__ = ("game", "dealt", "rows", "tops", "waste", "stock", "next", "num_plays", "num_turns", "_legal")
+
+    def __init__(self, game: PairingGame, order: list[int]):
+        self.game = game
+        self.dealt = tuple(order)
+        n = game.num_rows
+        self.rows = [[order[i]] for i in range(n)]
+        self.tops = [game.card_class[order[i]] for i in range(n)]
+        self.waste = [order[n]]
+        self.stock = order[n + 1:]
+        self.next = 0
+        self.num_plays = 0
+        self.num_turns = 0
+        self._legal: list | None = None
+
+    @property
+    def current_player(self) -> int | None:
+        return 0 if self.legal_actions() else None
+
+    def legal_actions(self) -> list:
+        legal = self._legal
+        if legal is None:
+            game = self.game
+            legal = []
+            waste = self.waste
+            if waste:
+                accepts = game.accepts[game.card_class[waste[-1]]]
+                tops = self.tops
+                cap = game.row_cap
+                if cap is None:
+                    legal = [game.plays[r] for r in range(game.num_rows) if tops[r] in accepts]
+                else:
+                    rows = self.rows
+                    legal = [game.plays[r] for r in range(game.num_rows)
+                             if tops[r] in accepts and len(rows[r]) < cap]
+            if self.next < len(self.stock) and (game.waste_cap is None or len(waste) < game.waste_cap):
+                legal.append(TURN)
+            self._legal = legal
+        return legal
+
+    def apply(self, action: Any) -> None:
+        if action not in self.legal_actions():
+            raise self.illegal(action)
+        if type(action) is Turn:
+            self.waste.append(self.stock[self.next])
+            self.next += 1
+            self.num_turns += 1
+        else:
+            card = self.waste.pop()
+            self.rows[action.row].append(card)
+            self.tops[action.row] = self.game.card_class[card]
+            self.num_plays += 1
+        self._legal = None
+
+    def cards_left(self) -> int:
+        return len(self.stock) - self.next + len(self.waste)
+
+    def won(self) -> bool:
+        return self.cards_left() == 0
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.won() else 0.0]
+
+    def result(self) -> dict[str, Any]:
+        return {"won": self.won(), "cards_left": self.cards_left(), "plays": self.num_plays, "turns": self.num_turns}
+
+    def deal_json(self) -> dict[str, Any]:
+        names = self.game.deck.names
+        n = self.game.num_rows
+        return {"rows": [[names[self.dealt[i]]] for i in range(n)], "waste": [names[self.dealt[n]]],
+                "stock": [names[c] for c in self.dealt[n + 1:]]}
+
+    def snapshot(self) -> dict[str, Any]:
+        names = self.game.deck.names
+        return {"rows": [[names[c] for c in row] for row in self.rows], "waste": [names[c] for c in self.waste],
+                "stock": [names[c] for c in self.stock[self.next:]]}
+
+    def all_cards(self) -> list[int]:
+        return [c for row in self.rows for c in row] + self.waste + self.stock[self.next:]
+
+    def clone(self) -> "PairingState":
+        other = PairingState.__new__(PairingState)
+        other.game, other.dealt = self.game, self.dealt
+        other.rows = [list(r) for r in self.rows]
+        other.tops, other.waste, other.stock = list(self.tops), list(self.waste), self.stock
+        other.next, other.num_plays, other.num_turns = self.next, self.num_plays, self.num_turns
+        other._legal = None
+        return other
+
+
+def check_config(spec: GameSpec) -> list[str]:
+    """Semantic checks for ``validate``: the match value fits the deck, the deal fits the deck."""
+    from ...cards import Deck
+
+    deck = Deck(spec.deck, spec.copies)
+    errors = []
+    opts = spec.options
+    if deck.ranks and opts["match"] != deck.rank_count() + 1:
+        errors.append(f"options.match is {opts['match']} but deck {deck.id} has {deck.rank_count()} ranks per "
+                      f"suit, so the match value must be {deck.rank_count() + 1}")
+    families = {c.attrs.get("family", SUITED) for c in deck.cards if not c.attrs.get("wild")}
+    for family in sorted(families - {SUITED} - set(opts["family_match"])):
+        errors.append(f"cards of family {family!r} have no match value in options.family_match")
+    rows = sum(opts["layout"])
+    if rows + 1 > len(deck):
+        errors.append(f"the layout has {rows} rows but the deck holds only {len(deck)} cards")
+    if opts["row_cap"] is not None and opts["row_cap"] < 1:
+        errors.append("options.row_cap must be at least 1")
+    return errors
+
+
+from .agents import AGENTS  # noqa: E402  (agents need the action classes above)
+
+GAME = PairingGame

@@ -1,0 +1,192 @@
+"""JSON game logs (format ``cardgames-log``, version 1): build, write, read, replay.
+
+A log holds what is needed to rebuild a game without any randomness but the deal's: the game,
+variants, players, seed and generator, the hash of the resolved config, the deal (every card
+named), the actions in order, and the result. ``replay`` rebuilds the deal from the seed, checks
+it against the log, re-applies every action (each must be legal), and checks the result. The
+format is documented in ``docs/log-format.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import ENGINE_VERSION
+from .errors import CardgamesError, LogError
+from .rng import RNG_NAME
+
+if TYPE_CHECKING:
+    from .config import Catalog
+    from .core import Game, Playthrough, State
+
+FORMAT = "cardgames-log"
+VERSION = 1
+MAX_LOG_BYTES = 256 << 20
+_REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
+             "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
+             "result": dict}
+
+
+def build_log(game: "Game", run: "Playthrough") -> dict[str, Any]:
+    """The log of a finished playthrough, as a dict (keys are sorted when written)."""
+    to_json = game.action_to_json
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "engine_version": ENGINE_VERSION,
+        "rng": game.rng_name(run.rng),
+        "game": game.id,
+        "variants": list(game.spec.variants),
+        "players": game.num_players,
+        "seed": run.seed,
+        "config_sha256": game.spec.sha256,
+        "agents": list(run.agents),
+        "deal": run.state.deal_json(),
+        "actions": [{"player": p, "action": to_json(a)} for p, a in run.history],
+        "result": run.state.result(),
+    }
+
+
+def dumps(data: Any, pretty: bool = True) -> bytes:
+    """Canonical JSON bytes: sorted keys, newline-terminated; pretty means 2-space indents."""
+    import orjson
+
+    option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
+    return orjson.dumps(data, option=option) + b"\n"
+
+
+def write_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename."""
+    path = Path(path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    except OSError as exc:
+        raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def read_log(path: str | Path) -> dict[str, Any]:
+    """Read and structurally check a log file (``-`` for stdin)."""
+    import orjson
+    import sys
+
+    label = "<stdin>" if str(path) == "-" else str(path)
+    try:
+        if str(path) == "-":
+            raw = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
+        else:
+            with open(path, "rb") as handle:
+                raw = handle.read(MAX_LOG_BYTES + 1)
+    except OSError as exc:
+        raise LogError(f"{label}: cannot read: {exc.strerror or exc}") from None
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(f"{label}: larger than {MAX_LOG_BYTES >> 20} MiB; not a game log")
+    try:
+        data = orjson.loads(raw)
+    except orjson.JSONDecodeError as exc:
+        raise LogError(f"{label}: not valid JSON (truncated or corrupted?): {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise LogError(f"{label}: not a cardgames log (no \"format\": \"{FORMAT}\")")
+    if data.get("version") != VERSION:
+        raise LogError(f"{label}: log version {data.get('version')!r} is not supported (this is version {VERSION})")
+    for key, kind in _REQUIRED.items():
+        if key not in data:
+            raise LogError(f"{label}: missing field {key!r}")
+        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+            raise LogError(f"{label}: field {key!r} has the wrong type")
+    return data
+
+
+@dataclass
+class ReplayReport:
+    game: str
+    seed: int | str
+    steps: int
+    result: dict[str, Any]
+
+
+def rng_mode(rng: str) -> str:
+    """The RNG mode (``native``/``pysolfc``) of a log's ``rng`` field."""
+    if rng == RNG_NAME:
+        return "native"
+    if rng == "pysolfc":
+        return "pysolfc"
+    raise LogError(f"log uses generator {rng!r}; this engine has {RNG_NAME!r} and 'pysolfc'")
+
+
+def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayReport:
+    """Re-play a log; raise LogError naming the first step (1-based) that diverges."""
+    from .registry import load_game
+
+    game = load_game(data["game"], data["variants"], data["players"], catalog)
+    if game.spec.sha256 != data["config_sha256"]:
+        raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
+                       f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "
+                       "its rules, deck or options have changed since")
+    mode = rng_mode(data["rng"])
+    seed = game.check_seed(data["seed"], mode)
+    state = game.new_state(seed, mode)
+    if not _is_prefix(state.deal_json(), data["deal"]):
+        raise LogError("the deal in the log is not the deal the seed gives")
+    for step, entry in enumerate(data["actions"], 1):
+        _replay_step(game, state, step, entry)
+    if state.deal_json() != data["deal"]:
+        raise LogError("the deal in the log is not the deal the seed gives")
+    result = state.result()
+    if result != data["result"]:
+        raise LogError(f"after {len(data['actions'])} steps the result is {_short(result)}, "
+                       f"but the log says {_short(data['result'])}")
+    return ReplayReport(game.id, seed, len(data["actions"]), result)
+
+
+def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
+    if not isinstance(entry, dict) or set(entry) != {"player", "action"}:
+        raise LogError(f"step {step}: malformed entry {_short(entry)}")
+    try:
+        action = game.action_from_json(entry["action"])
+    except (LogError, TypeError, ValueError) as exc:
+        raise LogError(f"step {step}: {exc}") from None
+    player = state.current_player
+    if player is None:
+        raise LogError(f"step {step}: the game was already over")
+    if entry["player"] != player:
+        raise LogError(f"step {step}: the log says player {entry['player']!r} acted, but it was player {player}'s turn")
+    if action not in state.legal_actions():
+        raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here")
+    state.apply(action)
+
+
+def _is_prefix(fresh: Any, logged: Any) -> bool:
+    """Does the deal known right after dealing agree with the logged one?
+
+    Games that deal again later (new rounds) only ever append to their deal record, so lists
+    in ``fresh`` may be shorter than the logged ones but must agree item by item.
+    """
+    if isinstance(fresh, dict):
+        return isinstance(logged, dict) and set(fresh) == set(logged) and all(
+            _is_prefix(fresh[k], logged[k]) for k in fresh)
+    if isinstance(fresh, list):
+        return (isinstance(logged, list) and len(fresh) <= len(logged)
+                and all(_is_prefix(a, b) for a, b in zip(fresh, logged)))
+    return fresh == logged
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = dumps(value, pretty=False).decode().strip()
+    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -1,0 +1,48 @@
+"""Where each engine (rules module) lives, and building a Game from a name.
+
+An engine module defines:
+
+* ``OPTIONS``: ``dict[str, Field]``, the schema of its games' ``options`` (no defaults: those
+  are in the YAML);
+* ``GAME``: its :class:`~cardgames.engine.core.Game` subclass;
+* ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies (``random`` is shared);
+* ``check_config(spec) -> list[str]``: the semantic checks ``validate`` runs for one resolved
+  player count and variant set (the deal fits the deck, ...).
+
+Engines are imported only when a game of theirs is used, which keeps ``cardgames --help`` fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING, Iterable
+
+from .errors import UnknownNameError
+
+if TYPE_CHECKING:
+    from .config import Catalog
+    from .core import Game
+
+ENGINES = {
+    "pairing": "cardgames.engine.games.pairing.rules",
+    "torqu": "cardgames.engine.games.torqu.rules",
+    "turup": "cardgames.engine.games.turup.rules",
+    "towers": "cardgames.engine.games.towers.rules",
+}
+
+
+def engine_module(name: str) -> ModuleType:
+    """The rules module of engine ``name``."""
+    if name not in ENGINES:
+        raise UnknownNameError("engine", name, list(ENGINES))
+    return importlib.import_module(ENGINES[name])
+
+
+def load_game(name: str, variants: Iterable[str] = (), players: int | None = None,
+              catalog: "Catalog | None" = None) -> "Game":
+    """Resolve ``name`` (a game id or alias) with variants and players into a playable Game."""
+    from .config import Catalog
+
+    spec = (catalog or Catalog()).resolve(name, variants, players)
+    return engine_module(spec.engine).GAME(spec)

@@ -1,0 +1,106 @@
+"""A small declarative schema for config files, reporting errors as ``file:line: message``.
+
+Each config kind (deck, game, variant) and each engine's ``options`` block is described by a
+dict of :class:`Field`. Defaults never live here: every value a game uses is written in its
+YAML file, so that the rules' numbers and switches are data in exactly one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from .errors import ConfigError
+from .yamlfile import Document
+
+_TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
+               list: "a list", dict: "a mapping", type(None): "null"}
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a mapping: its allowed types, whether it is required, and what it means."""
+
+    types: tuple[type, ...]
+    doc: str = ""
+    required: bool = True
+    choices: tuple[Any, ...] | None = None
+    items: "Field | None" = None
+    fields: "dict[str, Field] | None" = None
+    open: bool = False
+    check: Callable[[Any], str | None] | None = None
+
+    def describe(self) -> str:
+        return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
+
+
+def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):
+        return bool in types
+    if isinstance(value, int) and float in types:
+        return True
+    return isinstance(value, types)
+
+
+def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: tuple = (),
+                  open: bool = False) -> list[ConfigError]:
+    """Check a mapping against ``fields``; return every error found (empty when valid)."""
+    if not isinstance(value, dict):
+        return [doc.error(keypath, f"{_where(keypath)} must be a mapping")]
+    errors = []
+    for key in value:
+        if key not in fields and not open:
+            known = ", ".join(sorted(fields))
+            errors.append(doc.error(keypath + (key,), f"unknown key {key!r} in {_where(keypath)} (known: {known})"))
+    for key, spec in fields.items():
+        if key not in value:
+            if spec.required:
+                errors.append(doc.error(keypath, f"missing key {key!r} in {_where(keypath)}"))
+            continue
+        errors.extend(check_value(value[key], spec, doc, keypath + (key,)))
+    return errors
+
+
+def check_value(value: Any, spec: Field, doc: Document, keypath: tuple) -> list[ConfigError]:
+    """Check one value against its field description."""
+    if not _type_ok(value, spec.types):
+        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {value!r}")]
+    if spec.choices is not None and value not in spec.choices:
+        choices = ", ".join(repr(c) for c in spec.choices)
+        return [doc.error(keypath, f"{_where(keypath)} is {value!r}; expected one of {choices}")]
+    errors: list[ConfigError] = []
+    if isinstance(value, list) and spec.items is not None:
+        for i, item in enumerate(value):
+            errors.extend(check_value(item, spec.items, doc, keypath + (i,)))
+    if isinstance(value, dict) and spec.fields is not None:
+        errors.extend(check_mapping(value, spec.fields, doc, keypath, spec.open))
+    if not errors and spec.check is not None:
+        problem = spec.check(value)
+        if problem:
+            errors.append(doc.error(keypath, f"{_where(keypath)}: {problem}"))
+    return errors
+
+
+def _where(keypath: tuple) -> str:
+    if not keypath:
+        return "the file"
+    text = str(keypath[0])
+    for part in keypath[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return f"'{text}'"
+
+
+def positive(value: Any) -> str | None:
+    return None if value is None or value > 0 else "must be positive"
+
+
+def non_negative(value: Any) -> str | None:
+    return None if value is None or value >= 0 else "must not be negative"
+
+
+INT = (int,)
+OPT_INT = (int, type(None))
+STR = (str,)
+BOOL = (bool,)
+LIST = (list,)
+MAP = (dict,)

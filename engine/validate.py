@@ -1,0 +1,139 @@
+"""``validate``: check config files alone and together, and report facts about every deal.
+
+Checks, per file: YAML syntax (with size and alias limits), the schema of its kind, the id
+equal to the file name. Per game, across files: its deck, variants and engine exist, each
+variant applies to it, its options satisfy the engine's schema, and for every allowed player
+count, alone and with each variant, the engine's semantic checks (``check_config``: the deal
+fits the deck, the match value fits the ranks, ...). Engines may also report facts about a deal
+(``deal_facts``), which ``validate`` shows so a designer can see that a table adds up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .config import KINDS, Catalog, bundled_root
+from .errors import CardgamesError, ConfigError
+from .yamlfile import Document, read_document
+
+
+@dataclass
+class Report:
+    checked: int = 0
+    errors: list[ConfigError] = field(default_factory=list)
+    facts: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = None) -> Report:
+    """Validate the given files or config folders, or every visible config when none is given."""
+    extra_roots = list(extra_roots or [])
+    report = Report()
+    targets: list[tuple[str, Path]] = []
+    roots = list(extra_roots)
+    for raw in paths or []:
+        path = Path(raw)
+        if path.is_dir():
+            found = [(k, p) for k in KINDS for p in sorted((path / k).glob("*.yaml"))]
+            if not found:
+                report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
+            targets += found
+            roots.insert(0, path)
+        elif path.exists():
+            kind = path.parent.name if path.parent.name in KINDS else None
+            targets.append((kind or "", path))
+            if kind:
+                roots.insert(0, path.parent.parent)
+        else:
+            report.errors.append(ConfigError("no such file or folder", str(path)))
+    catalog = Catalog([*roots, bundled_root()])
+    if not paths:
+        targets = [(k, p) for k in KINDS for p in catalog.paths(k).values()]
+    games: list[tuple[str, Document]] = []
+    for kind, path in targets:
+        report.checked += 1
+        try:
+            doc = read_document(path)
+        except ConfigError as exc:
+            report.errors.append(exc)
+            continue
+        kind = kind or _guess_kind(doc)
+        errors = Catalog.check_document(kind, doc, path.stem)
+        if kind == "decks" and not errors:
+            errors += _check_deck(doc)
+        report.errors.extend(errors)
+        if kind == "games" and not errors:
+            games.append((path.stem, doc))
+    for gid, doc in games:
+        _check_game(catalog, gid, doc, report)
+    return report
+
+
+def _guess_kind(doc: Document) -> str:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "engine" in data:
+        return "games"
+    if "applies_to" in data:
+        return "variants"
+    return "decks"
+
+
+def _check_deck(doc: Document) -> list[ConfigError]:
+    from .cards import Deck
+
+    try:
+        deck = Deck(doc.data)
+    except (CardgamesError, KeyError, ValueError) as exc:
+        return [doc.error((), f"cannot build the deck: {exc}")]
+    if not len(deck):
+        return [doc.error((), "the deck has no cards")]
+    return []
+
+
+def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> None:
+    from .registry import ENGINES, engine_module
+
+    data = doc.data
+    if data["engine"] not in ENGINES:
+        report.errors.append(doc.error(("engine",), f"unknown engine {data['engine']!r} (known: {', '.join(ENGINES)})"))
+        return
+    if data["deck"]["type"] not in catalog.paths("decks"):
+        report.errors.append(doc.error(("deck", "type"), f"deck {data['deck']['type']!r} does not exist"))
+        return
+    for i, vid in enumerate(data["variants"]):
+        if vid not in catalog.paths("variants"):
+            report.errors.append(doc.error(("variants", i), f"variant {vid!r} does not exist"))
+            return
+        applies = catalog.variant(vid)["applies_to"]
+        if gid not in applies and data["family"] not in applies:
+            report.errors.append(doc.error(("variants", i), f"variant {vid!r} applies to {', '.join(applies)}, "
+                                                            f"not to {gid} (family {data['family']})"))
+            return
+    module = engine_module(data["engine"])
+    seen: set[str] = set()
+    for players in range(data["players"]["min"], data["players"]["max"] + 1):
+        for variants in [(), *((v,) for v in data["variants"])]:
+            try:
+                spec = catalog.resolve(gid, variants, players)
+            except ConfigError as exc:
+                if str(exc) not in seen:
+                    seen.add(str(exc))
+                    report.errors.append(exc)
+                continue
+            unplayable = getattr(module, "unplayable", None)
+            if unplayable is not None and unplayable(spec):
+                continue
+            for problem in module.check_config(spec):
+                keypath, text = problem if isinstance(problem, tuple) else (("options",), problem)
+                where = f" ({players} players{', ' + '+'.join(variants) if variants else ''})"
+                if text not in seen:
+                    seen.add(text)
+                    report.errors.append(doc.error(keypath, text + where))
+            facts = getattr(module, "deal_facts", None)
+            if facts is not None:
+                report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})

@@ -1,0 +1,102 @@
+"""Reading YAML config files safely, keeping the line of every value for error messages.
+
+Configs are small, hand-written files. We refuse what they never need and what makes a parser
+slow or unsafe: files over 1 MiB (checked before parsing), anchors and aliases (the "billion
+laughs" bomb expands through aliases), and duplicate keys (silently last-wins in PyYAML).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+
+MAX_BYTES = 1 << 20
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: its data and the line (1-based) of each value, by key path."""
+
+    path: str
+    data: Any
+    lines: dict[tuple, int] = field(default_factory=dict)
+
+    def line(self, keypath: tuple) -> int | None:
+        """The line of the value at ``keypath``, or of its nearest ancestor that has one."""
+        while keypath:
+            if keypath in self.lines:
+                return self.lines[keypath]
+            keypath = keypath[:-1]
+        return self.lines.get((), None)
+
+    def error(self, keypath: tuple, message: str) -> ConfigError:
+        return ConfigError(message, self.path, self.line(keypath))
+
+
+def read_document(path: str | Path) -> Document:
+    """Read and parse one YAML file into a :class:`Document`; raise ConfigError on any problem."""
+    path = Path(path)
+    label = str(path)
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read file: {exc.strerror or exc}", label) from None
+    if len(raw) > MAX_BYTES:
+        raise ConfigError(f"file is larger than {MAX_BYTES // 1024} KiB; refusing to parse it", label)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"not UTF-8 text (byte {exc.start})", label) from None
+    return parse_document(text, label)
+
+
+def parse_document(text: str, label: str = "<string>") -> Document:
+    """Parse YAML text into a :class:`Document`."""
+    import yaml
+
+    loader_class = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    try:
+        node = yaml.compose(text, Loader=loader_class)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark is not None else None
+        problem = exc.problem or exc.context or "invalid YAML"
+        raise ConfigError(f"YAML syntax error: {problem}", label, line) from None
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"YAML error: {exc}", label) from None
+    doc = Document(label, None)
+    if node is None:
+        raise ConfigError("file is empty", label, 1)
+    doc.data = _convert(node, (), doc, set(), yaml.constructor.SafeConstructor())
+    return doc
+
+
+def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], constructor: Any) -> Any:
+    import yaml
+
+    if id(node) in seen or getattr(node, "anchor", None):
+        raise doc.error(keypath, "YAML anchors and aliases are not allowed in configs")
+    seen.add(id(node))
+    doc.lines[keypath] = node.start_mark.line + 1
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise ConfigError("mapping keys must be plain scalars", doc.path, key_node.start_mark.line + 1)
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path, key_node.start_mark.line + 1)
+            key = str(constructor.construct_object(key_node))
+            if key in result:
+                raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)
+            result[key] = _convert(value_node, keypath + (key,), doc, seen, constructor)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
+    try:
+        return constructor.construct_object(node)
+    except yaml.YAMLError as exc:
+        raise doc.error(keypath, f"bad value: {exc}") from None
