@@ -148,7 +148,10 @@ class State(ABC):
 
     @abstractmethod
     def legal_actions(self) -> list:
-        """Legal actions in a deterministic order; empty exactly when the game is over."""
+        """Legal actions in a deterministic order; empty exactly when the game is over.
+
+        The list may be the state's own cache: callers must not modify it.
+        """
 
     @abstractmethod
     def apply(self, action: Any) -> None:
@@ -163,7 +166,16 @@ class State(ABC):
 
     @abstractmethod
     def result(self) -> dict[str, Any]:
-        """The game's figures as JSON-able data (scores, winners, game-specific figures)."""
+        """The game's figures as JSON-able data; batch statistics are computed from it.
+
+        Conventions every game follows, so that batch analysis works for all of them:
+
+        * solitaires: ``won`` (bool) and ``cards_left`` (int);
+        * multiplayer games: ``scores`` (one number per seat), ``winners`` (list of seats; several
+          on a tie) and ``moves`` (actions taken);
+        * anything else is game-specific: integers, per-seat lists of integers, or exact decimal
+          strings for money.
+        """
 
     @abstractmethod
     def deal_json(self) -> dict[str, Any]:
@@ -215,14 +227,15 @@ def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "nativ
     """Deal ``seed`` and let the agents play it out, or until ``stop(state)`` is true."""
     seed = game.check_seed(seed, rng)
     state = game.new_state(seed, rng)
+    choosers = [agent.choose for agent in agents]
     rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
     history: list[tuple[int, Any]] = []
-    append = history.append
+    append, legal_actions, apply = history.append, state.legal_actions, state.apply
     while True:
         player = state.current_player
         if player is None or (stop is not None and stop(state)):
             break
-        action = agents[player].choose(state, state.legal_actions(), rngs[player])
-        state.apply(action)
+        action = choosers[player](state, legal_actions(), rngs[player])
+        apply(action)
         append((player, action))
     return Playthrough(state, seed, rng, [a.name for a in agents], history)

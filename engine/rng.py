@@ -65,13 +65,16 @@ class Rng:
         self._words: tuple[int, ...] = ()
         self._pos = _WORDS
 
+    def _refill(self) -> None:
+        digest = hashlib.shake_128(self._key + self._block.to_bytes(8, "little")).digest(8 * _WORDS)
+        self._words = _UNPACK(digest)
+        self._block += 1
+        self._pos = 0
+
     def next64(self) -> int:
         """The next 64-bit word of the stream."""
         if self._pos == _WORDS:
-            digest = hashlib.shake_128(self._key + self._block.to_bytes(8, "little")).digest(8 * _WORDS)
-            self._words = _UNPACK(digest)
-            self._block += 1
-            self._pos = 0
+            self._refill()
         word = self._words[self._pos]
         self._pos += 1
         return word
@@ -90,8 +93,29 @@ class Rng:
         return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
 
     def shuffle(self, items: MutableSequence) -> None:
-        """Shuffle in place (Fisher-Yates from the end, see the module docstring)."""
-        fisher_yates(items, self.below)
+        """Shuffle in place: :func:`fisher_yates` with :meth:`below`, its draws inlined.
+
+        Dealing is on every game's path, so the loop reads words straight from the block
+        instead of calling ``below`` per card; it consumes the stream exactly as
+        ``fisher_yates(items, self.below)`` does (a test checks this).
+        """
+        pos, words = self._pos, self._words
+        for i in range(len(items) - 1, 0, -1):
+            if pos == _WORDS:
+                self._refill()
+                pos, words = 0, self._words
+            n = i + 1
+            product = words[pos] * n
+            pos += 1
+            if (product & _MASK) < n:  # rare: let below() finish Lemire's rejection step
+                self._pos = pos
+                threshold = (2**64 - n) % n
+                while (product & _MASK) < threshold:
+                    product = self.next64() * n
+                pos, words = self._pos, self._words
+            j = product >> 64
+            items[i], items[j] = items[j], items[i]
+        self._pos = pos
 
 
 def fisher_yates(items: MutableSequence, below: Callable[[int], int]) -> None:

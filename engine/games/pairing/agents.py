@@ -24,7 +24,7 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, game: Any):
-        self.simple = game.row_cap is None and not game.has_wilds
+        self.simple = game.simple
 
     def choose(self, state: PairingState, actions: Sequence[Any], rng: Any) -> Any:
         first = actions[0]

@@ -15,6 +15,7 @@ is won when stock and waste are empty and lost when no move remains.
 
 from __future__ import annotations
 
+from bisect import insort
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
@@ -67,6 +68,11 @@ class PairingGame(Game):
         self.plays = tuple(Play(r) for r in range(self.num_rows))
         self.card_class, self.accepts = self._pair_classes()
         self.has_wilds = any(c == WILD for c in self.card_class)
+        # Fast path for the common case (no wild cards, no row cap): the rows a card may go on
+        # are exactly those topped by its one partner class (class 0 is empty when there are
+        # no wilds, so it stands for "no partner").
+        self.simple = not self.has_wilds and self.row_cap is None
+        self.partner_of = tuple(max(self.accepts[c]) for c in self.card_class)
 
     def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:
         """Class of each card code, and for each class the row-top classes it may go onto."""
@@ -120,9 +126,14 @@ class PairingGame(Game):
 
 
 class PairingState(State):
-    """Rows, waste and stock of one pairing game in progress."""
+    """Rows, waste and stock of one pairing game in progress.
 
-    __slots__ = ("game", "dealt", "rows", "tops", "waste", "stock", "next", "num_plays", "num_turns", "_legal")
+    ``by_top[c]`` lists (ascending) the rows whose top card is of class ``c``, so the legal
+    plays are found without scanning every row.
+    """
+
+    __slots__ = ("game", "dealt", "rows", "tops", "by_top", "waste", "stock", "next", "num_plays", "num_turns",
+                 "_legal", "current_player")
 
     def __init__(self, game: PairingGame, order: list[int]):
         self.game = game
@@ -130,51 +141,64 @@ class PairingState(State):
         n = game.num_rows
         self.rows = [[order[i]] for i in range(n)]
         self.tops = [game.card_class[order[i]] for i in range(n)]
+        self.by_top: list[list[int]] = [[] for _ in game.accepts]
+        for r, c in enumerate(self.tops):
+            self.by_top[c].append(r)
         self.waste = [order[n]]
         self.stock = order[n + 1:]
         self.next = 0
         self.num_plays = 0
         self.num_turns = 0
-        self._legal: list | None = None
-
-    @property
-    def current_player(self) -> int | None:
-        return 0 if self.legal_actions() else None
+        self._update()
 
     def legal_actions(self) -> list:
-        legal = self._legal
-        if legal is None:
-            game = self.game
+        return self._legal
+
+    def _update(self) -> None:
+        """Recompute the legal actions (and so whose turn it is) after the position changed."""
+        game = self.game
+        waste = self.waste
+        if waste and game.simple:
+            plays = game.plays
+            legal = [plays[r] for r in self.by_top[game.partner_of[waste[-1]]]]
+        elif waste:
+            by_top = self.by_top
+            accepts = game.accepts[game.card_class[waste[-1]]]
+            if len(accepts) == 2 and not by_top[WILD]:
+                rows = [r for c in accepts for r in by_top[c]]  # one partner class: already sorted
+            else:
+                rows = sorted(r for c in accepts for r in by_top[c])
+            cap = game.row_cap
+            if cap is not None:
+                heights = self.rows
+                rows = [r for r in rows if len(heights[r]) < cap]
+            plays = game.plays
+            legal = [plays[r] for r in rows]
+        else:
             legal = []
-            waste = self.waste
-            if waste:
-                accepts = game.accepts[game.card_class[waste[-1]]]
-                tops = self.tops
-                cap = game.row_cap
-                if cap is None:
-                    legal = [game.plays[r] for r in range(game.num_rows) if tops[r] in accepts]
-                else:
-                    rows = self.rows
-                    legal = [game.plays[r] for r in range(game.num_rows)
-                             if tops[r] in accepts and len(rows[r]) < cap]
-            if self.next < len(self.stock) and (game.waste_cap is None or len(waste) < game.waste_cap):
-                legal.append(TURN)
-            self._legal = legal
-        return legal
+        if self.next < len(self.stock) and (game.waste_cap is None or len(waste) < game.waste_cap):
+            legal.append(TURN)
+        self._legal = legal
+        self.current_player = 0 if legal else None
 
     def apply(self, action: Any) -> None:
-        if action not in self.legal_actions():
+        if action not in self._legal:
             raise self.illegal(action)
-        if type(action) is Turn:
+        if action is TURN or type(action) is Turn:
             self.waste.append(self.stock[self.next])
             self.next += 1
             self.num_turns += 1
         else:
+            row = action.row
             card = self.waste.pop()
-            self.rows[action.row].append(card)
-            self.tops[action.row] = self.game.card_class[card]
+            self.rows[row].append(card)
+            old, new = self.tops[row], self.game.card_class[card]
+            if old != new:
+                self.tops[row] = new
+                self.by_top[old].remove(row)
+                insort(self.by_top[new], row)
             self.num_plays += 1
-        self._legal = None
+        self._update()
 
     def cards_left(self) -> int:
         return len(self.stock) - self.next + len(self.waste)
@@ -207,8 +231,9 @@ class PairingState(State):
         other.game, other.dealt = self.game, self.dealt
         other.rows = [list(r) for r in self.rows]
         other.tops, other.waste, other.stock = list(self.tops), list(self.waste), self.stock
+        other.by_top = [list(rows) for rows in self.by_top]
         other.next, other.num_plays, other.num_turns = self.next, self.num_plays, self.num_turns
-        other._legal = None
+        other._legal, other.current_player = list(self._legal), self.current_player
         return other
 
 
