@@ -60,6 +60,8 @@ GAME_FIELDS = {
     "deck": Field(MAP, "which deck and how many copies", fields={
         "type": Field(STR, "deck id"),
         "copies": Field(INT, "physical decks used", check=positive),
+        "copies_by_players": Field(MAP, "from N players up, use this many copies: {5: 2, 8: 3}",
+                                   required=False, open=True, check=lambda m: _check_thresholds(m)),
     }),
     "options": Field(MAP, "the engine's options: every rule number and switch"),
     "variants": Field(LIST, "variant ids this game accepts", items=Field(STR)),
@@ -214,7 +216,7 @@ class Catalog:
         deck = self.deck(game["deck"]["type"])
         spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
                         players=count, variants=tuple(chosen), deck=_freeze(deck),
-                        copies=game["deck"]["copies"], options=_freeze(options))
+                        copies=copies_for(game["deck"], count), options=_freeze(options))
         from .registry import engine_module
 
         module = engine_module(spec.engine)
@@ -223,6 +225,22 @@ class Catalog:
         if errors:
             raise errors[0]
         return spec
+
+
+def copies_for(deck: Mapping[str, Any], players: int) -> int:
+    """Physical decks used by ``players`` players: ``copies``, raised by ``copies_by_players``."""
+    copies = deck["copies"]
+    for threshold, count in sorted((int(k), v) for k, v in deck.get("copies_by_players", {}).items()):
+        if players >= threshold:
+            copies = count
+    return copies
+
+
+def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:
+    for key, value in mapping.items():
+        if not str(key).isdigit() or isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            return "keys must be player counts and values positive integers"
+    return None
 
 
 def _freeze(value: Any) -> Any:
