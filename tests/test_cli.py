@@ -1,0 +1,165 @@
+"""The command line, in process (CliRunner): output formats, exit codes, one-line errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import orjson
+import pytest
+import yaml
+
+
+def test_help_lists_every_command(run_cli):
+    result = run_cli("--help")
+    assert result.exit_code == 0
+    for name in ("list", "show", "validate", "deal", "simulate", "replay", "solve", "batch", "stats", "score"):
+        assert f"  {name} " in result.stdout
+
+
+def test_list_formats(run_cli):
+    table = run_cli("list")
+    assert table.exit_code == 0 and "eiffel-tower" in table.stdout and "strict-eiffel-tower" in table.stdout
+    rows = orjson.loads(run_cli("list", "--format", "json").stdout)
+    ids = {r["id"] for r in rows}
+    assert {"eiffel-tower", "strict-eiffel-tower"} <= ids
+    reader = csv.DictReader(io.StringIO(run_cli("list", "--format", "csv").stdout))
+    assert {r["id"] for r in reader} == ids
+    lines = run_cli("list", "--format", "jsonl").stdout.splitlines()
+    assert len(lines) == len(rows) and orjson.loads(lines[0])["id"] == rows[0]["id"]
+    decks = orjson.loads(run_cli("list", "--kind", "decks", "--format", "json").stdout)
+    assert {"id": "french", "cards": 52}.items() <= next(d for d in decks if d["id"] == "french").items()
+
+
+def test_show(run_cli):
+    data = yaml.safe_load(run_cli("show", "strict-eiffel-tower").stdout)
+    assert data["options"]["strict"] is True and data["variants"] == ["strict"]
+    assert len(data["config_sha256"]) == 64
+    as_json = orjson.loads(run_cli("show", "eiffel-tower", "--format", "json").stdout)
+    assert as_json["deck"] == {"id": "french", "name": "French", "copies": 2, "cards": 104}
+
+
+def test_validate_ok(run_cli):
+    result = run_cli("validate")
+    assert result.exit_code == 0, result.stdout
+    assert "all valid" in result.stderr
+    report = orjson.loads(run_cli("validate", "--format", "json").stdout)
+    assert report["ok"] is True and report["errors"] == []
+
+
+def test_validate_reports_file_and_line(run_cli, tmp_path):
+    bad = tmp_path / "games" / "broken.yaml"
+    bad.parent.mkdir()
+    bad.write_text("id: broken\nname: Broken\nfamily: pairing\nengine: pairing\nplayers: {min: 1, max: 1, default: 1}\n"
+                   "deck: {type: french, copies: 2}\noptions: {}\nvariants: [strict]\n")
+    result = run_cli("validate", str(bad))
+    assert result.exit_code == 1
+    assert result.stdout.startswith(f"{bad}:7: missing key 'layout' in 'options'")
+
+
+def test_validate_refuses_a_missing_path(run_cli, tmp_path):
+    result = run_cli("validate", str(tmp_path / "nope.yaml"))
+    assert result.exit_code == 1 and "no such file" in result.stdout
+
+
+def test_deal_json_shape(run_cli):
+    deal = orjson.loads(run_cli("deal", "eiffel-tower", "--seed", "7", "--format", "json").stdout)
+    assert set(deal) == {"rows", "waste", "stock"}
+    assert len(deal["rows"]) == 20 and len(deal["waste"]) == 1 and len(deal["stock"]) == 83
+    names = [c for row in deal["rows"] for c in row] + deal["waste"] + deal["stock"]
+    assert all(len(n) == 2 or (len(n) == 4 and n[2] == "#") for n in names)
+    assert len(set(names)) == 104
+
+
+def test_deal_pysolfc_number(run_cli):
+    deal = orjson.loads(run_cli("deal", "eiffel-tower", "--seed", "ms1", "--rng", "pysolfc", "--format", "json").stdout)
+    assert [r[0][:2] for r in deal["rows"]][:4] == ["3D", "5H", "JC", "KH"]
+
+
+def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "7")
+    assert result.exit_code == 0
+    log = orjson.loads(result.stdout)
+    assert log["format"] == "cardgames-log" and log["seed"] == 7
+    path = tmp_path / "log.json"
+    path.write_bytes(result.stdout_bytes)
+    replayed = run_cli("replay", str(path))
+    assert replayed.exit_code == 0 and replayed.stdout.startswith("ok: eiffel-tower seed 7:")
+    as_json = orjson.loads(run_cli("replay", str(path), "--format", "json").stdout)
+    assert as_json["ok"] is True and as_json["result"] == log["result"]
+    from_stdin = run_cli("replay", "-", input=result.stdout_bytes)
+    assert from_stdin.exit_code == 0
+
+
+def test_simulate_log_file_and_text(run_cli, tmp_path):
+    path = tmp_path / "g.json"
+    result = run_cli("simulate", "--game", "strict-eiffel-tower", "--seed", "ms3", "--rng", "pysolfc",
+                     "--log", str(path))
+    assert result.exit_code == 0 and "log written" in result.stderr
+    log = orjson.loads(path.read_bytes())
+    assert log["rng"] == "pysolfc" and log["seed"] == "ms3" and log["variants"] == ["strict"]
+    assert orjson.loads(result.stdout) == log["result"]
+    assert run_cli("replay", str(path)).exit_code == 0
+    text = run_cli("simulate", "--game", "eiffel-tower", "--seed", "7", "--format", "text").stdout
+    assert "   1. " in text and "result: " in text
+
+
+def test_simulate_is_identical_across_runs(run_cli):
+    a = run_cli("simulate", "--game", "eiffel-tower", "--seed", "99", "--agent", "random", "--format", "jsonl")
+    b = run_cli("simulate", "--game", "eiffel-tower", "--seed", "99", "--agent", "random", "--format", "jsonl")
+    assert a.stdout_bytes == b.stdout_bytes and a.stdout_bytes.count(b"\n") == 1
+
+
+@pytest.mark.parametrize("args,message", [
+    (["deal", "eifel-tower", "--seed", "1"], "unknown game 'eifel-tower'; did you mean 'eiffel-tower'"),
+    (["deal", "eiffel-tower", "--seed", "-1"], "seed -1 is out of range"),
+    (["deal", "eiffel-tower", "--seed", "x7"], "seed must be an integer"),
+    (["deal", "eiffel-tower", "--seed", "18446744073709551616"], "out of range"),
+    (["deal", "eiffel-tower", "--seed", "0", "--rng", "pysolfc"], "invalid PySolFC game number"),
+    (["deal", "eiffel-tower", "--seed", "1", "--variant", "strikt"], "unknown variant 'strikt'"),
+    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "gredy"], "did you mean 'greedy'"),
+    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--matches", "2"], "--matches applies to games"),
+    (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
+])
+def test_bad_input_is_one_line_exit_1(run_cli, args, message):
+    result = run_cli(*args)
+    assert result.exit_code == 1
+    assert message in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in result.stderr
+
+
+def test_replay_errors(run_cli, tmp_path):
+    missing = run_cli("replay", str(tmp_path / "none.json"))
+    assert missing.exit_code == 1 and "cannot read" in missing.stderr
+    log = orjson.loads(run_cli("simulate", "--game", "eiffel-tower", "--seed", "5").stdout)
+    log["actions"][3]["action"] = {"type": "play", "row": 42}
+    path = tmp_path / "bad.json"
+    path.write_bytes(orjson.dumps(log))
+    result = run_cli("replay", str(path))
+    assert result.exit_code == 1 and "step 4: action" in result.stderr
+
+
+def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
+    path = tmp_path / "keep.json"
+    path.write_text("precious")
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "bad", "--log", str(path))
+    assert result.exit_code == 1 and path.read_text() == "precious"
+
+
+def test_usage_errors_exit_2(run_cli):
+    assert run_cli("deal", "eiffel-tower").exit_code == 2
+    assert run_cli("simulat").exit_code == 2
+    assert run_cli("deal", "eiffel-tower", "--seed", "1", "--format", "xml").exit_code == 2
+
+
+def test_extra_config_folder(run_cli, tmp_path):
+    from cardgames.engine.config import bundled_root
+
+    text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "tiny-tower.yaml").write_text(
+        text.replace("id: eiffel-tower", "id: tiny-tower").replace("[1, 2, 3, 4, 5, 5]", "[1, 2]"))
+    deal = orjson.loads(run_cli("--configs", str(tmp_path), "deal", "tiny-tower", "--seed", "3", "--format",
+                                "json").stdout)
+    assert len(deal["rows"]) == 3 and len(deal["stock"]) == 100

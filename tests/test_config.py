@@ -1,0 +1,152 @@
+"""Config loading: line-numbered errors, refused inputs, overlays, aliases, the hash."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
+from cardgames.engine.validate import validate
+from cardgames.engine.yamlfile import parse_document, read_document
+
+BUNDLED = bundled_root()
+
+
+def make_root(tmp_path: Path, game_text: str, name: str = "my-tower") -> Path:
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / f"{name}.yaml").write_text(game_text)
+    return tmp_path
+
+
+EIFFEL = (BUNDLED / "games" / "eiffel-tower.yaml").read_text()
+
+
+def test_syntax_error_has_file_and_line(tmp_path):
+    path = tmp_path / "bad.yaml"
+    path.write_text("id: x\nname: [unclosed\nfamily: y\n")
+    with pytest.raises(ConfigError) as err:
+        read_document(path)
+    assert str(err.value).startswith(f"{path}:")
+    assert err.value.line in (2, 3)
+
+
+def test_alias_bomb_is_refused_quickly(tmp_path):
+    lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
+    for i in range(1, 10):
+        lines.append(f"{chr(97 + i)}: &{chr(97 + i)} [{','.join(['*' + chr(96 + i)] * 9)}]")
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n")
+    start = time.perf_counter()
+    with pytest.raises(ConfigError, match="anchors and aliases"):
+        read_document(path)
+    assert time.perf_counter() - start < 2  # refused, not expanded (a functional bound, not a benchmark)
+
+
+def test_large_file_is_refused_before_parsing(tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text("x: " + "y" * (2 << 20) + "\n")
+    with pytest.raises(ConfigError, match="larger than"):
+        read_document(path)
+
+
+def test_duplicate_keys_are_errors():
+    with pytest.raises(ConfigError, match="duplicate key 'a'") as err:
+        parse_document("a: 1\nb: 2\na: 3\n", "x.yaml")
+    assert err.value.line == 3
+
+
+def test_schema_errors_name_the_line(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: fourteen")
+    text = text.replace("variants: [strict]", "variants: [strict]\ncolour: blue")
+    root = make_root(tmp_path, text)
+    report = validate([str(root)])
+    messages = [str(e) for e in report.errors]
+    lines = text.splitlines()
+    colour_line = next(i for i, l in enumerate(lines, 1) if l.startswith("colour"))
+    assert any(m.endswith(f"my-tower.yaml:{colour_line}: unknown key 'colour' in the file "
+                          "(known: deck, description, docs, engine, family, id, name, options, players, source, variants)")
+               for m in messages), messages
+    assert not report.ok
+
+
+def test_wrong_option_type_is_reported_with_its_line(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: fourteen")
+    root = make_root(tmp_path, text)
+    report = validate([str(root)])
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "match: fourteen" in l)
+    assert [str(e).split(": ", 1)[0].rsplit(":", 1)[1] for e in report.errors] == [str(line)]
+    assert "'options.match' must be an integer" in str(report.errors[0])
+
+
+def test_missing_field_and_unknown_deck(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: frnch")
+    root = make_root(tmp_path, text)
+    report = validate([str(root)])
+    assert any("deck 'frnch' does not exist" in str(e) for e in report.errors)
+    text = EIFFEL.replace("id: eiffel-tower", "id: other").replace("name: Eiffel Tower\n", "")
+    (root / "games" / "other.yaml").write_text(text)
+    report = validate([str(root / "games" / "other.yaml")])
+    assert any("missing key 'name'" in str(e) for e in report.errors)
+
+
+def test_match_value_must_fit_the_deck(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: 13")
+    report = validate([str(make_root(tmp_path, text))])
+    assert any("match value must be 14" in str(e) for e in report.errors)
+
+
+def test_layout_must_fit_the_deck(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", "[60, 60]")
+    report = validate([str(make_root(tmp_path, text))])
+    assert any("deck holds only 104 cards" in str(e) for e in report.errors)
+
+
+def test_id_must_match_file_name(tmp_path):
+    report = validate([str(make_root(tmp_path, EIFFEL))])
+    assert any("differs from the file name" in str(e) for e in report.errors)
+
+
+def test_all_bundled_configs_are_valid():
+    report = validate()
+    assert report.ok, "\n".join(str(e) for e in report.errors)
+    assert report.checked >= 3
+
+
+def test_variant_overlay_and_alias():
+    cat = Catalog()
+    plain = cat.resolve("eiffel-tower")
+    strict = cat.resolve("strict-eiffel-tower")
+    assert plain.options["strict"] is False and strict.options["strict"] is True
+    assert strict.variants == ("strict",)
+    assert cat.resolve("eiffel-tower", ["strict"]) == strict
+    assert plain.sha256 != strict.sha256
+
+
+def test_hash_ignores_prose_but_not_rules(tmp_path):
+    shutil.copytree(BUNDLED / "decks", tmp_path / "decks")
+    base = Catalog().resolve("eiffel-tower").sha256
+    make_root(tmp_path, EIFFEL.replace("Eiffel Tower", "Tour Eiffel"), "eiffel-tower")
+    assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 == base
+    (tmp_path / "games" / "eiffel-tower.yaml").write_text(EIFFEL.replace("strict_waste_cap: 4", "strict_waste_cap: 3"))
+    assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 != base
+
+
+def test_unknown_names_suggest():
+    cat = Catalog()
+    with pytest.raises(UnknownNameError, match="did you mean 'eiffel-tower'"):
+        cat.resolve("eifel-tower")
+    with pytest.raises(CardgamesError, match="variant"):
+        cat.resolve("eiffel-tower", ["strikt"])
+    with pytest.raises(CardgamesError, match="for 1 player, not 2"):
+        cat.resolve("eiffel-tower", players=2)
+
+
+def test_copies_by_players(tmp_path):
+    from cardgames.engine.config import copies_for
+
+    deck = {"copies": 1, "copies_by_players": {5: 2, "8": 3}}
+    assert [copies_for(deck, n) for n in (2, 4, 5, 7, 8, 12)] == [1, 1, 2, 2, 3, 3]

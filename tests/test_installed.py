@@ -1,0 +1,37 @@
+"""End to end: the installed console script, run as a user would, from another directory."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+SCRIPT = Path(sys.executable).with_name("cardgames")
+
+
+def run(*args: str, cwd: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+def test_console_script_plays_and_replays(tmp_path):
+    assert SCRIPT.exists(), f"console script not installed next to {sys.executable}"
+    listed = run("list", "--format", "json", cwd=tmp_path)
+    assert listed.returncode == 0 and any(r["id"] == "eiffel-tower" for r in orjson.loads(listed.stdout))
+    first = run("simulate", "--game", "eiffel-tower", "--seed", "7", "--log", "g.json", cwd=tmp_path,
+                env={"PYTHONHASHSEED": "1"})
+    assert first.returncode == 0, first.stderr
+    second = run("simulate", "--game", "eiffel-tower", "--seed", "7", cwd=tmp_path, env={"PYTHONHASHSEED": "2"})
+    assert second.stdout == (tmp_path / "g.json").read_bytes()  # same bytes across processes
+    replayed = run("replay", "g.json", cwd=tmp_path)
+    assert replayed.returncode == 0 and replayed.stdout.startswith(b"ok:")
+
+
+def test_user_error_has_no_traceback(tmp_path):
+    result = run("simulate", "--game", "nope", "--seed", "1", cwd=tmp_path)
+    assert result.returncode == 1
+    assert result.stderr.decode().startswith("Error: unknown game 'nope'")
+    assert b"Traceback" not in result.stderr

@@ -1,0 +1,128 @@
+"""Game logs: format, replay, and the ways a log can be wrong."""
+
+from __future__ import annotations
+
+import copy
+import shutil
+
+import orjson
+import pytest
+
+from cardgames.engine.agents import make_agents
+from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.core import play
+from cardgames.engine.errors import LogError
+from cardgames.engine.log import build_log, dumps, read_log, replay, write_atomic
+from cardgames.engine.registry import load_game
+from cardgames.engine.rng import RNG_NAME
+
+
+@pytest.fixture(scope="module")
+def log():
+    game = load_game("eiffel-tower")
+    return build_log(game, play(game, 7, make_agents([], game)))
+
+
+def test_header(log):
+    assert log["format"] == "cardgames-log" and log["version"] == 1
+    assert log["rng"] == RNG_NAME and log["game"] == "eiffel-tower" and log["seed"] == 7
+    assert log["agents"] == ["greedy"] and log["players"] == 1 and log["variants"] == []
+    assert set(log["deal"]) == {"rows", "waste", "stock"}
+    assert log["actions"][0]["player"] == 0 and "type" in log["actions"][0]["action"]
+    assert list(orjson.loads(dumps(log))) == sorted(log)
+
+
+@pytest.mark.parametrize("seed", range(0, 300, 3))
+@pytest.mark.parametrize("agent", ["greedy", "random"])
+def test_replay_round_trip(seed, agent):
+    game = load_game("eiffel-tower")
+    data = orjson.loads(dumps(build_log(game, play(game, seed, make_agents([agent], game)))))
+    assert replay(data).result == data["result"]
+
+
+@pytest.mark.parametrize("index", [0, 9, 60])
+def test_tampered_action_names_its_step(log, index):
+    bad = copy.deepcopy(log)
+    bad["actions"][index]["action"] = {"type": "play", "row": 99}
+    with pytest.raises(LogError, match=f'^step {index + 1}: action {{"row":99,"type":"play"}} is not legal here$'):
+        replay(bad)
+
+
+def test_swapped_actions_diverge_at_the_first_swap(log):
+    bad = copy.deepcopy(log)
+    kinds = [e["action"]["type"] for e in bad["actions"]]
+    i = next(k for k in range(len(kinds) - 1) if kinds[k] == "turn" and kinds[k + 1] == "play")
+    # Playing before turning: the play is judged against the previous waste card.
+    bad["actions"][i], bad["actions"][i + 1] = bad["actions"][i + 1], bad["actions"][i]
+    with pytest.raises(LogError, match=f"^step {i + 1}: "):
+        replay(bad)
+
+
+def test_unknown_action_type_and_wrong_player(log):
+    bad = copy.deepcopy(log)
+    bad["actions"][4]["action"] = {"type": "fly"}
+    with pytest.raises(LogError, match="^step 5: unknown action type 'fly'"):
+        replay(bad)
+    bad = copy.deepcopy(log)
+    bad["actions"][2]["player"] = 1
+    with pytest.raises(LogError, match="^step 3: the log says player 1 acted"):
+        replay(bad)
+
+
+def test_extra_action_after_the_end(log):
+    bad = copy.deepcopy(log)
+    bad["actions"].append({"player": 0, "action": {"type": "turn"}})
+    with pytest.raises(LogError, match=f"^step {len(bad['actions'])}: the game was already over"):
+        replay(bad)
+
+
+def test_tampered_deal_and_result(log):
+    bad = copy.deepcopy(log)
+    bad["deal"]["rows"][0], bad["deal"]["rows"][1] = bad["deal"]["rows"][1], bad["deal"]["rows"][0]
+    with pytest.raises(LogError, match="deal"):
+        replay(bad)
+    bad = copy.deepcopy(log)
+    bad["result"]["won"] = not bad["result"]["won"]
+    with pytest.raises(LogError, match="the result is"):
+        replay(bad)
+
+
+def test_changed_config_is_detected(log, tmp_path):
+    shutil.copytree(bundled_root(), tmp_path / "cfg", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    path = tmp_path / "cfg" / "games" / "eiffel-tower.yaml"
+    path.write_text(path.read_text().replace("strict_waste_cap: 4", "strict_waste_cap: 5"))
+    with pytest.raises(LogError, match="different config of eiffel-tower"):
+        replay(log, Catalog([tmp_path / "cfg"]))
+
+
+@pytest.mark.parametrize("content,message", [
+    (b"", "not valid JSON"),
+    (b'{"format": "cardgames-log", "version": 1, "rng"', "not valid JSON"),
+    (b"[1, 2]", "not a cardgames log"),
+    (b'{"format": "cardgames-log", "version": 9}', "version 9 is not supported"),
+    (b'{"format": "cardgames-log", "version": 1}', "missing field 'rng'"),
+])
+def test_unreadable_logs(tmp_path, content, message):
+    path = tmp_path / "log.json"
+    path.write_bytes(content)
+    with pytest.raises(LogError, match=message):
+        read_log(path)
+
+
+def test_truncated_log_file(tmp_path, log):
+    path = tmp_path / "log.json"
+    path.write_bytes(dumps(log)[:500])
+    with pytest.raises(LogError, match="truncated"):
+        read_log(path)
+
+
+def test_write_atomic_keeps_old_content_on_failure(tmp_path):
+    path = tmp_path / "out.json"
+    path.write_bytes(b"old")
+
+    with pytest.raises(TypeError):
+        write_atomic(path, object())  # type: ignore[arg-type]
+    assert path.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+    write_atomic(path, b"new")
+    assert path.read_bytes() == b"new"

@@ -1,0 +1,66 @@
+"""PySolFC game numbers: the reference's two test vectors and number parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from cardgames.engine.errors import CardgamesError
+from cardgames.engine.pysolfc import normalize
+from cardgames.engine.registry import load_game
+
+
+def faces(names):
+    return [n.split("#")[0] for n in names]
+
+
+@pytest.fixture(scope="module")
+def eiffel():
+    return load_game("eiffel-tower")
+
+
+@pytest.mark.parametrize("number", ["1", "ms1", "#ms-1", " 1L"])
+def test_game_1_lcg(eiffel, number):
+    deal = eiffel.new_state(normalize(number), "pysolfc").deal_json()
+    rows = [r[0] for r in deal["rows"]]
+    assert faces(rows) == "3D 5H JC KH 5S 5H KC KC 8D JD AS 8C 6C 6H TC 8D 4C JS QC 4H".split()
+    assert faces(deal["waste"]) == ["KD"]
+    assert faces(deal["stock"][:9]) == "2H TD 8S AC 7C 2H AD 9H 8S".split()
+    assert len(deal["stock"]) == 83
+
+
+def test_game_123456_mersenne_twister(eiffel):
+    deal = eiffel.new_state("123456", "pysolfc").deal_json()
+    rows = [r[0] for r in deal["rows"]]
+    assert faces(rows) == "6H 4H 4C 5S AC AS 8C AH QC 9S 7D TD 3C KD 8H 6C 7H TS 8D QH".split()
+    assert faces(deal["waste"]) == ["7H"]
+    assert faces(deal["stock"][:8]) == "6S 3D 4D KC JD TC 7D KH".split()
+
+
+def test_copies_are_told_apart(eiffel):
+    deal = eiffel.new_state("1", "pysolfc").deal_json()
+    names = [r[0] for r in deal["rows"]] + deal["waste"] + deal["stock"]
+    assert len(set(names)) == 104
+
+
+@pytest.mark.parametrize("text,expected", [("ms1", "ms1"), ("MS 12", "ms12"), ("00000000000000123456", "123456"),
+                                           ("#1,000", "1000"), ("8589934591", "8589934591")])
+def test_normalize(text, expected):
+    assert normalize(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["0", "ms0", "abc", "ms8589934592", "1.5e3", ""])
+def test_invalid_numbers(bad):
+    with pytest.raises(CardgamesError):
+        normalize(bad)
+
+
+def test_ms_and_high_ranges_deal(eiffel):
+    for number in ["ms2147483648", "ms4294967296", "31999", "32000"]:
+        state = eiffel.new_state(normalize(number), "pysolfc")
+        assert sorted(state.all_cards()) == list(range(104))
+
+
+def test_lcg_and_mt_boundary_differ(eiffel):
+    a = eiffel.new_state("31999", "pysolfc").deal_json()
+    b = eiffel.new_state("32000", "pysolfc").deal_json()
+    assert a != b
