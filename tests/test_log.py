@@ -32,7 +32,7 @@ def test_header(log):
     assert list(orjson.loads(dumps(log))) == sorted(log)
 
 
-@pytest.mark.parametrize("seed", range(0, 300, 3))
+@pytest.mark.parametrize("seed", range(300))
 @pytest.mark.parametrize("agent", ["greedy", "random"])
 def test_replay_round_trip(seed, agent):
     game = load_game("eiffel-tower")
