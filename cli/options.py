@@ -22,9 +22,12 @@ def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]
 def game_options(f: F) -> F:
     """``--players``, ``--variant`` (repeatable) and ``--rng``."""
     f = click.option("--rng", type=click.Choice(["native", "pysolfc"]), default="native", show_default=True,
-                     help="Deal generator: the project's own, or PySolFC's game numbers (French-deck pairing games).")(f)
-    f = click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")(f)
-    f = click.option("--players", type=click.IntRange(1, 64), default=None, help="Player count (default: the game's).")(f)
+                     help="Deal generator: the project's own, or PySolFC's game numbers "
+                          "(French-deck pairing games).")(f)
+    f = click.option("--variant", "variants", multiple=True, metavar="V",
+                     help="Variant to apply (repeatable).")(f)
+    f = click.option("--players", type=click.IntRange(1, 64), default=None,
+                     help="Player count (default: the game's).")(f)
     return f
 
 

@@ -102,7 +102,7 @@ class Game(ABC):
     # -- actions -----------------------------------------------------------------------
     def action_to_json(self, action: Any) -> dict[str, Any]:
         data = {"type": action_type(type(action))}
-        for name, value in zip(action._fields, action):
+        for name, value in zip(action._fields, action, strict=True):
             data[name] = _jsonable(value)
         return data
 

@@ -83,8 +83,9 @@ def write_atomic(path: str | Path, data: bytes) -> None:
 
 def read_log(path: str | Path) -> dict[str, Any]:
     """Read and structurally check a log file (``-`` for stdin)."""
-    import orjson
     import sys
+
+    import orjson
 
     label = "<stdin>" if str(path) == "-" else str(path)
     try:
@@ -183,7 +184,7 @@ def _is_prefix(fresh: Any, logged: Any) -> bool:
             _is_prefix(fresh[k], logged[k]) for k in fresh)
     if isinstance(fresh, list):
         return (isinstance(logged, list) and len(fresh) <= len(logged)
-                and all(_is_prefix(a, b) for a, b in zip(fresh, logged)))
+                and all(_is_prefix(a, b) for a, b in zip(fresh, logged, strict=False)))
     return fresh == logged
 
 

@@ -88,7 +88,8 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ConfigError("mapping keys must be plain scalars", doc.path, key_node.start_mark.line + 1)
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path, key_node.start_mark.line + 1)
+                raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path,
+                                  key_node.start_mark.line + 1)
             key = str(constructor.construct_object(key_node))
             if key in result:
                 raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)

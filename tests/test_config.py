@@ -66,10 +66,10 @@ def test_schema_errors_name_the_line(tmp_path):
     report = validate([str(root)])
     messages = [str(e) for e in report.errors]
     lines = text.splitlines()
-    colour_line = next(i for i, l in enumerate(lines, 1) if l.startswith("colour"))
-    assert any(m.endswith(f"my-tower.yaml:{colour_line}: unknown key 'colour' in the file "
-                          "(known: deck, description, docs, engine, family, id, name, options, players, source, variants)")
-               for m in messages), messages
+    colour_line = next(i for i, text in enumerate(lines, 1) if text.startswith("colour"))
+    known = "deck, description, docs, engine, family, id, name, options, players, source, variants"
+    expected = f"my-tower.yaml:{colour_line}: unknown key 'colour' in the file (known: {known})"
+    assert any(m.endswith(expected) for m in messages), messages
     assert not report.ok
 
 
@@ -77,7 +77,7 @@ def test_wrong_option_type_is_reported_with_its_line(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: fourteen")
     root = make_root(tmp_path, text)
     report = validate([str(root)])
-    line = next(i for i, l in enumerate(text.splitlines(), 1) if "match: fourteen" in l)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "match: fourteen" in row)
     assert [str(e).split(": ", 1)[0].rsplit(":", 1)[1] for e in report.errors] == [str(line)]
     assert "'options.match' must be an integer" in str(report.errors[0])
 

@@ -86,7 +86,7 @@ class PairingGame(Game):
             card_class.append(keys.setdefault(key, len(keys) + 1))
         every = frozenset(range(len(keys) + 1))
         accepts = [every]
-        for (family, value), cls in sorted(keys.items(), key=lambda kv: kv[1]):
+        for (family, value), _ in sorted(keys.items(), key=lambda kv: kv[1]):
             partner = keys.get((family, self.matches.get(family, 0) - value))
             accepts.append(frozenset({WILD} if partner is None else {WILD, partner}))
         return tuple(card_class), tuple(accepts)
@@ -258,6 +258,6 @@ def check_config(spec: GameSpec) -> list[str]:
     return errors
 
 
-from .agents import AGENTS  # noqa: E402  (agents need the action classes above)
+from .agents import AGENTS  # noqa: E402,F401  (part of the engine contract; agents need the classes above)
 
 GAME = PairingGame
