@@ -46,4 +46,35 @@ class GreedyAgent:
         return min(plays, key=key)
 
 
-AGENTS = {"greedy": GreedyAgent}
+class SolverAgent:
+    """Plays the solver's winning line (it knows the stock's order, as the solver does).
+
+    The line is found once per deal and followed while the game is where the line expects it;
+    otherwise (a different deal or position) the solver is asked again from there. On a deal
+    the solver proves unwinnable, or cannot decide within its default budget, it plays like
+    ``greedy``.
+    """
+
+    name = "solver"
+
+    def __init__(self, game: Any):
+        from .solver import Solver
+
+        self.solver = Solver(game)
+        self.greedy = GreedyAgent(game)
+        self.plan: list[Any] = []
+        self.where: tuple | None = None
+
+    def choose(self, state: PairingState, actions: Sequence[Any], rng: Any) -> Any:
+        where = (state.dealt, state.num_plays + state.num_turns)
+        if where != self.where:
+            self.plan = self.solver.solve(state).line
+            self.plan.reverse()
+        if self.plan and self.plan[-1] in actions:
+            self.where = (state.dealt, where[1] + 1)
+            return self.plan.pop()
+        self.plan, self.where = [], (state.dealt, where[1] + 1)
+        return self.greedy.choose(state, actions, rng)
+
+
+AGENTS = {"greedy": GreedyAgent, "solver": SolverAgent}

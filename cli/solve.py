@@ -1,0 +1,80 @@
+"""``solve``: decide pairing deals exactly and write a winning line as a replayable log."""
+
+from __future__ import annotations
+
+import click
+
+from .options import format_option, game_options, load_game
+from .output import emit_json, emit_rows, message
+
+
+def _seed_range(text: str) -> list[int]:
+    from cardgames.engine.errors import CardgamesError
+
+    low, sep, high = text.partition("-")
+    try:
+        a, b = int(low), int(high if sep else low)
+    except ValueError:
+        raise CardgamesError(f"--seeds must look like A-B (integers), not {text!r}") from None
+    if a < 0 or b < a:
+        raise CardgamesError(f"--seeds {text}: need 0 <= A <= B")
+    return list(range(a, b + 1))
+
+
+@click.command("solve")
+@click.option("--game", "game_id", required=True, metavar="GAME", help="A pairing game id (see `cardgames list`).")
+@click.option("--seed", default=None, metavar="S", help="One deal (with --rng pysolfc, a PySolFC game number).")
+@click.option("--seeds", default=None, metavar="A-B", help="A range of deals, e.g. 1-1000.")
+@game_options
+@click.option("--budget", type=click.IntRange(1), default=None,
+              help="Search nodes allowed per deal before answering null (default: the solver's).")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+              help="With --seed: write the winning line as a game log that `replay` accepts.")
+@format_option("text", "json", "jsonl")
+@click.pass_context
+def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
+              variants: tuple[str, ...], rng: str, budget: int | None, log_path: str | None, fmt: str) -> None:
+    """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
+
+    Per deal: winnable true/false (null only if the node budget ran out), nodes searched, seconds.
+    """
+    from cardgames.engine.core import Playthrough
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, Solver
+    from cardgames.engine.log import build_log, dumps, write_atomic
+
+    if (seed is None) == (seeds is None):
+        raise CardgamesError("give exactly one of --seed S or --seeds A-B")
+    if log_path and seed is None:
+        raise CardgamesError("--log needs a single --seed")
+    game = load_game(ctx, game_id, variants, players)
+    if game.spec.engine != "pairing":
+        raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")
+    solver = Solver(game, budget or DEFAULT_BUDGET)
+    rows = []
+    for s in ([seed] if seed is not None else _seed_range(seeds)):
+        canonical = game.check_seed(s, rng)
+        state = game.new_state(canonical, rng)
+        solution = solver.solve(state)
+        rows.append({"game": game_id, "seed": canonical, "winnable": solution.winnable, "nodes": solution.nodes,
+                     "seconds": round(solution.seconds, 6)})
+        if fmt == "jsonl":
+            emit_json(rows[-1], pretty=False)
+        if log_path:
+            if not solution.winnable:
+                raise CardgamesError(f"{game.id} seed {s} is {'not winnable' if solution.winnable is False else 'undecided within the budget'}: no winning line to write")
+            history = []
+            for action in solution.line:
+                state.apply(action)
+                history.append((0, action))
+            run = Playthrough(state, canonical, rng, ["solver"], history)
+            write_atomic(log_path, dumps(build_log(game, run)))
+            message(f"winning line ({len(history)} moves) written to {log_path}")
+    if fmt == "json":
+        emit_json(rows if seed is None else rows[0])
+    elif fmt == "text":
+        emit_rows(rows, "table")
+        if len(rows) > 1:
+            won = sum(r["winnable"] is True for r in rows)
+            unknown = sum(r["winnable"] is None for r in rows)
+            message(f"{won}/{len(rows)} winnable, {unknown} undecided")

@@ -1,0 +1,48 @@
+"""Solver benchmark: per-deal time distribution and verdicts for pairing games.
+
+    python scripts/bench_solve.py                       # eiffel-tower seeds 1-10000 (the issue's target)
+    python scripts/bench_solve.py --seeds 1-200 --games eiffel-tower strict-hootch --budget 300000
+
+Prints, per game: deals, winnable / unwinnable / undecided counts, and the median, 90th, 99th
+percentile and maximum solve time. Targets (issue 3): Eiffel Tower all decided, median <= 20 ms,
+p99 <= 1 s.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, Solver
+from cardgames.engine.registry import load_game
+
+
+def percentile(sorted_values: list[float], q: float) -> float:
+    return sorted_values[min(len(sorted_values) - 1, int(q * len(sorted_values)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seeds", default="1-10000", help="A-B (default 1-10000)")
+    parser.add_argument("--games", nargs="+", default=["eiffel-tower"])
+    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    args = parser.parse_args()
+    low, high = (int(x) for x in args.seeds.split("-"))
+    for name in args.games:
+        game = load_game(name)
+        solver = Solver(game, args.budget)
+        times, verdicts = [], {True: 0, False: 0, None: 0}
+        start = time.perf_counter()
+        for seed in range(low, high + 1):
+            solution = solver.solve(game.new_state(seed))
+            times.append(solution.seconds)
+            verdicts[solution.winnable] += 1
+        times.sort()
+        print(f"{name}: {len(times)} deals in {time.perf_counter() - start:.1f} s; winnable {verdicts[True]}, "
+              f"unwinnable {verdicts[False]}, undecided {verdicts[None]} (budget {args.budget} nodes); "
+              f"median {percentile(times, 0.5) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms, "
+              f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms", flush=True)
+
+
+if __name__ == "__main__":
+    main()

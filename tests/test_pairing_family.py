@@ -1,0 +1,133 @@
+"""The pairing family: all 17 games and their Strict versions deal, play, replay and keep their caps."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgames.engine.agents import make_agents
+from cardgames.engine.config import Catalog
+from cardgames.engine.core import play
+from cardgames.engine.games.pairing.rules import WILD, Turn
+from cardgames.engine.log import build_log, replay
+from cardgames.engine.registry import load_game
+
+GAMES = sorted(g for g in Catalog().ids("games") if Catalog().game(g)["engine"] == "pairing")
+ALL = GAMES + [f"strict-{g}" for g in GAMES]
+DATA = Path(__file__).parent / "data" / "pairing"
+
+
+def test_seventeen_games_and_their_strict_versions(run_cli):
+    assert len(GAMES) == 17
+    out = run_cli("list", "--format", "json")
+    import orjson
+
+    ids = {row["id"] for row in orjson.loads(out.stdout)}
+    assert set(ALL) <= ids
+
+
+def check_play(game, seed: int, agent: str) -> None:
+    """Play a game step by step, checking conservation and every cap after each action."""
+    state = game.new_state(seed)
+    before = Counter(state.all_cards())
+    assert sorted(before) == list(range(len(game.deck)))
+    agents = make_agents([agent], game)
+    from cardgames.engine.core import agent_rng
+
+    rng = agent_rng(seed, 0)
+    steps = 0
+    while state.current_player is not None:
+        actions = state.legal_actions()
+        action = agents[0].choose(state, actions, rng)
+        if game.waste_cap is not None and type(action) is Turn:
+            assert len(state.waste) < game.waste_cap
+        state.apply(action)
+        steps += 1
+        assert Counter(state.all_cards()) == before
+        if game.row_cap is not None:
+            assert max(len(r) for r in state.rows) <= game.row_cap
+        if game.waste_cap is not None:
+            assert len(state.waste) <= game.waste_cap
+        for row in state.rows:  # every card sits on a card it pairs with (or on / as a wild)
+            for low, high in zip(row, row[1:]):
+                assert game.pairs(low, high)
+    assert steps <= 2 * len(game.deck)
+    assert state.legal_actions() == []
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_every_game_deals_plays_and_replays(name):
+    game = load_game(name)
+    for agent in ("greedy", "random"):
+        check_play(game, 11, agent)
+        run = play(game, 11, make_agents([agent], game))
+        log = build_log(game, run)
+        assert replay(log).result == run.state.result()
+        assert build_log(game, play(game, 11, make_agents([agent], game))) == log
+
+
+@settings(max_examples=25)
+@given(name=st.sampled_from(ALL), seed=st.integers(0, 2**64 - 1), agent=st.sampled_from(["greedy", "random"]))
+def test_property_caps_conservation_termination(name, seed, agent):
+    check_play(load_game(name), seed, agent)
+
+
+def test_caps_and_decks_as_the_issue_lists():
+    caps = {"eiffel-tower": (None, 4), "new-eiffel-tower": (6, 5), "castle": (4, 5), "hootch": (None, 3),
+            "keshava": (6, 6), "keshava-xii": (7, 7), "stuppa": (4, 6), "sun-and-moon": (5, 6), "temple": (None, 5),
+            "uta-pagoda": (None, 6), "wizards-tower": (None, 5)}
+    sizes = {"castle": 156, "hootch": 96, "keshava": 240, "keshava-xii": 288, "stuppa": 192, "sun-and-moon": 216,
+             "temple": 150, "uta-pagoda": 400, "wizards-tower": 136, "new-eiffel-tower": 156, "eiffel-tower": 104}
+    for name, (row_cap, waste_cap) in caps.items():
+        assert load_game(name).row_cap == row_cap
+        assert load_game(name).waste_cap is None
+        assert load_game(f"strict-{name}").waste_cap == waste_cap
+        assert len(load_game(name).deck) == sizes[name]
+    for name in ("equinox", "shrimp-basket", "squad", "sunbow", "tigers-cave", "vault"):
+        game = load_game(name)
+        assert game.spec.deck["designed_by_project"] is True
+        assert game.row_cap is None and load_game(f"strict-{name}").waste_cap == 5
+
+
+def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
+    game = load_game("castle")
+    code = game.deck.code
+    assert game.pairs(code("VII"), code("XV")) and not game.pairs(code("VII"), code("XIV"))
+    assert game.pairs(code("3C"), code("CH")) and not game.pairs(code("3C"), code("KH")) and not game.pairs(code("3C"), code("XII"))
+    assert game.card_class[code("Fool")] == WILD
+    for other in ("AC", "XXI", "Fool#2"):
+        assert game.pairs(code("Fool"), code(other)) and game.pairs(code(other), code("Fool"))
+    wizards = load_game("wizards-tower")
+    assert sum(c == WILD for c in wizards.card_class) == 8
+    assert wizards.pairs(wizards.deck.code("1C"), wizards.deck.code("KD"))  # 1 + 16 = 17
+
+
+def test_row_cap_blocks_a_full_row():
+    game = load_game("castle")
+    state = game.new_state(5)
+    state.rows[0] = state.rows[0] * 4  # a full row (test surgery): nothing may go on it
+    state._update()
+    assert all(getattr(a, "row", None) != 0 for a in state.legal_actions())
+
+
+def test_deal_text_draws_the_layout(run_cli):
+    out = run_cli("deal", "castle", "--seed", "3")
+    lines = out.stdout.splitlines()
+    layout = load_game("castle").layout
+    assert [len(line.split()) for line in lines[:len(layout)]] == list(layout)
+
+
+def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
+    assert run_cli("validate").exit_code == 0
+    bad = run_cli("--configs", str(DATA), "validate", str(DATA / "games" / "bad-match.yaml"))
+    assert bad.exit_code == 1
+    assert "match value must be 5" in bad.stdout + bad.stderr
+
+
+def test_unknown_game_is_one_line(run_cli):
+    out = run_cli("deal", "castel", "--seed", "1")
+    assert out.exit_code == 1 and "did you mean" in out.stderr and "Traceback" not in out.stderr

@@ -1,0 +1,118 @@
+"""The pairing solver: exact against brute force on tiny decks, and its lines replay to a win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.log import build_log, replay
+from cardgames.engine.core import Playthrough
+from cardgames.engine.registry import load_game
+
+DATA = Path(__file__).parent / "data" / "pairing"
+CATALOG = Catalog([DATA, bundled_root()])
+
+
+def brute_force(state) -> bool:
+    """Try every legal action sequence (no memo, no reduction): the definition of winnable."""
+    if state.won():
+        return True
+    for action in state.legal_actions():
+        child = state.clone()
+        child.apply(action)
+        if brute_force(child):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("name, variants", [("tiny-plain", ()), ("tiny-plain", ("strict",)), ("tiny-capped", ()),
+                                            ("tiny-capped", ("strict",)), ("mini-wild", ()), ("mini-wild", ("strict",)),
+                                            ("mini-capped", ())])
+def test_solver_agrees_with_brute_force(name, variants):
+    game = load_game(name, variants, catalog=CATALOG)
+    solver = Solver(game)
+    verdicts = []
+    for seed in range(40):
+        state = game.new_state(seed)
+        solution = solver.solve(state)
+        assert solution.winnable is brute_force(state.clone()), seed
+        verdicts.append(solution.winnable)
+        if solution.winnable:
+            for action in solution.line:
+                state.apply(action)
+            assert state.won()
+    assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
+
+
+@pytest.mark.parametrize("name", ["eiffel-tower", "strict-eiffel-tower", "hootch", "castle", "new-eiffel-tower",
+                                  "wizards-tower", "equinox"])
+def test_winning_lines_replay_to_a_win(name):
+    game = load_game(name)
+    solver = Solver(game, budget=50_000)
+    checked = 0
+    for seed in range(1, 15):
+        state = game.new_state(seed)
+        solution = solver.solve(state)
+        assert solution.winnable in (True, False, None)
+        if solution.winnable:
+            history = []
+            for action in solution.line:
+                state.apply(action)
+                history.append((0, action))
+            assert state.won()
+            replay(build_log(game, Playthrough(state, seed, "native", ["solver"], history)))
+            checked += 1
+    if name in ("eiffel-tower", "equinox"):
+        assert checked
+
+
+def test_solver_from_a_position_mid_game():
+    game = load_game("eiffel-tower")
+    state = game.new_state(3)
+    first = Solver(game).solve(state)
+    assert first.winnable
+    for action in first.line[:40]:
+        state.apply(action)
+    again = Solver(game).solve(state)
+    assert again.winnable
+    for action in again.line:
+        state.apply(action)
+    assert state.won()
+
+
+def test_budget_runs_out_to_null():
+    game = load_game("eiffel-tower")
+    assert Solver(game, budget=5).solve(game.new_state(3)).winnable is None
+
+
+def test_solver_agent_wins_winnable_deals_and_plays_on_otherwise(run_cli, tmp_path):
+    import orjson
+
+    out = run_cli("simulate", "--game", "eiffel-tower", "--seed", "3", "--agent", "solver", "--log", str(tmp_path / "w.json"))
+    assert out.exit_code == 0
+    assert orjson.loads(out.stdout)["won"] is True
+    assert run_cli("replay", str(tmp_path / "w.json")).exit_code == 0
+    lost = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "solver", "--log", str(tmp_path / "l.json"))
+    assert orjson.loads(lost.stdout)["won"] is False
+
+
+def test_solve_cli(run_cli, tmp_path):
+    import orjson
+
+    out = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "jsonl")
+    rows = [orjson.loads(line) for line in out.stdout.splitlines()]
+    assert [r["seed"] for r in rows] == [1, 2, 3, 4]
+    assert set(rows[0]) == {"game", "seed", "winnable", "nodes", "seconds"}
+    log = tmp_path / "win.json"
+    assert run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", str(log)).exit_code == 0
+    assert run_cli("replay", str(log)).exit_code == 0
+    bad = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", str(tmp_path / "x.json"))
+    assert bad.exit_code == 1 and "not winnable" in bad.stderr and "Traceback" not in bad.stderr
+    both = run_cli("solve", "--game", "eiffel-tower")
+    assert both.exit_code == 1 and "exactly one" in both.stderr
+    assert run_cli("solve", "--game", "eiffel-tower", "--seeds", "9-3").exit_code == 1
+    pys = run_cli("solve", "--game", "eiffel-tower", "--seed", "ms1", "--rng", "pysolfc", "--format", "json")
+    assert pys.exit_code == 0 and orjson.loads(pys.stdout)["winnable"] in (True, False)
