@@ -1,0 +1,48 @@
+"""``placements``: where a Harrow card may go on a Towers tower (a rules helper and a test hook)."""
+
+from __future__ import annotations
+
+import click
+
+from .options import format_option, load_game
+from .output import emit_json
+
+
+def parse_played(text: str) -> list[tuple[str, str]]:
+    """``"NG=The Rakshasa,LG=The Joke"`` -> ``[("NG", "The Rakshasa"), ("LG", "The Joke")]``."""
+    from cardgames.engine.errors import CardgamesError
+
+    pairs = []
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        pos, sep, name = item.partition("=")
+        if not sep or not pos.strip() or not name.strip():
+            raise CardgamesError(f"--played: {item!r} is not POSITION=CARD (e.g. NG=The Rakshasa)")
+        pairs.append((pos.strip(), name.strip()))
+    return pairs
+
+
+@click.command("placements")
+@click.option("--card", required=True, metavar="CARD", help='The card to place, e.g. "The Midwife".')
+@click.option("--tower", required=True, metavar="TOWER",
+              help='The tower: its suit (Books), ability (Intelligence) or foundation card (The Foreign Trader).')
+@click.option("--played", default="", metavar="POS=CARD,...",
+              help='Cards already on the tower by position, e.g. "NG=The Rakshasa,LG=The Joke".')
+@click.option("--game", "game_id", default="towers", show_default=True, metavar="GAME",
+              help="The game whose geometry options (adjacency) apply.")
+@format_option("json", "text")
+@click.pass_context
+def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str, fmt: str) -> None:
+    """List the positions (LG ... CE) where CARD may go on TOWER, as a player on the near side
+    places it. Exit 1 for an unknown card, tower or position, or a layout no legal plays make."""
+    game = load_game(ctx, game_id)
+    if not hasattr(game, "placements"):
+        from cardgames.engine.errors import CardgamesError
+
+        raise CardgamesError(f"{game.id} has no towers: placements applies to Towers games")
+    positions = game.placements(card, tower, parse_played(played))
+    if fmt == "json":
+        emit_json({"positions": positions})
+    else:
+        click.echo(" ".join(positions) if positions else "(no position: the card fits nowhere on this tower)")

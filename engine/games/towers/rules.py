@@ -1,0 +1,560 @@
+"""Rules of Towers ("le jeu des tours"), the Harrow-deck gambling game, driven by config.
+
+Six foundations (the deck's ``foundation: true`` cards, one per suit, in suit order) start six
+towers. The other cards are shuffled into a stock; each player draws ``cache_size`` face up
+(his cache). On his turn a player flees, or plays a cache card onto a tower where the geometry
+(:mod:`.geometry`) allows it. A card of the tower's own suit earns a bonus play (on any tower,
+or the same one with ``bonus_tower: same``); bonus plays are optional (``bonus_optional``), so
+:class:`Stop` ends the turn while one is available. At the end of a turn the cache goes to the
+player's solde (his debts) and he draws a new cache. A play that leaves a tower on which no card
+fits closes it: its cards, foundation first, go one at a time into the soldes of the closer's
+opponents still in, starting at his left (the next seat). A player with cards and no legal play
+must flee (``no_play: flee``) or may only pass (``no_play: pass``); one with no cards is skipped.
+A fleeing player's cache goes to his solde and he pays it to every player still in; he is then
+out. The game ends when fewer than two players are in or no player in can play; caches go to the
+soldes and each pair of remaining players settles (:mod:`.settlement`).
+
+Actions: :class:`Play` (card, tower suit, position), :class:`Flee`, :class:`Pass`, :class:`Stop`.
+The action-less classes are all equal as tuples, so legality checks compare types.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ...config import GameSpec
+from ...core import Game, State
+from ...errors import CardgamesError
+from ...schema import BOOL, INT, STR, Field, positive
+from . import geometry
+from .settlement import ZERO, Payment, final_payments, flee_payments, money, parse_cut
+
+
+def _cut_problem(value: Any) -> str | None:
+    try:
+        parse_cut(value)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+OPTIONS = {
+    "cache_size": Field(INT, "cards in a cache: drawn at the start and after every turn", check=positive),
+    "first_player": Field(STR, "who starts: the holder of the alphabetically first card name ('The' "
+                               "ignored), or seat 0", choices=("alphabetical", "seat0")),
+    "adjacency": Field(INT, "a played symbol must be next to a played symbol: 8 neighbours (diagonals "
+                            "count) or 4", choices=(8, 4)),
+    "seating": Field(STR, "same_side: every card is placed upright from one side; two_sided: the later "
+                          "half of the seats sits across and sees offsets negated",
+                     choices=("same_side", "two_sided")),
+    "no_play": Field(STR, "a player with cards but no legal play must flee, or passes (cache to solde, "
+                          "draw)", choices=("flee", "pass")),
+    "bonus_tower": Field(STR, "where a bonus play may go: any tower, or the same tower", choices=("any", "same")),
+    "bonus_optional": Field(BOOL, "bonus plays may be declined (a 'stop' action)"),
+    "house_cut": Field((int, float, str), "share of every payment the house keeps (exact decimal)",
+                       check=_cut_problem),
+    "house_cut_from": Field(STR, "the cut is taken from what the payee receives, or added to what the "
+                                 "payer pays", choices=("payee", "payer")),
+    "house_cut_on_flee": Field(BOOL, "the house also takes its cut of a fleeing player's payments"),
+}
+
+
+class Play(NamedTuple):
+    """Play ``card`` from the cache onto the tower of suit ``tower``, its symbol on ``position``."""
+
+    card: str
+    tower: str
+    position: str
+
+
+class Flee(NamedTuple):
+    """Leave the game: cache to solde, pay the solde to each player still in."""
+
+
+class Pass(NamedTuple):
+    """With ``no_play: pass`` and no legal play: end the turn (cache to solde, draw)."""
+
+
+class Stop(NamedTuple):
+    """Decline an optional bonus play: end the turn."""
+
+
+FLEE, PASS, STOP = Flee(), Pass(), Stop()
+ALIGNMENT_COUNT = len(geometry.ALIGNMENTS)
+
+
+def deck_problems(deck: Any) -> list[str]:
+    """Why a deck cannot play Towers (empty when it can): one foundation per suit, alignments known."""
+    problems = []
+    suits = list(deck.suits)
+    if not suits:
+        return [f"deck {deck.id} has no suits (the towers are its suits)"]
+    for card in deck.cards:
+        alignment = card.attrs.get("alignment")
+        if card.suit not in deck.suits:
+            problems.append(f"card {card.name!r} has no suit of deck {deck.id}")
+        elif alignment not in geometry.ALIGNMENT_INDEX:
+            problems.append(f"card {card.name!r} has alignment {alignment!r}; expected one of "
+                            f"{', '.join(geometry.ALIGNMENTS)}")
+        elif card.attrs.get("foundation") and alignment != "N":
+            problems.append(f"foundation {card.name!r} must be True Neutral (alignment N)")
+    for suit in suits:
+        count = sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation"))
+        if count != 1:
+            problems.append(f"suit {suit} has {count} foundation cards; a tower needs exactly one")
+    return problems
+
+
+def sort_name(name: str) -> str:
+    """The key of ``first_player: alphabetical``: the name without a leading "The", casefolded."""
+    return (name[4:] if name.lower().startswith("the ") else name).casefold()
+
+
+class TowersGame(Game):
+    """Towers: geometry tables, the card facts and every Play action, built once from the config."""
+
+    ACTIONS = (Play, Flee, Pass, Stop)
+
+    def __init__(self, spec: GameSpec):
+        super().__init__(spec)
+        problems = deck_problems(self.deck)
+        if problems:
+            raise CardgamesError(f"{spec.id}: {problems[0]}")
+        opts = spec.options
+        self.cache_size: int = opts["cache_size"]
+        self.first_player: str = opts["first_player"]
+        self.no_play_flee = opts["no_play"] == "flee"
+        self.bonus_any = opts["bonus_tower"] == "any"
+        self.bonus_optional: bool = opts["bonus_optional"]
+        self.cut = parse_cut(opts["house_cut"])
+        self.cut_from: str = opts["house_cut_from"]
+        self.flee_cut = self.cut if opts["house_cut_on_flee"] else ZERO
+        self.tables = geometry.tables(opts["adjacency"])
+        self.suits: tuple[str, ...] = tuple(self.deck.suits)
+        cards = self.deck.cards
+        tower_of = {s: i for i, s in enumerate(self.suits)}
+        #: tower index of each card's suit
+        self.suit_of: tuple[int, ...] = tuple(tower_of[c.suit] for c in cards)
+        #: foundation card code of each tower
+        self.foundations: tuple[int, ...] = tuple(
+            next(c.code for c in cards if c.suit == s and c.attrs.get("foundation")) for s in self.suits)
+        self.is_foundation = tuple(bool(c.attrs.get("foundation")) for c in cards)
+        near = tuple(geometry.ALIGNMENT_INDEX[c.attrs["alignment"]] for c in cards)
+        far = tuple(geometry.OPPOSITE[a] for a in near)
+        half = (self.num_players + 1) // 2
+        two_sided = opts["seating"] == "two_sided"
+        #: each seat's effective alignment of every card (far-side seats see offsets negated)
+        self.alignment: tuple[tuple[int, ...], ...] = tuple(
+            far if two_sided and seat >= half else near for seat in range(self.num_players))
+        self.sort_key = tuple(sort_name(c.name) for c in cards)
+        names = self.deck.names
+        self.plays = tuple(tuple(tuple(Play(names[code], suit, pos) for pos in geometry.POSITIONS)
+                                 for suit in self.suits) for code in range(len(cards)))
+        self.tower_count = len(self.suits)
+        #: memo of :meth:`TowersState._plays`: (card, alignment, tower, mask) -> its legal Plays
+        self.play_memo: dict[int, tuple[Play, ...]] = {}
+        self.play_info: dict[Play, tuple[int, int, int]] = {
+            self.plays[code][t][p]: (code, t, p)
+            for code in range(len(cards)) if not self.is_foundation[code]
+            for t in range(len(self.suits)) for p in range(len(geometry.POSITIONS))}
+
+    # -- the placements helper -----------------------------------------------------------
+    def card_named(self, name: str) -> int:
+        """The code of a card named exactly or up to case; a one-line error otherwise."""
+        folded = {n.casefold(): c.code for n, c in self.deck.by_name.items()}
+        code = folded.get(name.strip().casefold())
+        if code is None:
+            return self.deck.code(name)  # raises the deck's "unknown card" error
+        return code
+
+    def tower_named(self, name: str) -> int:
+        """A tower's index from its suit, its ability or its foundation card's name."""
+        wanted = name.strip().casefold()
+        for t, suit in enumerate(self.suits):
+            labels = {suit, self.deck.suits[suit].get("ability", suit), self.deck.names[self.foundations[t]]}
+            if wanted in {label.casefold() for label in labels}:
+                return t
+        known = ", ".join(self.suits)
+        raise CardgamesError(f"unknown tower {name!r}: name it by suit ({known}) or by its foundation card")
+
+    def placements(self, card: str, tower: str, played: list[tuple[str, str]], seat: int = 0) -> list[str]:
+        """Positions where ``card`` may go on ``tower`` holding ``played`` (position, card name) pairs,
+        as seen from ``seat``'s side. Rejects a card that cannot be played (a foundation, already
+        placed) and a ``played`` layout that no sequence of legal plays produces."""
+        code = self.card_named(card)
+        self.tower_named(tower)  # checks the name: every tower has the same geometry
+        if self.is_foundation[code]:
+            raise CardgamesError(f"{self.deck.names[code]} is a foundation: it is never played")
+        layout: list[tuple[int, int]] = []
+        for pos, name in played:
+            if pos.strip().upper() not in geometry.POSITION_INDEX:
+                raise CardgamesError(f"unknown position {pos!r}: use one of {', '.join(geometry.POSITIONS)}")
+            layout.append((geometry.POSITION_INDEX[pos.strip().upper()], self.card_named(name)))
+        codes = [c for _, c in layout]
+        for c in codes:
+            if self.is_foundation[c]:
+                raise CardgamesError(f"{self.deck.names[c]} is a foundation: it cannot be on a tower")
+        if len(set(codes)) != len(codes) or code in codes:
+            raise CardgamesError("a card appears twice among the card and the played cards")
+        if len({p for p, _ in layout}) != len(layout):
+            raise CardgamesError("two played cards share a position")
+        alignment = self.alignment[seat]
+        if not self._reachable([(alignment[c], p) for p, c in layout]):
+            raise CardgamesError("no sequence of legal plays puts the played cards on those positions")
+        mask = geometry.mask_of([geometry.POSITIONS[p] for p, _ in layout])
+        return [geometry.POSITIONS[p] for p in self.tables.legal[alignment[code]][mask]]
+
+    def _reachable(self, layout: list[tuple[int, int]]) -> bool:
+        """Can the (alignment, position) placements be made one by one, each legal when made?"""
+        legal = self.tables.legal
+        done = {0}
+        frontier = [0]
+        full = (1 << len(layout)) - 1
+        while frontier:
+            subset = frontier.pop()
+            mask = sum(1 << layout[i][1] for i in range(len(layout)) if subset >> i & 1)
+            for i, (a, p) in enumerate(layout):
+                bigger = subset | 1 << i
+                if bigger not in done and p in legal[a][mask]:
+                    done.add(bigger)
+                    frontier.append(bigger)
+        return full in done
+
+    def new_state(self, seed: int | str, rng: str = "native") -> "TowersState":
+        order = [c for c in self.shuffled(seed, rng) if not self.is_foundation[c]]
+        return TowersState(self, order)
+
+    # -- presentation ------------------------------------------------------------------
+    def tower_label(self, t: int) -> str:
+        suit = self.suits[t]
+        ability = self.deck.suits[suit].get("ability")
+        return f"{suit} tower ({ability})" if ability else f"{suit} tower"
+
+    def describe_action(self, state: "TowersState", action: Any) -> str:
+        who = f"player {state.current_player}"
+        kind = type(action)
+        if kind is Play:
+            code, t, p = self.play_info[action]
+            match = ", its own suit: bonus" if self.suit_of[code] == t else ""
+            if self.tables.closed[state.occupied[t] | 1 << p]:
+                match += f"; the tower closes, its {len(state.played[t]) + 2} cards go to the opponents"
+            return f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}{match}"
+        if kind is Flee:
+            seat = state.current_player
+            return f"{who} flees, paying a solde of {len(state.soldes[seat]) + len(state.caches[seat])}"
+        if kind is Stop:
+            return f"{who} declines the bonus play"
+        return f"{who} has no legal play and passes"
+
+    def render_deal(self, deal: dict[str, Any]) -> str:
+        lines = ["towers: " + ", ".join(f"{s} ({f})" for s, f in zip(self.suits, deal["towers"], strict=True))]
+        for seat, cache in enumerate(deal["caches"]):
+            lines.append(f"player {seat} cache: {', '.join(cache)}")
+        stock = deal["stock"]
+        preview = ", ".join(stock[:6]) + (", ..." if len(stock) > 6 else "")
+        lines.append(f"stock: {len(stock)} cards, drawn in this order: {preview}")
+        return "\n".join(lines)
+
+
+class TowersState(State):
+    """One game of Towers in progress.
+
+    ``occupied[t]`` is tower ``t``'s occupied-position mask (the geometry tables' index);
+    ``played[t]`` its played cards in order. ``stock`` is drawn from its end.
+    """
+
+    __slots__ = ("game", "dealt_caches", "dealt_stock", "stock", "caches", "soldes", "active", "fled",
+                 "occupied", "played", "positions", "open_towers", "closed", "payments", "net", "house",
+                 "player", "bonus_tower", "moves", "_legal")
+
+    def __init__(self, game: TowersGame, order: list[int]):
+        self.game = game
+        n, size = game.num_players, game.cache_size
+        self.stock = order  # the shuffled list's end is the top of the stock: draw with pop()
+        self.caches: list[list[int]] = []
+        for _ in range(n):
+            self.caches.append(self._draw(size))
+        self.dealt_caches = tuple(tuple(c) for c in self.caches)
+        self.dealt_stock = tuple(reversed(self.stock))
+        self.soldes: list[list[int]] = [[] for _ in range(n)]
+        self.active = [True] * n
+        self.fled = [False] * n
+        towers = len(game.suits)
+        self.occupied = [0] * towers
+        self.played: list[list[int]] = [[] for _ in range(towers)]
+        self.positions: list[list[int]] = [[] for _ in range(towers)]
+        self.open_towers = list(range(towers))
+        self.closed: list[int] = []
+        self.payments: list[Payment] = []
+        self.net = [ZERO] * n
+        self.house = ZERO
+        self.moves = 0
+        self.player: int | None = None
+        self.bonus_tower: int | None = None
+        if game.first_player == "alphabetical":
+            key = game.sort_key
+            first = min(range(n), key=lambda s: min(key[c] for c in self.caches[s]))
+        else:
+            first = 0
+        self._next_turn(first)
+
+    # -- the contract ------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return self.player
+
+    def legal_actions(self) -> list:
+        return self._legal
+
+    def apply(self, action: Any) -> None:
+        kind = type(action)
+        if kind is Play:
+            if action not in self._legal:
+                raise self.illegal(action)
+            self._play(action)
+        elif kind in (Flee, Pass, Stop) and any(type(a) is kind for a in self._legal):
+            self.moves += 1
+            if kind is Flee:
+                self._flee()
+            else:
+                self._end_turn()
+        else:
+            raise self.illegal(action)
+
+    # -- turns -------------------------------------------------------------------------
+    def _draw(self, count: int) -> list[int]:
+        stock = self.stock
+        return [stock.pop() for _ in range(min(count, len(stock)))]
+
+    def _plays(self, towers: list[int]) -> list:
+        """Every legal Play of the current player's cache onto ``towers`` (cache, tower, position order).
+
+        The Play tuples of one (card, effective alignment, tower, occupied mask) are memoised on
+        the game: the geometry table gives the positions, the memo saves building the tuple again.
+        """
+        game = self.game
+        legal, occupied, memo, count = game.tables.legal, self.occupied, game.play_memo, game.tower_count
+        alignment = game.alignment[self.player]
+        out: list = []
+        for code in self.caches[self.player]:
+            a = alignment[code]
+            by_mask = legal[a]
+            base = (code * ALIGNMENT_COUNT + a) * count
+            for t in towers:
+                mask = occupied[t]
+                if by_mask[mask]:
+                    key = (base + t) << 8 | mask
+                    found = memo.get(key)
+                    if found is None:
+                        tower_plays = game.plays[code][t]
+                        found = memo[key] = tuple(tower_plays[p] for p in by_mask[mask])
+                    out += found
+        return out
+
+    def _anyone_can_play(self) -> bool:
+        game = self.game
+        fitting, occupied = game.tables.fitting, self.occupied
+        fits = 0
+        for t in self.open_towers:
+            fits |= fitting[occupied[t]]
+        if not fits:
+            return False
+        for seat, cache in enumerate(self.caches):
+            if self.active[seat] and cache:
+                alignment = game.alignment[seat]
+                if any(fits >> alignment[c] & 1 for c in cache):
+                    return True
+        return False
+
+    def _next_turn(self, seat: int) -> None:
+        """Start the turn of the first player from ``seat`` on who is in and holds cards, or end."""
+        n = self.game.num_players
+        if sum(self.active) < 2 or not self._anyone_can_play():
+            self._finish()
+            return
+        while not (self.active[seat] and self.caches[seat]):
+            seat = (seat + 1) % n
+        self.player = seat
+        self.bonus_tower = None
+        plays = self._plays(self.open_towers)
+        if plays:
+            plays.append(FLEE)
+        elif self.game.no_play_flee:
+            plays = [FLEE]
+        else:
+            plays = [FLEE, PASS]
+        self._legal = plays
+
+    def _play(self, action: Play) -> None:
+        game = self.game
+        code, t, p = game.play_info[action]
+        seat = self.player
+        cache = self.caches[seat]
+        cache.remove(code)
+        mask = self.occupied[t] | 1 << p
+        self.occupied[t] = mask
+        self.played[t].append(code)
+        self.positions[t].append(p)
+        self.moves += 1
+        if game.tables.closed[mask]:
+            self._close(t, seat)
+        if cache and game.suit_of[code] == t:
+            towers = self.open_towers if game.bonus_any else [u for u in self.open_towers if u == t]
+            plays = self._plays(towers)
+            if plays:
+                if game.bonus_optional:
+                    plays.append(STOP)
+                self.bonus_tower = t
+                self._legal = plays
+                return
+        self._end_turn()
+
+    def _close(self, t: int, closer: int) -> None:
+        """Deal the closed tower's cards, foundation first, to the closer's opponents from his left."""
+        n = self.game.num_players
+        receivers = [s % n for s in range(closer + 1, closer + n) if self.active[s % n]]
+        cards = [self.game.foundations[t], *self.played[t]]
+        for i, code in enumerate(cards):
+            self.soldes[receivers[i % len(receivers)]].append(code)
+        self.open_towers.remove(t)
+        self.closed.append(t)
+
+    def _end_turn(self) -> None:
+        seat = self.player
+        self.soldes[seat].extend(self.caches[seat])
+        self.caches[seat] = self._draw(self.game.cache_size)
+        self._next_turn((seat + 1) % self.game.num_players)
+
+    def _flee(self) -> None:
+        game = self.game
+        seat = self.player
+        self.soldes[seat].extend(self.caches[seat])
+        self.caches[seat] = []
+        self.active[seat] = False
+        self.fled[seat] = True
+        others = [s for s in range(game.num_players) if self.active[s]]
+        self._pay(flee_payments(seat, len(self.soldes[seat]), others, game.flee_cut, game.cut_from))
+        self._next_turn((seat + 1) % game.num_players)
+
+    def _finish(self) -> None:
+        game = self.game
+        for seat in range(game.num_players):
+            self.soldes[seat].extend(self.caches[seat])
+            self.caches[seat] = []
+        soldes = {s: len(self.soldes[s]) for s in range(game.num_players) if self.active[s]}
+        self._pay(final_payments(soldes, game.cut, game.cut_from))
+        self.player = None
+        self.bonus_tower = None
+        self._legal = []
+
+    def _pay(self, payments: list[Payment]) -> None:
+        for pay in payments:
+            self.net[pay.payer] -= pay.paid
+            self.net[pay.payee] += pay.received
+            self.house += pay.house
+        self.payments.extend(payments)
+
+    # -- results -----------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        best = max(self.net)
+        return [s for s, v in enumerate(self.net) if v == best]
+
+    def returns(self) -> list[float]:
+        if self.player is not None:
+            return [0.0] * self.game.num_players
+        winners = self.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.game.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        """Scores are each seat's net coins as floats (exact values in ``net``, decimal strings);
+        ``fled`` is 1 for a seat that fled; ``soldes`` counts solde cards (a fled seat's as he left)."""
+        return {
+            "scores": [float(v) for v in self.net],
+            "winners": self.winners(),
+            "moves": self.moves,
+            "soldes": [len(s) for s in self.soldes],
+            "fled": [int(f) for f in self.fled],
+            "net": [money(v) for v in self.net],
+            "house": money(self.house),
+            "closed_towers": len(self.closed),
+        }
+
+    def deal_json(self) -> dict[str, Any]:
+        names = self.game.deck.names
+        return {"towers": [names[f] for f in self.game.foundations],
+                "caches": [[names[c] for c in cache] for cache in self.dealt_caches],
+                "stock": [names[c] for c in self.dealt_stock]}
+
+    def snapshot(self) -> dict[str, Any]:
+        game = self.game
+        names = game.deck.names
+        towers = []
+        for t, suit in enumerate(game.suits):
+            towers.append({"suit": suit, "foundation": names[game.foundations[t]], "open": t in self.open_towers,
+                           "cards": {geometry.POSITIONS[p]: names[c]
+                                     for p, c in zip(self.positions[t], self.played[t], strict=True)}})
+        bonus = None if self.bonus_tower is None else game.suits[self.bonus_tower]
+        return {"player": self.player, "bonus_tower": bonus,
+                "towers": towers, "caches": [[names[c] for c in cache] for cache in self.caches],
+                "soldes": [[names[c] for c in solde] for solde in self.soldes], "fled": list(self.fled),
+                "stock": len(self.stock), "payments": [p.to_json() for p in self.payments],
+                "net": [money(v) for v in self.net], "house": money(self.house)}
+
+    def all_cards(self) -> list[int]:
+        game = self.game
+        cards = list(self.stock)
+        for cache in self.caches:
+            cards += cache
+        for solde in self.soldes:
+            cards += solde
+        for t in self.open_towers:
+            cards.append(game.foundations[t])
+            cards += self.played[t]
+        return cards
+
+    def clone(self) -> "TowersState":
+        other = TowersState.__new__(TowersState)
+        other.game, other.dealt_caches, other.dealt_stock = self.game, self.dealt_caches, self.dealt_stock
+        other.stock = list(self.stock)
+        other.caches = [list(c) for c in self.caches]
+        other.soldes = [list(s) for s in self.soldes]
+        other.active, other.fled = list(self.active), list(self.fled)
+        other.occupied = list(self.occupied)
+        other.played = [list(p) for p in self.played]
+        other.positions = [list(p) for p in self.positions]
+        other.open_towers, other.closed = list(self.open_towers), list(self.closed)
+        other.payments, other.net, other.house = list(self.payments), list(self.net), self.house
+        other.player, other.bonus_tower, other.moves = self.player, self.bonus_tower, self.moves
+        other._legal = list(self._legal)
+        return other
+
+
+def check_config(spec: GameSpec) -> list[str]:
+    """Semantic checks for ``validate``: the deck has a foundation per suit, the caches fit the stock."""
+    from ...cards import Deck
+
+    deck = Deck(spec.deck, spec.copies)
+    problems = deck_problems(deck)
+    if problems:
+        return problems
+    stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
+    need = spec.players * spec.options["cache_size"]
+    if need > stock:
+        problems.append(f"{spec.players} caches of {spec.options['cache_size']} need {need} cards; the stock "
+                        f"holds {stock}")
+    return problems
+
+
+def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    """Shown by ``validate --facts``: towers, cards dealt, cards left in the stock."""
+    from ...cards import Deck
+
+    deck = Deck(spec.deck, spec.copies)
+    stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
+    dealt = spec.players * spec.options["cache_size"]
+    return {"towers": len(deck.suits), "caches": dealt, "stock_after_deal": stock - dealt}
+
+
+from .agents import AGENTS  # noqa: E402, F401  (agents need the action classes above)
+
+GAME = TowersGame

@@ -1,0 +1,84 @@
+"""Towers on the command line: placements (the seed's example, bad input), deal, simulate, validate."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+EXAMPLE = ["placements", "--card", "The Midwife", "--tower", "The Foreign Trader", "--played",
+           "NG=The Rakshasa,LG=The Joke,LN=The Big Sky"]
+
+
+def test_placements_example(run_cli):
+    result = run_cli(*EXAMPLE)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"positions": ["LE", "NE"]}
+
+
+@pytest.mark.parametrize("tower", ["Books", "books", "Intelligence", "the foreign trader"])
+def test_placements_tower_by_suit_or_foundation(run_cli, tower):
+    result = run_cli("placements", "--card", "The Midwife", "--tower", tower, "--played",
+                     "NG=The Rakshasa,LG=The Joke,LN=The Big Sky", "--format", "text")
+    assert result.exit_code == 0 and result.stdout.strip() == "LE NE"
+
+
+def test_placements_empty_tower_and_closed_tower(run_cli):
+    result = run_cli("placements", "--card", "The Paladin", "--tower", "Hammers")
+    assert json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"]}
+    closed = ("NG=The Rakshasa,LG=The Joke,LN=The Big Sky,LE=The Midwife,CG=The Inquisitor,"
+              "CN=The Hidden Truth,CE=The Theater")
+    result = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed)
+    assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": []}
+    text = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed, "--format", "text")
+    assert "nowhere" in text.stdout
+
+
+@pytest.mark.parametrize("args,words", [
+    (["--card", "The Midwyfe", "--tower", "Books"], "unknown card"),
+    (["--card", "The Midwife", "--tower", "Swords"], "unknown tower"),
+    (["--card", "The Owl", "--tower", "Books"], "foundation"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "XX=The Joke"], "unknown position"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG The Joke"], "POSITION=CARD"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Joke,LG=The Joke"], "twice"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Midwife"], "twice"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Joke,NG=The Dance"], "share a position"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Twin"], "foundation"),
+    # The Paladin (LG) on LG, the Rakshasa (LE) on NE: each would cover the foundation.
+    (["--card", "The Midwife", "--tower", "Books", "--played", "LG=The Paladin"], "no sequence"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "CG=The Inquisitor,NE=The Rakshasa"], "no sequence"),
+    (["--card", "The Midwife", "--tower", "Books", "--game", "eiffel-tower"], "Towers"),
+])
+def test_placements_bad_input(run_cli, args, words):
+    result = run_cli("placements", *args)
+    assert result.exit_code == 1
+    assert words in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
+
+
+def test_placements_missing_option_is_a_usage_error(run_cli):
+    assert run_cli("placements", "--card", "The Midwife").exit_code == 2
+
+
+def test_deal_and_simulate_and_replay(run_cli, tmp_path):
+    deal = run_cli("deal", "towers", "--seed", "7", "--format", "json")
+    assert deal.exit_code == 0
+    data = json.loads(deal.stdout)
+    assert len(data["towers"]) == 6 and len(data["caches"]) == 4 and len(data["stock"]) == 36
+    assert run_cli("deal", "towers", "--seed", "7", "--players", "2").exit_code == 0
+    log = tmp_path / "towers.json"
+    sim = run_cli("simulate", "--game", "towers", "--seed", "7", "--agent", "random", "--log", str(log))
+    assert sim.exit_code == 0
+    result = json.loads(sim.stdout)
+    assert {"scores", "winners", "moves", "soldes", "fled", "net", "house", "closed_towers"} <= set(result)
+    assert run_cli("replay", str(log)).exit_code == 0
+    text = run_cli("simulate", "--game", "towers", "--seed", "7", "--format", "text")
+    assert text.exit_code == 0 and "plays" in text.stdout and "result:" in text.stdout
+    assert run_cli("simulate", "--game", "towers", "--seed", "7", "--players", "5").exit_code == 1
+
+
+def test_validate_and_show(run_cli):
+    result = run_cli("validate")
+    assert result.exit_code == 0, result.stdout + result.stderr
+    shown = run_cli("show", "towers", "--format", "json")
+    assert shown.exit_code == 0 and "house_cut" in shown.stdout

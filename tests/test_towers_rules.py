@@ -1,0 +1,360 @@
+"""Towers rules: the seed's worked example play by play, the geometry, fleeing, settlement, options."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from test_towers_support import POSITIONS, brute_closed, brute_legal, reachable_towers, state_with, towers_game
+
+from cardgames.engine.errors import IllegalActionError
+from cardgames.engine.games.towers import geometry
+from cardgames.engine.games.towers.rules import FLEE, PASS, STOP, Flee, Pass, Play, Stop
+from cardgames.engine.games.towers.settlement import final_payments, flee_payments, money, parse_cut
+
+A, B, C = 0, 1, 2
+
+
+def names(game, codes):
+    return [game.deck.names[c] for c in codes]
+
+
+# -- the seed's example -------------------------------------------------------------------
+EXAMPLE_CACHES = [["The Rakshasa", "The Joke", "The Big Sky"],
+                  ["The Midwife", "The Lost", "The Mute Hag"],
+                  ["The Inquisitor", "The Hidden Truth", "The Theater"]]
+EXAMPLE_STOCK = ["The Paladin", "The Keep", "The Forge", "The Dance", "The Cricket", "The Juggler",
+                 "The Trumpet", "The Survivor", "The Desert"]
+
+
+@pytest.fixture
+def example():
+    game = towers_game(3)
+    return game, state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+
+
+def books_tower(game, state) -> dict[str, str]:
+    t = game.suits.index("Books")
+    return {POSITIONS[p]: game.deck.names[c] for p, c in zip(state.positions[t], state.played[t], strict=True)}
+
+
+def test_example_first_player_holds_the_alphabetically_first_card(example):
+    game, state = example
+    assert state.current_player == A  # "Big Sky" comes first, "The" ignored
+
+
+def test_example_player_a_plays_three_books_chain(example):
+    game, state = example
+    # Play 1: The Rakshasa (Books, LE) with its symbol on NG: legal, on the empty tower.
+    rakshasa = Play("The Rakshasa", "Books", "NG")
+    assert rakshasa in state.legal_actions()
+    # Its symbol on NN's neighbours that would cover the foundation are not legal.
+    assert Play("The Rakshasa", "Books", "LE") not in state.legal_actions()
+    state.apply(rakshasa)
+    # Same symbol as the foundation: A may play again (optional: stop is offered); still A's turn.
+    assert state.current_player == A
+    assert STOP in state.legal_actions() and type(state.legal_actions()[-1]) is Stop
+    assert not any(type(a) is Flee for a in state.legal_actions())
+    joke = Play("The Joke", "Books", "LG")
+    assert joke in state.legal_actions()
+    state.apply(joke)
+    assert state.current_player == A
+    big_sky = Play("The Big Sky", "Books", "LN")
+    assert big_sky in state.legal_actions()
+    state.apply(big_sky)
+    # Three cards played, none left: A's solde stays empty and he draws three new cards.
+    assert state.soldes[A] == []
+    assert names(game, state.caches[A]) == EXAMPLE_STOCK[:3]
+    assert books_tower(game, state) == {"NG": "The Rakshasa", "LG": "The Joke", "LN": "The Big Sky"}
+    assert state.current_player == B
+
+
+def play_example_to_b(state):
+    for action in (Play("The Rakshasa", "Books", "NG"), Play("The Joke", "Books", "LG"),
+                   Play("The Big Sky", "Books", "LN")):
+        state.apply(action)
+
+
+def test_example_player_b_midwife_ends_his_turn(example):
+    game, state = example
+    play_example_to_b(state)
+    books = [a for a in state.legal_actions() if type(a) is Play and a.tower == "Books"]
+    # On this tower B can play only the Midwife, at LE or NE.
+    assert {(a.card, a.position) for a in books} == {("The Midwife", "LE"), ("The Midwife", "NE")}
+    state.apply(Play("The Midwife", "Books", "LE"))
+    # Stars on the Books tower: no bonus; his two other cards go to his solde, he draws three.
+    assert state.current_player == C
+    assert sorted(names(game, state.soldes[B])) == ["The Lost", "The Mute Hag"]
+    assert names(game, state.caches[B]) == EXAMPLE_STOCK[3:6]
+
+
+def test_example_player_c_closes_the_tower(example):
+    game, state = example
+    play_example_to_b(state)
+    state.apply(Play("The Midwife", "Books", "LE"))
+    state.apply(Play("The Inquisitor", "Books", "CG"))
+    assert state.current_player == C
+    state.apply(Play("The Hidden Truth", "Books", "CN"))
+    assert state.current_player == C
+    theater = Play("The Theater", "Books", "CE")
+    assert theater in state.legal_actions()
+    assert "the tower closes, its 8 cards" in game.describe_action(state, theater)
+    state.apply(theater)
+    t = game.suits.index("Books")
+    # The tower closed: nothing fits on NE between the Midwife and the Theater.
+    assert t not in state.open_towers and state.closed == [t]
+    assert game.tables.closed[state.occupied[t]]
+    assert geometry.mask_of(["NE"]) & state.occupied[t] == 0
+    # 8 cards (foundation + 7), one at a time from C's left: 4 to A, 4 to B.
+    assert len(state.soldes[A]) == 4
+    assert len(state.soldes[B]) == 2 + 4
+    assert state.soldes[C] == []
+    assert names(game, state.soldes[A]) == ["The Foreign Trader", "The Joke", "The Midwife", "The Hidden Truth"]
+    assert names(game, state.soldes[B])[2:] == ["The Rakshasa", "The Big Sky", "The Inquisitor", "The Theater"]
+    # C draws three again and a new turn begins (A's).
+    assert names(game, state.caches[C]) == EXAMPLE_STOCK[6:9]
+    assert state.current_player == A
+    assert not any(a.tower == "Books" for a in state.legal_actions() if type(a) is Play)
+    assert sorted(state.all_cards()) == list(range(54))
+
+
+def test_example_wrong_plays_are_rejected(example):
+    game, state = example
+    with pytest.raises(IllegalActionError):
+        state.apply(Play("The Midwife", "Books", "LE"))  # not A's card
+    with pytest.raises(IllegalActionError):
+        state.apply(STOP)  # no bonus play pending
+    with pytest.raises(IllegalActionError):
+        state.apply(PASS)  # A has plays
+    with pytest.raises(IllegalActionError):
+        state.apply(Play("The Rakshasa", "Books", "NN"))
+
+
+def test_stop_ends_the_turn_with_the_rest_to_the_solde(example):
+    game, state = example
+    state.apply(Play("The Rakshasa", "Books", "NG"))
+    state.apply(STOP)
+    assert sorted(names(game, state.soldes[A])) == ["The Big Sky", "The Joke"]
+    assert state.current_player == B
+
+
+def test_mandatory_bonus_plays_offer_no_stop():
+    game = towers_game(3, bonus_optional=False)
+    state = state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+    state.apply(Play("The Rakshasa", "Books", "NG"))
+    assert not any(type(a) is Stop for a in state.legal_actions())
+
+
+def test_bonus_on_the_same_tower_only():
+    game = towers_game(3, bonus_tower="same")
+    state = state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+    state.apply(Play("The Rakshasa", "Books", "NG"))
+    towers = {a.tower for a in state.legal_actions() if type(a) is Play}
+    assert towers == {"Books"}
+    any_game = towers_game(3)
+    any_state = state_with(any_game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+    any_state.apply(Play("The Rakshasa", "Books", "NG"))
+    assert len({a.tower for a in any_state.legal_actions() if type(a) is Play}) == 6
+
+
+# -- geometry -----------------------------------------------------------------------------
+@pytest.mark.parametrize("adjacency", [8, 4])
+def test_tables_match_the_brute_force_rule_for_every_mask(adjacency):
+    tables = geometry.tables(adjacency)
+    for mask in geometry.MASKS:
+        occ = {POSITIONS[p] for p in range(8) if mask >> p & 1}
+        for a, alignment in enumerate(geometry.ALIGNMENTS):
+            expected = tuple(p for p, pos in enumerate(POSITIONS) if brute_legal(alignment, pos, occ, adjacency))
+            assert tables.legal[a][mask] == expected, (alignment, sorted(occ))
+        assert tables.closed[mask] == brute_closed(occ, adjacency)
+
+
+@pytest.mark.parametrize("adjacency", [8, 4])
+def test_closing_shortcut_on_every_reachable_tower(adjacency):
+    """Closed exactly when all four corners hold symbols; a closed tower holds 7 or 8 cards."""
+    towers = reachable_towers(adjacency)
+    assert frozenset() in towers and len(towers) > 50
+    tables = geometry.tables(adjacency)
+    closed_sizes = set()
+    for occ in towers:
+        closed = brute_closed(set(occ), adjacency)
+        assert closed == ({"LG", "CG", "LE", "CE"} <= occ), sorted(occ)
+        assert tables.closed[geometry.mask_of(sorted(occ))] == closed
+        if closed:
+            closed_sizes.add(len(occ))
+    assert closed_sizes == {7, 8}
+
+
+def test_the_example_final_tower_is_closed_and_one_step_earlier_is_not():
+    tables = geometry.tables(8)
+    before = geometry.mask_of(["NG", "LG", "LN", "LE", "CG", "CN"])
+    after = before | geometry.mask_of(["CE"])
+    assert not tables.closed[before] and tables.closed[after]
+    assert tables.closable[before]
+
+
+FIRST_PLAYS = {  # alignment -> positions on an empty tower (the card must not cover the foundation)
+    "LG": ["CG", "CN", "LE", "NE", "CE"], "NG": ["LE", "NE", "CE"], "CG": ["LG", "LN", "LE", "NE", "CE"],
+    "LN": ["CG", "CN", "CE"], "CN": ["LG", "LN", "LE"], "LE": ["LG", "NG", "CG", "CN", "CE"],
+    "NE": ["LG", "NG", "CG"], "CE": ["LG", "NG", "CG", "LN", "LE"], "N": [],
+}
+
+
+@pytest.mark.parametrize("alignment", sorted(FIRST_PLAYS))
+def test_first_plays_on_an_empty_tower(alignment):
+    tables = geometry.tables(8)
+    a = geometry.ALIGNMENT_INDEX[alignment]
+    assert [POSITIONS[p] for p in tables.legal[a][0]] == FIRST_PLAYS[alignment]
+
+
+def test_first_plays_from_a_dealt_state_cover_the_whole_cache():
+    game = towers_game(2, first_player="seat0")
+    state = state_with(game, [["The Paladin", "The Keep", "The Snakebite"], ["The Lost", "The Liar", "The Unicorn"]])
+    plays = [a for a in state.legal_actions() if type(a) is Play]
+    expected = {(card, suit, pos) for card, al in (("The Paladin", "LG"), ("The Keep", "NG"), ("The Snakebite", "CE"))
+                for suit in game.suits for pos in FIRST_PLAYS[al]}
+    assert {tuple(p) for p in plays} == expected
+    assert state.legal_actions()[-1] == FLEE and len(state.legal_actions()) == len(expected) + 1
+
+
+def test_two_sided_seating_negates_far_side_offsets():
+    game = towers_game(2, seating="two_sided", first_player="seat0")
+    state = state_with(game, [["The Paladin", "The Keep", "The Forge"], ["The Cyclone", "The Beating", "The Fiend"]])
+    # Seat 1 sits across: its CE card (The Cyclone) behaves as an LG card does for seat 0.
+    cyclone = game.deck.code("The Cyclone")
+    assert game.alignment[1][cyclone] == geometry.ALIGNMENT_INDEX["LG"]
+    assert game.alignment[0][cyclone] == geometry.ALIGNMENT_INDEX["CE"]
+    state.apply(Play("The Paladin", "Books", "CG"))  # not the tower's suit: the turn ends
+    assert state.current_player == 1
+    on_keys = {a.position for a in state.legal_actions() if type(a) is Play and a.card == "The Cyclone"
+               and a.tower == "Keys"}
+    assert on_keys == set(FIRST_PLAYS["LG"])
+    same_side = towers_game(2, first_player="seat0")
+    assert same_side.alignment[1][cyclone] == geometry.ALIGNMENT_INDEX["CE"]
+
+
+# -- no legal play, fleeing, skipping -----------------------------------------------------
+def test_no_legal_play_forces_flee_or_pass():
+    for no_play, expected in (("flee", [Flee]), ("pass", [Flee, Pass])):
+        game = towers_game(2, no_play=no_play, first_player="seat0")
+        # Seat 0 holds only NE cards (fit only G positions of an empty tower); seat 1 holds an LG card.
+        state = state_with(game, [["The Beating", "The Crows", "The Sickness"],
+                                  ["The Paladin", "The Keep", "The Snakebite"]])
+        books = game.suits.index("Books")
+        for t in range(6):
+            if t != books:
+                state.occupied[t] = geometry.FULL
+        state.occupied[books] = geometry.mask_of(["LG", "NG", "CG"])
+        state._next_turn(0)
+        assert [type(a) for a in state.legal_actions()] == expected
+
+
+def test_fleeing_pays_the_solde_to_each_player_still_in():
+    game = towers_game(3, first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], EXAMPLE_CACHES[1], EXAMPLE_CACHES[2]])
+    state.soldes[0].extend([game.deck.code("The Paladin"), game.deck.code("The Keep")])
+    state.apply(FLEE)
+    # Cache to solde (5 cards), 5 coins to each of the two others, the house keeps 5% of each.
+    assert len(state.soldes[0]) == 5 and state.caches[0] == []
+    assert state.fled == [True, False, False] and state.active == [False, True, True]
+    assert state.net[0] == -10
+    assert state.net[1] == state.net[2] == Fraction(475, 100)
+    assert state.house == Fraction(1, 2)
+    assert state.current_player == 1
+    # Out: no more turns, no more cards from closing towers.
+    while state.current_player is not None:
+        assert state.current_player != 0
+        plays = [a for a in state.legal_actions() if type(a) is Play]
+        state.apply(plays[0] if plays else state.legal_actions()[0])
+    assert len(state.soldes[0]) == 5 and state.caches[0] == []
+    assert sum(state.net) + state.house == 0
+
+
+def test_flee_without_house_cut():
+    game = towers_game(2, house_cut_on_flee=False, first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    state.apply(FLEE)
+    assert state.net == [-3, 3] and state.house == 0
+    assert state.current_player is None  # fewer than two players left: over
+    assert state.result()["net"] == ["-3.00", "3.00"]
+
+
+def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
+    game = towers_game(2, first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    for t in range(6):
+        state.occupied[t] = geometry.FULL
+    state._next_turn(0)
+    assert state.current_player is None and state.legal_actions() == []
+    assert [len(s) for s in state.soldes] == [3, 3] and state.caches == [[], []]
+    assert state.net == [0, 0]
+
+
+def test_player_without_cards_is_skipped():
+    game = towers_game(3, first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES)
+    state.stock.clear()
+    state.caches[1] = []
+    state.apply(Play("The Rakshasa", "Books", "NG"))
+    state.apply(STOP)
+    assert state.current_player == 2
+
+
+# -- settlement ---------------------------------------------------------------------------
+def test_settlement_example():
+    """Soldes A 10, B 6, C 2: A pays B 4 and C 8, B pays C 4; at 5% the house keeps 0.80."""
+    cut = parse_cut(0.05)
+    payments = final_payments({A: 10, B: 6, C: 2}, cut, "payee")
+    assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 4), (A, C, 8), (B, C, 4)]
+    assert money(sum((p.house for p in payments), Fraction(0))) == "0.80"
+    net = {A: Fraction(0), B: Fraction(0), C: Fraction(0)}
+    for p in payments:
+        net[p.payer] -= p.paid
+        net[p.payee] += p.received
+    assert [money(net[s]) for s in (A, B, C)] == ["-12.00", "-0.20", "11.40"]
+    assert sum(net.values()) + sum(p.house for p in payments) == 0
+
+
+def test_settlement_cut_paid_by_the_payer():
+    payments = final_payments({A: 10, B: 6}, parse_cut("0.05"), "payer")
+    assert [(p.paid, p.received, p.house) for p in payments] == [(Fraction(42, 10), 4, Fraction(2, 10))]
+
+
+def test_flee_payments_and_equal_soldes():
+    assert flee_payments(0, 0, [1, 2], parse_cut(0.05), "payee") == []
+    assert final_payments({0: 3, 1: 3}, parse_cut(0.05), "payee") == []
+    pays = flee_payments(1, 7, [2, 0], parse_cut(0.05), "payee")
+    assert [(p.payee, money(p.received)) for p in pays] == [(0, "6.65"), (2, "6.65")]
+
+
+@pytest.mark.parametrize("value,text", [(Fraction(0), "0.00"), (Fraction(-1, 5), "-0.20"), (Fraction(1, 8), "0.125"),
+                                        (Fraction(1234, 100), "12.34"), (Fraction(-3), "-3.00")])
+def test_money_strings(value, text):
+    assert money(value) == text
+
+
+def test_money_rejects_non_terminating():
+    with pytest.raises(ValueError):
+        money(Fraction(1, 3))
+
+
+@pytest.mark.parametrize("bad", ["abc", 1, -0.1, "1.5"])
+def test_bad_house_cut(bad):
+    with pytest.raises(ValueError):
+        parse_cut(bad)
+
+
+def test_result_keys_and_conventions():
+    game = towers_game(3)
+    state = state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+    while state.current_player is not None:
+        state.apply(state.legal_actions()[0])
+    result = state.result()
+    assert set(result) == {"scores", "winners", "moves", "soldes", "fled", "net", "house", "closed_towers"}
+    assert result["scores"] == [float(Fraction(n)) for n in result["net"]]
+    best = max(result["scores"])
+    assert result["winners"] == [s for s, v in enumerate(result["scores"]) if v == best]
+    assert sum(Fraction(n) for n in result["net"]) + Fraction(result["house"]) == 0
+    on_table = sum(len(state.played[t]) + 1 for t in state.open_towers)
+    assert sum(result["soldes"]) + on_table + len(state.stock) == 54
+    assert state.returns()[result["winners"][0]] == 1 / len(result["winners"])
