@@ -34,7 +34,8 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
         for error in report.errors:
             click.echo(str(error))
         if facts and report.facts:
-            emit_rows(report.facts, "table")
+            # Engines report different facts: show every key any of them reports.
+            emit_rows(report.facts, "table", list(dict.fromkeys(k for row in report.facts for k in row)))
         message(f"{report.checked} config files checked: "
                 + ("all valid" if report.ok else f"{len(report.errors)} error(s)"))
     if not report.ok:

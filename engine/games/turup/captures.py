@@ -1,0 +1,123 @@
+"""Turup capture enumeration, worked on counts of each value rather than on sets of cards.
+
+A numeral card of value ``v`` captures any union of disjoint groups of community cards, each
+group either one card of value ``v`` (a match) or two or more numeral cards summing to ``v`` (an
+addition). Only ranks and counts matter (suits never score), so a capture is a multiset of
+values, and the community pile is a vector of counts per value. With three decks a 30-card pile
+has about 2**30 subsets but only a few thousand distinct multisets at most, so nothing here ever
+looks at the power set:
+
+1. the *group types* of ``v`` are the partitions of ``v`` into two or more parts (41 for 10),
+   each a count vector, kept when the pile holds it;
+2. the multisets partitionable into additions are the closure of ``{empty}`` under adding group
+   types while the pile's counts allow (a layered sweep, one group type at a time, deduplicated);
+3. matches are independent of additions (an addition's parts are all below ``v``), so each
+   addition multiset combines with 0 .. (cards of value ``v``) matches.
+
+Count vectors are packed into one integer, ``w`` bits per value, the top bit of each field a guard
+bit: ``t`` fits in the pile ``c`` exactly when ``((c | G) - t) & G == G`` (no field borrows), one
+integer operation for all fields at once.
+
+Captures are listed by number of cards, then by their values in ascending order (as tuples), so
+the order is deterministic and readable: ``5`` on ``{2, 3, 5}`` gives ``(5,) (2, 3) (2, 3, 5)``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import chain
+from math import prod
+from operator import getitem
+from typing import Sequence
+
+from ...errors import CardgamesError
+
+
+@lru_cache(maxsize=None)
+def partitions(value: int) -> tuple[tuple[int, ...], ...]:
+    """Every way to write ``value`` as a sum of two or more positive parts (non-increasing)."""
+    found: list[tuple[int, ...]] = []
+
+    def extend(remaining: int, largest: int, parts: tuple[int, ...]) -> None:
+        if remaining == 0:
+            if len(parts) >= 2:
+                found.append(parts)
+            return
+        for part in range(min(remaining, largest), 0, -1):
+            extend(remaining - part, part, parts + (part,))
+
+    extend(value, value - 1, ())
+    return tuple(found)
+
+
+def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
+    """Every capture a numeral card of ``value`` can make, as count vectors, in listing order.
+
+    ``counts[i]`` is the number of numeral community cards of value ``i + 1``; entries past
+    ``value`` are ignored (a higher card is in no group of ``value``), missing ones count as 0.
+    Byte ``i`` of a returned vector is how many cards of value ``i + 1`` the capture takes.
+    """
+    vector = bytes(min(counts[i], FIELD_MAX) if i < len(counts) else 0 for i in range(value))
+    if max(vector) >= FIELD_MAX:
+        raise CardgamesError(f"at most {FIELD_MAX - 1} community cards of one value are supported")
+    bound = prod(c + 1 for c in vector)
+    if bound > SUBSET_LIMIT:
+        raise CardgamesError(f"the community pile holds too many cards of values 1-{value} to list every capture "
+                             f"of a {value} ({bound:,} sub-piles to consider, limit {SUBSET_LIMIT:,})")
+    guards = int.from_bytes(bytes([_GUARD]) * value, "little")
+    pile = int.from_bytes(vector, "little") | guards
+    sets = {0}
+    for group in _packed_partitions(value):
+        if (pile - group) & guards != guards:
+            continue
+        # Each round adds one more copy of ``group`` to the previous round's new sums; a sum
+        # already known was (or will be) extended from wherever it was first found.
+        frontier = sets
+        while frontier:
+            frontier = {p for p in map(group.__add__, frontier) if (pile - p) & guards == guards} - sets
+            sets |= frontier
+    unit = 1 << (8 * (value - 1))
+    matches = range(vector[value - 1] + 1)
+    vectors = [(p + k * unit).to_bytes(value, "little") for p in sets for k in matches]
+    vectors.sort()
+    return vectors[1:]  # the first is the empty vector: taking nothing is a trail, not a capture
+
+
+@lru_cache(maxsize=None)
+def _packed_partitions(value: int) -> tuple[int, ...]:
+    """:func:`partitions` of ``value`` as packed count vectors (one byte per value). A part
+    repeated more than ``FIELD_MAX`` times (only for huge values) cannot fit any pile: left out."""
+    return tuple(sum(1 << (8 * (p - 1)) for p in parts) for parts in partitions(value)
+                 if max(parts.count(p) for p in parts) < FIELD_MAX)
+
+
+def numeral_captures(value: int, counts: Sequence[int]) -> list[tuple[int, ...]]:
+    """:func:`capture_vectors` as value tuples (ascending, with repetition): ``(2, 3, 5)``."""
+    pieces = run_table(tuple(range(1, value + 1)))
+    return [expand(vector, pieces) for vector in capture_vectors(value, counts)]
+
+
+def expand(vector: bytes, pieces: tuple[tuple[tuple, ...], ...]) -> tuple:
+    """The items a count vector stands for: ``pieces[i][k]`` is the run of ``k`` items ``i``."""
+    return tuple(chain.from_iterable(map(getitem, pieces, vector)))
+
+
+def run_table(items: Sequence[object]) -> tuple[tuple[tuple, ...], ...]:
+    """``run_table(items)[i][k] == (items[i],) * k``, for :func:`expand`."""
+    return tuple(tuple((item,) * k for k in range(FIELD_MAX)) for item in items)
+
+
+#: Most sub-piles (product of count + 1 over the values involved) a capture listing may consider:
+#: beyond it the captures themselves number in the hundreds of thousands, too many to list. Piles
+#: that large arise only when players keep trailing (a 30-card pile from three decks stays far
+#: below, about 2 000 sub-piles per capture listed).
+SUBSET_LIMIT = 1_000_000
+
+#: Count fields are bytes whose top bit is the guard bit, so a count stays below 0x7F.
+FIELD_MAX = 0x7F
+_GUARD = 0x80
+
+
+def match_captures(count: int) -> list[int]:
+    """A face card captures only matches: 1 .. ``count`` cards of its own rank (card counts)."""
+    return list(range(1, count + 1))

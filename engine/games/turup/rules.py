@@ -1,0 +1,493 @@
+"""Rules of Turup, driven by config: a fishing game of match and addition captures.
+
+A match is ``rounds`` rounds; round ``k`` is a fresh deal (``deal_number=k``) by seat
+``(first_dealer + k) % players``. Each player gets ``hand_size`` cards, starting at the dealer's
+left, and ``community_size`` cards go face up to the community pile. In turn, from the dealer's
+left, each player plays one card: a capture (the card plus any union of disjoint groups of
+community cards, each one card of its rank or two or more numeral cards summing to its value) or a
+trail (the card onto the pile). When every hand is empty the stock deals again; a stock too small
+for a full deal is dealt one card at a time (``short_deal: round_robin``) or set aside
+(``discard``), and players with empty hands are skipped. When stock and hands are empty the round
+ends; cards won are the score. Face cards (``face: true`` in the deck) only ever match.
+
+Suits never score, so actions name ranks: ``Capture("5", ("2", "3", "5"))``. The physical cards
+are chosen by a fixed rule, lowest card code first (the first deck's cards, then clubs, spades,
+hearts, diamonds as the deck lists them), both for the card played and for the cards taken.
+The community pile is also kept as one packed integer of counts per rank, which is the key of the
+per-game capture cache: positions repeat a lot, and enumeration is the expensive step.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections import Counter
+from typing import Any, NamedTuple
+
+from ...cards import COPY_MARK
+from ...config import GameSpec
+from ...core import Game, State
+from ...errors import CardgamesError
+from ...schema import BOOL, INT, OPT_INT, STR, Field, non_negative, positive
+from .captures import FIELD_MAX, capture_vectors, expand, run_table
+
+OPTIONS = {
+    "hand_size": Field(INT, "cards dealt to each player in every deal", check=positive),
+    "community_size": Field(INT, "cards dealt face up to the community pile at the start of a round",
+                            check=non_negative),
+    "deal_packet": Field(INT, "cards given to one player at a time when hands are dealt (1: one card at a "
+                              "time around the table)", check=positive),
+    "community_first": Field(BOOL, "deal the community pile before the hands (false: after them)"),
+    "short_deal": Field(STR, "a stock too small to give everyone hand_size cards: deal it one card at a time "
+                             "from the dealer's left (round_robin), or set it aside unplayed (discard)",
+                        choices=("round_robin", "discard")),
+    "capture_optional": Field(BOOL, "a player may trail even when a capture is possible"),
+    "leftovers": Field(STR, "community cards left at the end of a round: count for nobody (none), or go to "
+                            "the last player who captured (last_capturer)", choices=("none", "last_capturer")),
+    "rounds": Field(OPT_INT, "rounds in a match; null for one per player, so that each deals once", check=positive),
+    "first_dealer": Field(INT, "the seat that deals the first round (the dealer rotates left)", check=non_negative),
+    "match_scoring": Field(STR, "who wins the match: most cards over all rounds (total_cards), or most rounds "
+                                "won (round_wins, a shared round counting for each)",
+                           choices=("total_cards", "round_wins")),
+}
+
+#: Capture-cache entries kept per rank before the cache is emptied (bounds a long batch's memory).
+CACHE_LIMIT = 50_000
+
+
+class Trail(NamedTuple):
+    """Put a card of rank ``rank`` from the hand face up on the community pile."""
+
+    rank: str
+
+
+class Capture(NamedTuple):
+    """Play a card of rank ``rank`` and win community cards of the ranks ``take`` (in deck rank
+    order, repeated for several cards of one rank)."""
+
+    rank: str
+    take: tuple[str, ...]
+
+
+class TurupGame(Game):
+    """A resolved Turup game: rank tables, options and the capture cache."""
+
+    ACTIONS = (Trail, Capture)
+
+    def __init__(self, spec: GameSpec):
+        problems = check_config(spec)
+        if problems:
+            raise CardgamesError(f"{spec.id}: {problems[0]}")
+        super().__init__(spec)
+        opts = spec.options
+        self.hand_size: int = opts["hand_size"]
+        self.community_size: int = opts["community_size"]
+        self.deal_packet: int = opts["deal_packet"]
+        self.community_first: bool = opts["community_first"]
+        self.short_deal: str = opts["short_deal"]
+        self.capture_optional: bool = opts["capture_optional"]
+        self.leftovers: str = opts["leftovers"]
+        self.rounds: int = opts["rounds"] or self.num_players
+        self.first_dealer: int = opts["first_dealer"] % self.num_players
+        self.match_scoring: str = opts["match_scoring"]
+
+        deck = self.deck
+        self.rank_ids: tuple[str, ...] = tuple(deck.ranks)
+        self.rank_index = {r: i for i, r in enumerate(self.rank_ids)}
+        self.rank_of: tuple[int, ...] = tuple(self.rank_index[c.rank] for c in deck.cards)
+        self.values: tuple[int, ...] = tuple(deck.ranks[r]["value"] for r in self.rank_ids)
+        self.face: tuple[bool, ...] = tuple(bool(deck.ranks[r].get("face", False)) for r in self.rank_ids)
+        # The community pile as one integer: ``width`` bits of count per rank index.
+        self.width = max(Counter(self.rank_of).values()).bit_length()
+        field = (1 << self.width) - 1
+        self.units: tuple[int, ...] = tuple(1 << (self.width * i) for i in range(len(self.rank_ids)))
+        numerals = [i for i, face in enumerate(self.face) if not face]
+        self.masks = tuple(
+            field * self.units[r] if self.face[r]
+            else sum(field * self.units[q] for q in numerals if self.values[q] <= self.values[r])
+            for r in range(len(self.rank_ids)))
+        by_value = {self.values[q]: self.rank_ids[q] for q in numerals}
+        self._runs = {r: run_table([by_value.get(v) for v in range(1, self.values[r] + 1)])
+                      for r in numerals}
+        self._numerals_below = {r: [q for q in numerals if self.values[q] <= self.values[r]] for r in numerals}
+        self.trails = tuple(Trail(r) for r in self.rank_ids)
+        self._cache: list[dict[int, tuple[Capture, ...]]] = [{} for _ in self.rank_ids]
+
+    def new_state(self, seed: int | str, rng: str = "native") -> "TurupState":
+        return TurupState(self, seed, rng)
+
+    # -- captures ----------------------------------------------------------------------
+    def captures(self, rank: int, table: int) -> tuple[Capture, ...]:
+        """Every capture a card of rank index ``rank`` can make on the packed pile ``table``."""
+        cache = self._cache[rank]
+        key = table & self.masks[rank]
+        found = cache.get(key)
+        if found is None:
+            found = self._enumerate(rank, key)
+            if len(cache) >= CACHE_LIMIT:
+                cache.clear()
+            cache[key] = found
+        return found
+
+    def _enumerate(self, rank: int, key: int) -> tuple[Capture, ...]:
+        rid = self.rank_ids[rank]
+        field = (1 << self.width) - 1
+        if self.face[rank]:
+            count = (key >> (self.width * rank)) & field
+            return tuple(Capture(rid, (rid,) * k) for k in range(1, count + 1))
+        value = self.values[rank]
+        counts = [0] * value
+        for q in self._numerals_below[rank]:
+            counts[self.values[q] - 1] = (key >> (self.width * q)) & field
+        runs = self._runs[rank]
+        return tuple(Capture(rid, expand(vector, runs)) for vector in capture_vectors(value, counts))
+
+    def pack(self, codes: list[int]) -> int:
+        """The packed count vector of a community pile given as card codes."""
+        return sum(self.units[self.rank_of[c]] for c in codes)
+
+    # -- presentation ------------------------------------------------------------------
+    def first_deal(self, state: "TurupState") -> dict[str, Any]:
+        first = state.deals[0]
+        return {"hands": first["hands"], "community": first["community"], "stock": first["stock"]}
+
+    def describe_action(self, state: "TurupState", action: Any) -> str:
+        name = self.deck.name
+        code, taken = state.cards_of(action)
+        if taken is None:
+            return f"player {state.current_player} trails {name(code)}"
+        return (f"player {state.current_player} plays {name(code)} and takes {' '.join(name(c) for c in taken)} "
+                f"({len(taken) + 1} cards)")
+
+    def render_deal(self, deal: dict[str, Any]) -> str:
+        lines = [f"hand {seat}: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
+        lines.append(f"community: {' '.join(deal['community']) or '(empty)'}")
+        stock = deal["stock"]
+        preview = " ".join(stock[:8]) + (" ..." if len(stock) > 8 else "")
+        lines.append(f"stock: {len(stock)} cards, dealt in this order: {preview}")
+        return "\n".join(lines)
+
+
+class TurupState(State):
+    """One match in progress: the current round's hands, community pile, stock and won piles,
+    and the scores of the rounds already played."""
+
+    __slots__ = ("game", "seed", "rng", "deals", "dealer", "hands", "table", "tpack", "stock", "won", "set_aside",
+                 "last_capturer", "round_scores", "round_leftover", "rounds_played", "moves", "_legal",
+                 "current_player")
+
+    def __init__(self, game: TurupGame, seed: int | str, rng: str):
+        self.game = game
+        self.seed = seed
+        self.rng = rng
+        self.deals: list[dict[str, Any]] = []
+        self.round_scores: list[list[int]] = []
+        self.round_leftover: list[int] = []
+        self.rounds_played = 0
+        self.moves = 0
+        self._start_round(0)
+
+    # -- dealing -----------------------------------------------------------------------
+    def _start_round(self, number: int) -> None:
+        game = self.game
+        n = game.num_players
+        names = game.deck.names
+        self.dealer = (game.first_dealer + number) % n
+        self.stock = game.shuffled(self.seed, self.rng, deal_number=number)  # dealt from its end
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        self.won: list[list[int]] = [[] for _ in range(n)]
+        self.set_aside: list[int] = []
+        self.table: list[list[int]] = [[] for _ in game.rank_ids]
+        self.tpack = 0
+        self.last_capturer: int | None = None
+        if game.community_first:
+            community = self._draw(game.community_size)
+            self._deal_hands()
+        else:
+            self._deal_hands()
+            community = self._draw(game.community_size)
+        for code in community:
+            self._put(code)
+        self.deals.append({"dealer": self.dealer, "hands": [[names[c] for c in hand] for hand in self.hands],
+                           "community": [names[c] for c in community],
+                           "stock": [names[c] for c in reversed(self.stock)]})
+        self.current_player = self._next_holder(self.dealer)
+        self._legal: list | None = None
+
+    def _draw(self, count: int) -> list[int]:
+        stock = self.stock
+        return [stock.pop() for _ in range(count)]
+
+    def _deal_hands(self) -> None:
+        """Deal every hand its ``hand_size`` cards, or a short last deal, from the dealer's left."""
+        game = self.game
+        n = game.num_players
+        seats = [self.hands[(self.dealer + 1 + i) % n] for i in range(n)]
+        stock = self.stock
+        if len(stock) >= game.hand_size * n:
+            given, pop = 0, stock.pop
+            while given < game.hand_size:
+                packet = min(game.deal_packet, game.hand_size - given)
+                for hand in seats:
+                    for _ in range(packet):
+                        hand.append(pop())
+                given += packet
+        elif game.short_deal == "round_robin":
+            for i in range(len(stock)):
+                seats[i % n].append(stock.pop())
+        else:
+            self.set_aside.extend(reversed(stock))
+            stock.clear()
+
+    def _put(self, code: int) -> None:
+        rank = self.game.rank_of[code]
+        insort(self.table[rank], code)
+        self.tpack += self.game.units[rank]
+
+    def _next_holder(self, seat: int) -> int | None:
+        """The first seat after ``seat`` (``seat`` itself last) holding a card, or None."""
+        hands = self.hands
+        n = len(hands)
+        for step in range(1, n + 1):
+            other = (seat + step) % n
+            if hands[other]:
+                return other
+        return None
+
+    # -- playing -----------------------------------------------------------------------
+    def legal_actions(self) -> list:
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._find_legal()
+        return legal
+
+    def _find_legal(self) -> list:
+        player = self.current_player
+        if player is None:
+            return []
+        game = self.game
+        rank_of = game.rank_of
+        ranks = sorted({rank_of[c] for c in self.hands[player]})
+        captures, trails, table = game.captures, game.trails, self.tpack
+        legal: list = []
+        if game.capture_optional:
+            for r in ranks:
+                legal.append(trails[r])
+                legal.extend(captures(r, table))
+        else:
+            for r in ranks:
+                legal.extend(captures(r, table))
+            if not legal:
+                legal = [trails[r] for r in ranks]
+        return legal
+
+    def cards_of(self, action: Any) -> tuple[int, list[int] | None]:
+        """The physical cards ``action`` moves: the card played, and the cards taken (None for a
+        trail). Lowest code first, for the played card and within each rank taken."""
+        game = self.game
+        rank_of = game.rank_of
+        rank = game.rank_index[action.rank]
+        code = min(c for c in self.hands[self.current_player] if rank_of[c] == rank)
+        if type(action) is Trail:
+            return code, None
+        return code, _taken(game, self.table, action.take)
+
+    def apply(self, action: Any) -> None:
+        if action not in self.legal_actions():
+            raise self.illegal(action)
+        player = self.current_player
+        code, taken = self.cards_of(action)
+        self.hands[player].remove(code)
+        if taken is None:
+            self._put(code)
+        else:
+            game = self.game
+            rank_of, units, table = game.rank_of, game.units, self.table
+            for card in taken:
+                rank = rank_of[card]
+                table[rank].remove(card)
+                self.tpack -= units[rank]
+            won = self.won[player]
+            won.append(code)
+            won.extend(taken)
+            self.last_capturer = player
+        self.moves += 1
+        self._legal = None
+        self._advance(player)
+
+    def _advance(self, player: int) -> None:
+        """Pass the turn left to the next player holding a card; redeal or end the round."""
+        following = self._next_holder(player)
+        if following is None and self.stock:
+            self._deal_hands()
+            following = self._next_holder(player)
+        if following is None:
+            self._end_round()
+        else:
+            self.current_player = following
+
+    def _end_round(self) -> None:
+        game = self.game
+        left = sum(len(cards) for cards in self.table)
+        if game.leftovers == "last_capturer" and self.last_capturer is not None and left:
+            for cards in self.table:
+                self.won[self.last_capturer].extend(cards)
+                cards.clear()
+            self.tpack = 0
+            left = 0
+        self.round_scores.append([len(w) for w in self.won])
+        self.round_leftover.append(left + len(self.set_aside))
+        self.rounds_played += 1
+        if self.rounds_played < game.rounds:
+            self._start_round(self.rounds_played)
+        else:
+            self.current_player = None
+            self._legal = []
+
+    # -- outcome -----------------------------------------------------------------------
+    def scores(self) -> list[int]:
+        """Cards won by each seat over the match so far (the current round's included)."""
+        totals = [sum(round_[seat] for round_ in self.round_scores) for seat in range(self.game.num_players)]
+        if self.current_player is not None:
+            totals = [t + len(w) for t, w in zip(totals, self.won)]
+        return totals
+
+    def round_wins(self) -> list[int]:
+        """Rounds each seat won, a shared round counting for every seat that shares it."""
+        wins = [0] * self.game.num_players
+        for scores in self.round_scores:
+            for seat in _best(scores):
+                wins[seat] += 1
+        return wins
+
+    def winners(self) -> list[int]:
+        return _best(self.scores() if self.game.match_scoring == "total_cards" else self.round_wins())
+
+    def returns(self) -> list[float]:
+        winners = self.winners()
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(self.game.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        result: dict[str, Any] = {"scores": self.scores(), "winners": self.winners(), "moves": self.moves,
+                                  "rounds": self.rounds_played, "round_wins": self.round_wins(),
+                                  "leftover": sum(self.round_leftover)}
+        for number, scores in enumerate(self.round_scores, 1):
+            result[f"round{number}_scores"] = scores
+        return result
+
+    # -- records -----------------------------------------------------------------------
+    def deal_json(self) -> dict[str, Any]:
+        return {"rounds": list(self.deals)}
+
+    def snapshot(self) -> dict[str, Any]:
+        names = self.game.deck.names
+        return {"round": len(self.deals) - 1, "dealer": self.dealer, "player": self.current_player,
+                "hands": [[names[c] for c in hand] for hand in self.hands],
+                "community": [names[c] for cards in self.table for c in cards],
+                "stock": [names[c] for c in reversed(self.stock)],
+                "won": [[names[c] for c in won] for won in self.won],
+                "set_aside": [names[c] for c in self.set_aside], "round_scores": [list(s) for s in self.round_scores]}
+
+    def all_cards(self) -> list[int]:
+        cards = [c for hand in self.hands for c in hand]
+        cards += [c for pile in self.table for c in pile]
+        cards += [c for won in self.won for c in won]
+        return cards + self.stock + self.set_aside
+
+    def clone(self) -> "TurupState":
+        other = TurupState.__new__(TurupState)
+        other.game, other.seed, other.rng = self.game, self.seed, self.rng
+        other.deals = list(self.deals)
+        other.dealer, other.tpack, other.last_capturer = self.dealer, self.tpack, self.last_capturer
+        other.hands = [list(h) for h in self.hands]
+        other.table = [list(t) for t in self.table]
+        other.won = [list(w) for w in self.won]
+        other.stock, other.set_aside = list(self.stock), list(self.set_aside)
+        other.round_scores = [list(s) for s in self.round_scores]
+        other.round_leftover = list(self.round_leftover)
+        other.rounds_played, other.moves = self.rounds_played, self.moves
+        other.current_player, other._legal = self.current_player, self._legal
+        return other
+
+
+def _taken(game: TurupGame, table: list[list[int]], take: tuple[str, ...]) -> list[int]:
+    """The community cards a capture of ranks ``take`` picks from ``table`` (per rank, sorted
+    codes): the lowest codes of each rank."""
+    taken: list[int] = []
+    for rid in dict.fromkeys(take):
+        taken.extend(table[game.rank_index[rid]][:take.count(rid)])
+    return taken
+
+
+def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]:
+    """Every capture the card named ``card`` can make on the pile ``table`` (plain card names,
+    a repeated name meaning another copy), as the plain names of the cards the game would take.
+
+    The k-th occurrence of a name (the played card counted first) is that card's k-th copy, so
+    copies are distinct cards and the game's lowest-code-first rule picks earlier ones first.
+    """
+    seen: Counter[str] = Counter()
+    codes = []
+    for name in [card, *table]:
+        if not name or COPY_MARK in name:
+            raise CardgamesError(f"card names must be plain, like 5S or TD, not {name!r}")
+        game.deck.code(name)  # an unknown name gets the deck's own error
+        seen[name] += 1
+        copy = name if seen[name] == 1 else f"{name}{COPY_MARK}{seen[name]}"
+        if copy not in game.deck.by_name:
+            raise CardgamesError(f"{name} appears {seen[name]} times, but Turup uses at most "
+                                 f"{game.deck.copies} deck(s)")
+        codes.append(game.deck.code(copy))
+    played, pile = codes[0], codes[1:]
+    by_rank: list[list[int]] = [[] for _ in game.rank_ids]
+    for code in sorted(pile):
+        by_rank[game.rank_of[code]].append(code)
+    faces = [c.face for c in game.deck.cards]
+    return [[faces[c] for c in _taken(game, by_rank, capture.take)]
+            for capture in game.captures(game.rank_of[played], game.pack(pile))]
+
+
+def _best(scores: list[int]) -> list[int]:
+    """Seats with the highest score (several on a tie)."""
+    top = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == top]
+
+
+def check_config(spec: GameSpec) -> list[str]:
+    """Semantic checks for ``validate``: ranks and values suit the capture rules, the deal fits."""
+    from ...cards import Deck
+
+    deck = Deck(spec.deck, spec.copies)
+    opts = spec.options
+    errors = []
+    if any(card.rank is None for card in deck.cards):
+        errors.append(f"deck {deck.id} has cards outside its suits x ranks; Turup needs every card to have a rank")
+    numerals = [r for r, data in deck.ranks.items() if not data.get("face", False)]
+    values = [deck.ranks[r].get("value") for r in numerals]
+    if any(not isinstance(v, int) or v < 1 for v in values):
+        errors.append(f"deck {deck.id}: every numeral rank needs a positive integer value")
+    elif len(set(values)) != len(values):
+        errors.append(f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank)")
+    if deck.ranks and max(Counter(c.rank for c in deck.cards).values()) >= FIELD_MAX:
+        errors.append(f"at most {FIELD_MAX - 1} cards of one rank are supported")
+    first = opts["hand_size"] * spec.players + opts["community_size"]
+    if first > len(deck):
+        errors.append(f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
+                      f"{opts['community_size']} community cards) but the deck holds {len(deck)}")
+    if opts["first_dealer"] >= spec.players:
+        errors.append(f"options.first_dealer is seat {opts['first_dealer']}, but seats are 0..{spec.players - 1}")
+    return errors
+
+
+def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    """What ``validate --facts`` shows: decks, cards, full deals and how short the last one is."""
+    from ...cards import Deck
+
+    cards = len(Deck(spec.deck, spec.copies))
+    opts = spec.options
+    full, short = divmod(cards - opts["community_size"], opts["hand_size"] * spec.players)
+    return {"decks": spec.copies, "cards": cards, "full_deals": full, "short_deal_cards": short}
+
+
+from .agents import AGENTS  # noqa: E402  (agents need the action classes above)
+
+GAME = TurupGame

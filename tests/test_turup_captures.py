@@ -1,0 +1,158 @@
+"""Turup captures: the seed's worked examples, face cards, and enumeration against brute force."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from cardgames.engine.errors import CardgamesError
+from cardgames.engine.games.turup.captures import numeral_captures, partitions
+from cardgames.engine.games.turup.rules import Capture, captures_on
+from cardgames.engine.registry import load_game
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("turup", players=4)
+
+
+@pytest.fixture(scope="module")
+def big():
+    """Twelve players: three decks, so a name may repeat on the table."""
+    return load_game("turup", players=12)
+
+
+def test_six_takes_six(game):
+    assert captures_on(game, "6S", ["6H"]) == [["6H"]]
+
+
+def test_ten_takes_four_and_six(game):
+    assert captures_on(game, "TS", ["4C", "6D"]) == [["4C", "6D"]]
+
+
+def test_addition_and_match_example(game):
+    """Q, 10 and 5 in hand on {3, 2, K, 5}: the 5 takes 2 + 3 and the 5, four cards in all."""
+    table = ["3C", "2D", "KS", "5H"]
+    assert captures_on(game, "5S", table) == [["5H"], ["2D", "3C"], ["2D", "3C", "5H"]]
+    assert captures_on(game, "TS", table) == [["2D", "3C", "5H"]]
+    assert captures_on(game, "QS", table) == []
+
+
+def test_face_cards_only_match(game):
+    assert captures_on(game, "JS", ["5H", "6D"]) == []  # 5 + 6 = 11, a jack's value: no addition
+    assert captures_on(game, "KS", ["6H", "7D", "KD"]) == [["KD"]]
+    assert captures_on(game, "QS", ["2H", "TD"]) == []
+
+
+def test_face_cards_never_join_an_addition(big):
+    # A jack is worth 11, but even a pile of small cards and faces gives a numeral no face.
+    for card in ["TS", "9S", "5S"]:
+        for capture in captures_on(big, card, ["JH", "QD", "KC", "AH", "4D", "5C", "JD"]):
+            assert not {"JH", "QD", "KC", "JD"} & set(capture)
+
+
+def test_several_matches_of_a_face_card(big):
+    assert captures_on(big, "KS", ["KH", "KH", "2C"]) == [["KH"], ["KH", "KH"]]
+
+
+def test_copies_are_taken_lowest_code_first(big):
+    # The second 3C on the table is 3C#2; a capture of one three takes the first copy.
+    assert captures_on(big, "3S", ["3C", "3C"]) == [["3C"], ["3C", "3C"]]
+    state = big.new_state(1)
+    state.table = [[] for _ in big.rank_ids]
+    state.table[big.rank_index["3"]] = [big.deck.code("3C"), big.deck.code("3H"), big.deck.code("3C#2")]
+    state.hands[state.current_player] = [big.deck.code("3S#3"), big.deck.code("3S")]
+    assert state.cards_of(Capture("3", ("3", "3"))) == (big.deck.code("3S"), [big.deck.code("3C"),
+                                                                                big.deck.code("3H")])
+
+
+def test_bad_names_are_clear_errors(game, big):
+    with pytest.raises(CardgamesError, match="unknown card"):
+        captures_on(game, "5X", [])
+    with pytest.raises(CardgamesError, match="at most 3 deck"):
+        captures_on(big, "5S", ["3C"] * 4)
+    with pytest.raises(CardgamesError, match="plain"):
+        captures_on(big, "5S", ["3C#2"])
+
+
+def test_partitions_of_ten():
+    assert len(partitions(10)) == 41  # p(10) - 1: every partition but 10 itself
+    assert all(sum(p) == 10 and len(p) >= 2 for p in partitions(10))
+
+
+def test_listing_order():
+    assert numeral_captures(4, [2, 1, 0, 2]) == [(4,), (4, 4), (1, 1, 2), (1, 1, 2, 4), (1, 1, 2, 4, 4)]
+
+
+def brute_force(game, played: int, table: list[int]) -> list[tuple[str, ...]]:
+    """Every distinct rank multiset of every subset of the physical table that splits into
+    groups (a same-rank match, or two or more numerals summing to the played value)."""
+    rank_of, values, face = game.rank_of, game.values, game.face
+    rank = rank_of[played]
+
+    def splits(cards: tuple[int, ...]) -> bool:
+        if not cards:
+            return True
+        first, rest = cards[0], cards[1:]
+        if rank_of[first] == rank and splits(rest):
+            return True
+        if face[rank] or face[rank_of[first]]:
+            return False
+        for size in range(1, len(rest) + 1):
+            for group in combinations(range(len(rest)), size):
+                members = [rest[i] for i in group]
+                if any(face[rank_of[c]] for c in members):
+                    continue
+                if values[rank_of[first]] + sum(values[rank_of[c]] for c in members) == values[rank]:
+                    if splits(tuple(c for i, c in enumerate(rest) if i not in group)):
+                        return True
+        return False
+
+    found = set()
+    for size in range(1, len(table) + 1):
+        for subset in combinations(table, size):
+            if splits(subset):
+                found.add(tuple(game.rank_ids[r] for r in sorted(rank_of[c] for c in subset)))
+    return sorted(found)
+
+
+@given(st.lists(st.integers(0, 155), min_size=1, max_size=10, unique=True))
+def test_enumeration_equals_brute_force(big, cards):
+    played, table = cards[0], cards[1:]
+    listed = big.captures(big.rank_of[played], big.pack(table))
+    takes = [c.take for c in listed]
+    assert len(set(takes)) == len(takes)
+    assert sorted(takes) == brute_force(big, played, table)
+    assert all(isinstance(c, Capture) and c.rank == big.rank_ids[big.rank_of[played]] for c in listed)
+
+
+@given(st.integers(1, 10), st.lists(st.integers(0, 2), min_size=10, max_size=10))
+def test_enumeration_on_counts_equals_brute_force(value, counts):
+    """The count-vector enumeration against a brute force over sub-vectors of the counts."""
+    from itertools import product
+
+    def splits(vector: tuple[int, ...]) -> bool:
+        if not any(vector):
+            return True
+        low = next(i for i, c in enumerate(vector) if c)
+        if low == value - 1:
+            return True  # only matches are left
+        for parts in partitions(value):
+            if low + 1 not in parts:
+                continue
+            rest = list(vector)
+            for p in parts:
+                rest[p - 1] -= 1
+            if min(rest) >= 0 and splits(tuple(rest)):
+                return True
+        return False
+
+    counts = counts[:value]
+    expected = []
+    for vector in product(*(range(c + 1) for c in counts)):
+        if any(vector) and splits(vector):
+            expected.append(tuple(v for i, c in enumerate(vector) for v in [i + 1] * c))
+    assert sorted(numeral_captures(value, counts)) == sorted(expected)

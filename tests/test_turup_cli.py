@@ -1,0 +1,59 @@
+"""Turup on the command line: captures, deal, simulate, replay, and bad input."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_captures_json(run_cli):
+    result = run_cli("captures", "--card", "5S", "--table", "3C,2D,KS,5H")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"captures": [["5H"], ["2D", "3C"], ["2D", "3C", "5H"]]}
+
+
+def test_captures_text_and_repeated_names(run_cli):
+    result = run_cli("captures", "--card", "TS", "--table", "4C,6D,6D", "--format", "text")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["4C 6D"]
+    nothing = run_cli("captures", "--card", "QS", "--table", "3C,2D,KS,5H", "--format", "text")
+    assert nothing.exit_code == 0 and "no capture" in nothing.stdout
+    empty = run_cli("captures", "--card", "QS")
+    assert json.loads(empty.stdout) == {"captures": []}
+
+
+def test_captures_bad_input(run_cli):
+    for args in (["--card", "5X", "--table", "3C"], ["--card", "5S", "--table", "3C,3C,3C,3C"],
+                 ["--card", "5S", "--table", "3C,,2D"]):
+        result = run_cli("captures", *args)
+        assert result.exit_code == 1
+        assert result.stderr.startswith("Error: ") and len(result.stderr.strip().splitlines()) == 1
+        assert "Traceback" not in result.output
+    assert run_cli("captures", "--table", "3C").exit_code == 2
+
+
+def test_deal_bad_player_count(run_cli):
+    result = run_cli("deal", "turup", "--seed", "1", "--players", "13")
+    assert result.exit_code == 1 and "2-12 players" in result.stderr
+
+
+def test_simulate_text_and_replay(run_cli, tmp_path):
+    log = tmp_path / "turup.json"
+    result = run_cli("simulate", "--game", "turup", "--seed", "12", "--players", "6", "--agent", "expert",
+                     "--log", str(log))
+    assert result.exit_code == 0
+    data = json.loads(log.read_text())
+    assert len(data["deal"]["rounds"]) == 6 and data["result"]["rounds"] == 6
+    assert run_cli("replay", str(log)).exit_code == 0
+    data["actions"][3]["action"]["take"] = ["K", "K", "K", "K", "K"]
+    data["actions"][3]["action"]["type"] = "capture"
+    log.write_text(json.dumps(data))
+    bad = run_cli("replay", str(log))
+    assert bad.exit_code == 1 and "step 4" in bad.stderr
+    text = run_cli("simulate", "--game", "turup", "--seed", "12", "--format", "text")
+    assert text.exit_code == 0 and "trails" in text.stdout and "result:" in text.stdout
+
+
+def test_simulate_rounds_stop(run_cli):
+    result = run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2", "--format", "jsonl")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["result"]["rounds"] == 2

@@ -1,0 +1,271 @@
+"""Turup rules: deals, short last deals, turn order, dealer rotation, rounds, scoring, options."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from cardgames.engine.agents import make_agents
+from cardgames.engine.core import play
+from cardgames.engine.errors import CardgamesError, IllegalActionError
+from cardgames.engine.games.turup.rules import Capture, Trail, TurupGame, deal_facts
+from cardgames.engine.registry import load_game
+
+SHORT = {6: 4, 7: 16, 8: 24, 9: 8, 10: 32, 11: 20, 12: 8}
+
+
+def with_options(players: int, **options) -> TurupGame:
+    """Turup with some options changed (what a variant overlay would do)."""
+    spec = load_game("turup", players=players).spec
+    return TurupGame(dataclasses.replace(spec, options={**spec.options, **options}))
+
+
+def first_action(state):
+    """The greedy choice: a policy that captures keeps the pile small (always trailing would
+    pile up 100 cards, whose captures number in the millions)."""
+    from cardgames.engine.games.turup.agents import GreedyAgent
+
+    return GreedyAgent(state.game).choose(state, state.legal_actions(), None)
+
+
+@pytest.mark.parametrize("players,decks", [(2, 1), (4, 1), (5, 2), (7, 2), (8, 3), (12, 3)])
+def test_decks_by_player_count(players, decks):
+    assert len(load_game("turup", players=players).deck) == 52 * decks
+
+
+def test_short_last_deal_facts():
+    for players in range(2, 13):
+        facts = deal_facts(load_game("turup", players=players).spec)
+        assert facts["short_deal_cards"] == SHORT.get(players, 0), players
+
+
+def test_validate_reports_short_deals(run_cli):
+    import json
+
+    result = run_cli("validate", "--facts", "--format", "json")
+    assert result.exit_code == 0, result.output
+    facts = {f["players"]: f["short_deal_cards"] for f in json.loads(result.stdout)["facts"] if f["game"] == "turup"}
+    assert facts == {p: SHORT.get(p, 0) for p in range(2, 13)}
+    text = run_cli("validate", "--facts")
+    rows = [line.split() for line in text.stdout.splitlines() if line.startswith("turup ")]
+    assert [int(row[-1]) for row in rows] == [SHORT.get(p, 0) for p in range(2, 13)]
+
+
+@pytest.mark.parametrize("players", sorted(SHORT))
+def test_short_last_deal_round_robin_from_dealers_left(players):
+    game = load_game("turup", players=players)
+    state = game.new_state(3)
+    while state.stock:
+        state.apply(first_action(state))
+    # The deal that emptied the stock was the short one: one card at a time from the dealer's left.
+    sizes = [len(state.hands[(state.dealer + 1 + i) % players]) for i in range(players)]
+    short = SHORT[players]
+    assert sizes == [short // players + (1 if i < short % players else 0) for i in range(players)]
+    assert state.current_player == (state.dealer + 1) % players
+    # Play goes on, skipping empty hands, until every hand is empty; then the next round is dealt.
+    while state.rounds_played == 0:
+        assert state.hands[state.current_player]
+        state.apply(first_action(state))
+    assert len(state.deals) == 2
+
+
+def test_short_last_deal_discard():
+    game = with_options(6, short_deal="discard")
+    state = game.new_state(3)
+    while state.rounds_played == 0:
+        state.apply(first_action(state))
+    assert state.round_leftover[0] >= 4
+    assert sum(state.round_scores[0]) + state.round_leftover[0] == 104
+
+
+def test_deal_layout_and_json(run_cli):
+    import json
+
+    result = run_cli("deal", "turup", "--seed", "5", "--players", "4", "--format", "json")
+    assert result.exit_code == 0
+    deal = json.loads(result.stdout)
+    assert set(deal) == {"hands", "community", "stock"}
+    assert [len(h) for h in deal["hands"]] == [4, 4, 4, 4]
+    assert len(deal["community"]) == 4 and len(deal["stock"]) == 52 - 20
+    assert len({*deal["community"], *deal["stock"], *(c for h in deal["hands"] for c in h)}) == 52
+    text = run_cli("deal", "turup", "--seed", "5", "--players", "12")
+    assert text.exit_code == 0 and "hand 11:" in text.stdout
+
+
+def test_deal_order_one_card_at_a_time_from_dealers_left():
+    game = load_game("turup", players=3)
+    state = game.new_state(11)
+    order = [game.deck.name(c) for c in reversed(game.shuffled(11, deal_number=0))]
+    hands = state.deals[0]["hands"]
+    dealer = state.dealer
+    seats = [(dealer + 1 + i) % 3 for i in range(3)]
+    assert [hands[seats[i % 3]][i // 3] for i in range(12)] == order[:12]
+    assert state.deals[0]["community"] == order[12:16]
+    assert state.deals[0]["stock"] == order[16:]
+
+
+def test_dealer_rotates_and_left_of_dealer_leads():
+    game = load_game("turup", players=4)
+    state = game.new_state(9)
+    leaders = []
+    seen = 0
+    while state.current_player is not None:
+        if len(state.deals) > seen:
+            seen = len(state.deals)
+            leaders.append((state.dealer, state.current_player))
+        state.apply(first_action(state))
+    assert leaders == [(0, 1), (1, 2), (2, 3), (3, 0)]
+    assert [d["dealer"] for d in state.deal_json()["rounds"]] == [0, 1, 2, 3]
+    assert state.rounds_played == 4
+
+
+def test_rounds_are_distinct_deals_and_the_record_only_grows():
+    game = load_game("turup", players=2)
+    state = game.new_state(4)
+    first = state.deal_json()
+    while state.current_player is not None:
+        state.apply(first_action(state))
+    deals = state.deal_json()["rounds"]
+    assert deals[0] == first["rounds"][0] and len(deals) == 2
+    assert deals[0]["stock"] != deals[1]["stock"]
+
+
+def test_the_seed_example_wins_four_cards():
+    """Q, 10 and 5 in hand; community 3, 2, K, 5: the 5 takes 2, 3 and 5, four cards in all."""
+    game = load_game("turup", players=2)
+    state = game.new_state(1)
+    code = game.deck.code
+    player = state.current_player
+    state.hands[player] = [code("QS"), code("TS"), code("5S")]
+    state.table = [[] for _ in game.rank_ids]
+    for name in ["3C", "2D", "KS", "5H"]:
+        state.table[game.rank_of[code(name)]].append(code(name))
+    state.tpack = game.pack([code(n) for n in ["3C", "2D", "KS", "5H"]])
+    state._legal = None
+    legal = state.legal_actions()
+    assert legal == [Trail("5"), Capture("5", ("5",)), Capture("5", ("2", "3")), Capture("5", ("2", "3", "5")),
+                     Trail("T"), Capture("T", ("2", "3", "5")), Trail("Q")]
+    state.apply(Capture("5", ("2", "3", "5")))
+    assert sorted(game.deck.name(c) for c in state.won[player]) == ["2D", "3C", "5H", "5S"]
+    assert [game.deck.name(c) for pile in state.table for c in pile] == ["KS"]
+
+
+def test_trail_is_always_allowed_and_forced_without_capture():
+    game = load_game("turup", players=4)
+    state = game.new_state(2)
+    legal = state.legal_actions()
+    ranks = sorted({game.rank_of[c] for c in state.hands[state.current_player]})
+    assert [a for a in legal if type(a) is Trail] == [game.trails[r] for r in ranks]
+
+
+def test_capture_compulsory_option():
+    game = with_options(4, capture_optional=False)
+    for seed in range(1, 30):
+        state = game.new_state(seed)
+        while state.current_player is not None and state.rounds_played == 0:
+            legal = state.legal_actions()
+            kinds = {type(a) for a in legal}
+            assert kinds in ({Trail}, {Capture})
+            state.apply(legal[-1])
+
+
+def test_illegal_actions_are_rejected():
+    game = load_game("turup", players=4)
+    state = game.new_state(2)
+    hand_ranks = {game.rank_ids[game.rank_of[c]] for c in state.hands[state.current_player]}
+    missing = next(r for r in game.rank_ids if r not in hand_ranks)
+    with pytest.raises(IllegalActionError):
+        state.apply(Trail(missing))
+    with pytest.raises(IllegalActionError):
+        state.apply(Capture(next(iter(sorted(hand_ranks))), ("K", "K", "K", "K", "K")))
+
+
+def test_leftovers_go_to_last_capturer():
+    game = with_options(4, leftovers="last_capturer", rounds=1)
+    run = play(game, 8, make_agents(["random"], game))
+    assert sum(run.state.result()["scores"]) == 52
+    assert not any(run.state.table)
+    plain = load_game("turup", players=4)
+    result = play(plain, 8, make_agents(["random"], plain)).state.result()
+    assert sum(result["scores"]) + result["leftover"] == 52 * 4
+
+
+def test_result_conventions_and_round_figures():
+    game = load_game("turup", players=3)
+    run = play(game, 21, make_agents(["greedy"], game))
+    result = run.state.result()
+    assert result["rounds"] == 3 and result["moves"] == len(run.history)
+    rounds = [result[f"round{k}_scores"] for k in (1, 2, 3)]
+    assert result["scores"] == [sum(r[s] for r in rounds) for s in range(3)]
+    assert result["winners"] == [s for s in range(3) if result["scores"][s] == max(result["scores"])]
+    assert sum(result["round_wins"]) >= 3
+    assert sum(run.state.returns()) == pytest.approx(1.0)
+
+
+def test_round_wins_scoring():
+    game = with_options(3, match_scoring="round_wins")
+    result = play(game, 21, make_agents(["greedy"], game)).state.result()
+    wins = result["round_wins"]
+    assert result["winners"] == [s for s in range(3) if wins[s] == max(wins)]
+
+
+def test_rounds_option_and_matches_stop():
+    game = with_options(5, rounds=2)
+    run = play(game, 3, make_agents(["random"], game))
+    assert run.state.rounds_played == 2 and len(run.state.deal_json()["rounds"]) == 2
+    full = load_game("turup", players=5)
+    stopped = play(full, 3, make_agents(["random"], full), stop=lambda s: s.rounds_played >= 1)
+    assert stopped.state.rounds_played == 1 and stopped.state.current_player is not None
+
+
+def test_bad_configs_are_reported():
+    spec = load_game("turup", players=12).spec
+    with pytest.raises(CardgamesError, match="first deal needs"):
+        TurupGame(dataclasses.replace(spec, options={**spec.options, "hand_size": 20}))
+    with pytest.raises(CardgamesError, match="first_dealer"):
+        TurupGame(dataclasses.replace(spec, options={**spec.options, "first_dealer": 12}))
+
+
+def test_greedy_takes_the_most_cards():
+    game = load_game("turup", players=4)
+    agent = make_agents(["greedy"], game)[0]
+    for seed in range(1, 20):
+        state = game.new_state(seed)
+        while state.current_player is not None and state.rounds_played == 0:
+            legal = state.legal_actions()
+            choice = agent.choose(state, legal, None)
+            most = max(len(a.take) + 1 if type(a) is Capture else 0 for a in legal)
+            assert (len(choice.take) + 1 if type(choice) is Capture else 0) == most
+            state.apply(choice)
+
+
+def test_expert_avoids_leaving_an_easy_capture():
+    """With a 5 or a 9 to trail and nothing to take, the expert keeps the pile hard to take."""
+    game = load_game("turup", players=2)
+    expert = make_agents(["expert"], game)[0]
+    state = game.new_state(1)
+    code = game.deck.code
+    player = state.current_player
+    state.hands[player] = [code("5S"), code("KS")]
+    state.table = [[] for _ in game.rank_ids]
+    pile = ["5H", "5D", "5C"]
+    for name in pile:
+        state.table[game.rank_of[code(name)]].append(code(name))
+    state.tpack = game.pack([code(n) for n in pile])
+    state._legal = None
+    # Taking all three fives (4 cards, empty pile) beats any trail or smaller take.
+    assert expert.choose(state, state.legal_actions(), None) == Capture("5", ("5", "5", "5"))
+    state.hands[player] = [code("2S"), code("KS")]
+    state._legal = None
+    # Trailing the 2 would let a 7 take 5 + 2; trailing the K is safer (only a king matches it).
+    assert expert.choose(state, state.legal_actions(), None) == Trail("K")
+
+
+def test_deal_in_packets_and_community_first():
+    game = with_options(3, deal_packet=4, community_first=True)
+    state = game.new_state(11)
+    order = [game.deck.name(c) for c in reversed(game.shuffled(11, deal_number=0))]
+    seats = [(state.dealer + 1 + i) % 3 for i in range(3)]
+    assert state.deals[0]["community"] == order[:4]
+    assert [state.deals[0]["hands"][s] for s in seats] == [order[4:8], order[8:12], order[12:16]]
