@@ -1,0 +1,134 @@
+"""``batch`` (play many seeded games, report statistics) and ``stats`` (from result files)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from .options import format_option, game_options, load_game
+from .output import emit_json, emit_rows, message
+
+
+def _default_workers() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+@click.command("batch")
+@click.option("--game", "game_id", required=True, metavar="GAME", help="Game id (see `cardgames list`).")
+@click.option("--seeds", required=True, metavar="A-B",
+              help="Seeds to play, both ends included (e.g. 0-999999; ms1-ms1000 with --rng pysolfc).")
+@game_options
+@click.option("--agent", "agents", multiple=True, metavar="A",
+              help="Agent for every seat, or repeat once per seat (default: greedy).")
+@click.option("--workers", type=click.IntRange(1), default=None,
+              help="Worker processes (default: every core; 1 plays in this process).")
+@click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
+              help="A local process pool, or Dask (a local cluster, or --scheduler).")
+@click.option("--scheduler", metavar="ADDR", default=None,
+              help="Existing Dask scheduler, e.g. tcp://host:8786 (with --backend dask).")
+@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+              help="Stream one JSON record a game to this result file.")
+@click.option("--resume", is_flag=True, help="Continue --out: play only the seeds it does not hold yet.")
+@format_option("table", "json", "csv")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw win rates and the score distribution (needs matplotlib).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar or messages on stderr.")
+@click.pass_context
+def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None, variants: tuple[str, ...],
+              rng: str, agents: tuple[str, ...], workers: int | None, backend: str, scheduler: str | None,
+              out: str | None, resume: bool, fmt: str, plot_path: str | None, quiet: bool) -> None:
+    """Play seeds A-B of GAME (in parallel, in chunks) and print statistics of the results.
+
+    Records, and every statistic, are the same whatever --workers and --backend. A run stopped
+    at any moment can be continued with --resume: no seed is lost or counted twice.
+    """
+    from cardgames.engine.agents import make_agents
+    from cardgames.engine.batch.progress import Progress
+    from cardgames.engine.batch.report import Run
+    from cardgames.engine.batch.runner import run_batch
+    from cardgames.engine.batch.seeds import parse_range
+
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out FILE.jsonl")
+    seed_range = parse_range(seeds)
+    game = load_game(ctx, game_id, variants, players)
+    agent_names = [agent.name for agent in make_agents(agents, game)]
+    progress = Progress(enabled=not quiet and sys.stderr.isatty())
+    root = ctx.find_root().obj or {}
+    try:
+        outcome = run_batch(game, agent_names, rng, seed_range, config_dirs=tuple(root.get("config_dirs", ())),
+                            workers=workers or _default_workers(), backend=backend, scheduler=scheduler, out=out,
+                            resume=resume, on_start=progress.start, on_chunk=progress.advance)
+    except KeyboardInterrupt:
+        progress.close()
+        hint = "; continue with the same command and --resume" if out else ""
+        message(f"interrupted after {progress.done:,} games{hint}")
+        ctx.exit(130)
+    progress.close()
+    if not quiet:
+        if outcome.torn:
+            message(f"{out}: cut off a torn last line (from a run that was stopped)")
+        rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
+        reused = f"; {outcome.reused:,} already in {out}" if outcome.reused else ""
+        message(f"played {outcome.played:,} games in {outcome.seconds:.1f}s ({rate:,.0f} games/s){reused}")
+    run = Run(out, outcome.header, outcome.summary)
+    if fmt == "json":
+        emit_json(run.to_json())
+    else:
+        _emit_tables([run], fmt)
+    if plot_path:
+        from cardgames.engine.batch.plot import plot
+
+        plot([run], plot_path)
+        if not quiet:
+            message(f"plot written to {plot_path}")
+
+
+@click.command("stats")
+@click.argument("files", nargs=-1, required=True, metavar="FILE.jsonl...",
+                type=click.Path(dir_okay=False))
+@format_option("table", "json", "csv")
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+              help="Also draw win rates and score distributions, one series a file (needs matplotlib).")
+@click.pass_context
+def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None) -> None:
+    """Statistics of batch result files. With several files: side by side, each compared with
+    the first (two-proportion z test for rates, Welch's t for means; significant at p < 0.05).
+
+    Files must be of the same game and player count; what differs (variants, agents, rng,
+    configs) is what is being compared, and is shown.
+    """
+    from cardgames.engine.batch.report import Run, comparisons
+    from cardgames.engine.batch.results import check_comparable, read_summary
+
+    runs = []
+    for path in files:
+        header, summary, torn = read_summary(path)
+        if torn:
+            message(f"{path}: ignoring a torn last line (was the run stopped?)")
+        runs.append(Run(path, header, summary))
+    check_comparable([(run.label, run.header) for run in runs])
+    if fmt == "json":
+        emit_json({"files": [run.to_json() for run in runs], "comparisons": comparisons(runs)})
+    else:
+        _emit_tables(runs, fmt)
+    if plot_path:
+        from cardgames.engine.batch.plot import plot
+
+        plot(runs, plot_path)
+        message(f"plot written to {plot_path}")
+
+
+def _emit_tables(runs: list, fmt: str) -> None:
+    from cardgames.engine.batch.report import csv_rows, text_report
+
+    if fmt == "csv":
+        rows, columns = csv_rows(runs)
+        emit_rows(rows, "csv", columns)
+    else:
+        click.echo(text_report(runs))

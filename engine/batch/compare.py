@@ -1,0 +1,101 @@
+"""Is a difference between two result files real? Two-proportion z test and Welch's t test.
+
+Both are two-sided and use only the summaries' statistics (counts, means, standard
+deviations), so they work on files of any size. The Student t distribution's tail comes from
+the regularised incomplete beta function, evaluated here by its continued fraction (Lentz's
+method), so the core install needs no scipy.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+#: A difference is reported as significant below this p-value.
+ALPHA = 0.05
+
+
+class Test(NamedTuple):
+    name: str
+    statistic: float | None
+    p_value: float | None
+
+
+def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
+    """Two-sided z test of p1 == p2 with the pooled proportion."""
+    if n1 <= 0 or n2 <= 0:
+        return Test("z", None, None)
+    pooled = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return Test("z", 0.0, 1.0)  # both all-true or both all-false: no evidence of a difference
+    z = (k2 / n2 - k1 / n1) / se
+    return Test("z", z, math.erfc(abs(z) / math.sqrt(2)))
+
+
+def welch(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) -> Test:
+    """Welch's unequal-variance t test of mean1 == mean2 (Welch-Satterthwaite degrees of freedom)."""
+    if n1 < 2 or n2 < 2:
+        return Test("welch-t", None, None)
+    v1, v2 = sd1 * sd1 / n1, sd2 * sd2 / n2
+    se2 = v1 + v2
+    if se2 == 0:
+        return Test("welch-t", None, 1.0 if mean1 == mean2 else 0.0)
+    t = (mean2 - mean1) / math.sqrt(se2)
+    df = se2 * se2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+    return Test("welch-t", t, student_t_two_sided(t, df))
+
+
+def student_t_two_sided(t: float, df: float) -> float:
+    """P(|T| >= |t|) for Student's t with ``df`` degrees of freedom: I_{df/(df+t^2)}(df/2, 1/2)."""
+    if df <= 0:
+        raise ValueError("degrees of freedom must be positive")
+    x = df / (df + t * t)
+    return min(1.0, betainc(df / 2, 0.5, x))
+
+
+def betainc(a: float, b: float, x: float) -> float:
+    """The regularised incomplete beta function I_x(a, b), for a, b > 0 and 0 <= x <= 1."""
+    if not 0.0 <= x <= 1.0:
+        raise ValueError("x must be in [0, 1]")
+    if x in (0.0, 1.0):
+        return x
+    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    # The continued fraction converges fast for x < (a + 1) / (a + b + 2); use the symmetry
+    # I_x(a, b) = 1 - I_{1-x}(b, a) on the other side.
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(log_front) * _beta_fraction(a, b, x) / a
+    return 1.0 - math.exp(log_front) * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny, eps = 1e-300, 1e-15
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10_000):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + numerator * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            h *= c * d
+        if abs(c * d - 1.0) < eps:
+            break
+    return h
+
+
+def compare_figure(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any] | None:
+    """The test of one figure between two files (``Summary.figures`` rows), or None when the
+    figure cannot be compared (a difference row, or of different kinds)."""
+    kind = base["kind"]
+    if kind != other["kind"] or kind not in ("proportion", "distribution") or not base["n"] or not other["n"]:
+        return None
+    if kind == "proportion":
+        test = two_proportion(base["count"], base["n"], other["count"], other["n"])
+    else:
+        test = welch(base["mean"], base["sd"], base["n"], other["mean"], other["sd"], other["n"])
+    return {"base": base["mean"], "other": other["mean"], "difference": other["mean"] - base["mean"],
+            "test": test.name, "statistic": test.statistic, "p_value": test.p_value,
+            "significant": test.p_value is not None and test.p_value < ALPHA}

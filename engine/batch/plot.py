@@ -1,0 +1,88 @@
+"""``--plot FILE.png``: win rate with its interval and the score distribution, per seat or per file.
+
+matplotlib (extra ``cardgames[plot]``) is imported only here, only when a plot is asked for,
+with the non-interactive Agg backend so no display is needed.
+
+The figure has two panels:
+
+* left: the win figures with their Wilson 95% intervals: ``won`` for solitaires, ``wins[s]``
+  per seat for the others; one bar a file when several files are compared;
+* right: the distribution of the headline score (``scores`` for multiplayer games, per seat
+  for one file; ``cards_left`` for solitaires), as the fraction of games at each value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import CardgamesError
+from .report import Run
+
+_SCORE_FIGURES = ("scores", "cards_left", "moves")
+
+
+def _win_figures(run: Run) -> list[str]:
+    return [n for n in run.figures if n == "won" or n.startswith("wins[")]
+
+
+def _score_series(runs: list[Run]) -> tuple[str, list[tuple[str, dict[Any, int]]]]:
+    """The figure to draw and the histograms to draw for it, with their labels."""
+    hists = runs[0].summary.hists
+    name = next((n for n in _SCORE_FIGURES if n in hists), next(iter(sorted(hists)), None))
+    if name is None:
+        return "", []
+    if len(runs) == 1:
+        seats = sorted((n for n in hists if n.startswith(f"{name}[")), key=lambda n: int(n[len(name) + 1:-1]))
+        if seats:
+            return name, [(f"seat {n[len(name) + 1:-1]}", hists[n]) for n in seats]
+        return name, [(runs[0].label, hists[name])]
+    return name, [(run.label, run.summary.hists.get(name, {})) for run in runs]
+
+
+def plot(runs: list[Run], path: str) -> None:
+    """Draw the runs' figure into ``path`` (format from its extension)."""
+    try:
+        import matplotlib
+    except ImportError:
+        raise CardgamesError("--plot needs matplotlib: pip install 'cardgames[plot]'") from None
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    title = runs[0].header["game"] + (" (" + "+".join(runs[0].header["variants"]) + ")"
+                                      if len(runs) == 1 and runs[0].header["variants"] else "")
+    fig.suptitle(f"{title}: {', '.join(f'{run.summary.games:,}' for run in runs)} games")
+
+    names = _win_figures(runs[0])
+    width = 0.8 / len(runs)
+    for index, run in enumerate(runs):
+        rows = [run.figures.get(n) for n in names]
+        xs = [i + (index - (len(runs) - 1) / 2) * width for i in range(len(names))]
+        means = [r["mean"] if r else 0.0 for r in rows]
+        errors = [[r["mean"] - r["ci_low"] if r else 0.0 for r in rows],
+                  [r["ci_high"] - r["mean"] if r else 0.0 for r in rows]]
+        left.bar(xs, means, width, yerr=errors, capsize=4, label=run.label)
+    left.set_xticks(range(len(names)), names)
+    left.set_ylabel("rate (Wilson 95% interval)")
+    left.set_title("win rate" if names == ["won"] else "win share per seat")
+    if len(runs) > 1:
+        left.legend(fontsize="small")
+
+    name, series = _score_series(runs)
+    for label, hist in series:
+        total = sum(hist.values()) or 1
+        values = sorted(hist)
+        right.step([float(v) for v in values], [hist[v] / total for v in values], where="mid", label=label)
+    right.set_xlabel(name)
+    right.set_ylabel("fraction of games")
+    right.set_title(f"distribution of {name}" if name else "no numeric figure")
+    if len(series) > 1:
+        right.legend(fontsize="small")
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=100)
+    except (OSError, ValueError) as exc:
+        raise CardgamesError(f"--plot {path}: cannot write: {exc}") from None
+    finally:
+        plt.close(fig)
+

@@ -1,0 +1,128 @@
+"""Statistics as data for the CLI: JSON objects, table rows and CSV rows, and comparisons.
+
+A *run* is one set of results (a batch, or one result file): its header, its game count and
+its figures (:meth:`~.stats.Summary.figures`). With several runs, every run after the first
+is compared with the first, figure by figure (:func:`~.compare.compare_figure`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from .compare import compare_figure
+from .results import describe_header
+from .stats import PERCENTILES, Summary
+
+COLUMNS = ["figure", "n", "mean", "ci95_low", "ci95_high", "sd", "min",
+           *(f"p{q}" for q in PERCENTILES), "max"]
+_KEYS = {"ci95_low": "ci_low", "ci95_high": "ci_high"}
+COMPARISON_COLUMNS = ["difference", "test", "statistic", "p_value", "significant"]
+
+
+@dataclass
+class Run:
+    file: str | None  # the result file, if any
+    header: dict[str, Any]
+    summary: Summary
+
+    @property
+    def label(self) -> str:
+        return self.file or "batch"
+
+    @cached_property
+    def figures(self) -> dict[str, dict[str, Any]]:
+        return self.summary.figures(self.header["players"])
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "header": self.header, "games": self.summary.games, "figures": self.figures}
+
+
+def comparisons(runs: list[Run]) -> list[dict[str, Any]]:
+    """Each later run against the first, for every figure both have."""
+    base = runs[0]
+    out = []
+    for other in runs[1:]:
+        for name, figure in base.figures.items():
+            if name in other.figures:
+                test = compare_figure(figure, other.figures[name])
+                if test is not None:
+                    out.append({"figure": name, "file": other.label, "against": base.label, **test})
+    return out
+
+
+def figure_rows(run: Run) -> list[dict[str, Any]]:
+    """One row per figure with the :data:`COLUMNS` (cells a figure lacks are absent)."""
+    rows = []
+    for name, figure in run.figures.items():
+        row = {"figure": name}
+        for column in COLUMNS[1:]:
+            key = _KEYS.get(column, column)
+            if key in figure:
+                row[column] = figure[key]
+        rows.append(row)
+    return rows
+
+
+def csv_rows(runs: list[Run]) -> tuple[list[dict[str, Any]], list[str]]:
+    """Long format: one row per (file, figure); later files carry their comparison with the first."""
+    if len(runs) == 1:
+        return figure_rows(runs[0]), COLUMNS
+    tests = {(c["file"], c["figure"]): c for c in comparisons(runs)}
+    rows = []
+    for index, run in enumerate(runs):
+        for row in figure_rows(run):
+            extra = tests.get((run.label, row["figure"]), {}) if index else {}
+            rows.append({"file": run.label, **row, **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
+    return rows, ["file", *COLUMNS, *COMPARISON_COLUMNS]
+
+
+def text_report(runs: list[Run]) -> str:
+    """The human-readable report: a table for one run; side by side, then the tests, for several."""
+    from tabulate import tabulate
+
+    if len(runs) == 1:
+        run = runs[0]
+        rows = [[_cell(row.get(c)) for c in COLUMNS] for row in figure_rows(run)]
+        title = f"{describe_header(run.header)}: {run.summary.games:,} games"
+        return title + "\n\n" + tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
+    letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
+    lines = [f"{letter}: {run.label}: {describe_header(run.header)}: {run.summary.games:,} games"
+             for letter, run in zip(letters, runs, strict=True)]
+    names: list[str] = []
+    for run in runs:
+        names.extend(n for n in run.figures if n not in names)
+    side = [[name, *(_interval(run.figures.get(name)) for run in runs)] for name in names]
+    lines += ["", tabulate(side, headers=["figure", *letters], disable_numparse=True, stralign="right")]
+    tests = comparisons(runs)
+    if tests:
+        letter_of = {run.label: letter for letter, run in zip(letters, runs, strict=True)}
+        table = [[t["figure"], f"{letter_of[t['file']]} vs {letter_of[t['against']]}", _cell(t["difference"]),
+                  t["test"], _cell(t["statistic"]), _p(t["p_value"]), "yes" if t["significant"] else "no"]
+                 for t in tests]
+        lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
+                                               "significant (p<0.05)"], disable_numparse=True, stralign="right")]
+    return "\n".join(lines)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return f"{value:.4f}"
+    return str(value)
+
+
+def _p(value: float | None) -> str:
+    if value is None:
+        return "n/a"
+    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+
+
+def _interval(figure: dict[str, Any] | None) -> str:
+    if figure is None:
+        return ""
+    if "mean" not in figure:
+        return "no data"
+    return f"{figure['mean']:.4f} [{figure['ci_low']:.4f}, {figure['ci_high']:.4f}]"

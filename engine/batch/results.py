@@ -1,0 +1,194 @@
+"""Result files: a header line naming the experiment, then one compact JSON record a game.
+
+::
+
+    {"agents":["greedy"],"config_sha256":"…","engine_version":"0.1.0","format":"cardgames-batch",
+     "game":"eiffel-tower","generator":"shake128-ctr/1","players":1,"rng":"native","seed_prefix":"",
+     "variants":[],"version":1}
+    {"seed":0,"won":true,"cards_left":0,"plays":84,"turns":83}
+    …
+
+Records are the game's ``State.result()`` with the seed first. Lines are written whole, a chunk
+of lines with one ``write`` call on an unbuffered file, so a run killed at any moment leaves
+whole lines, plus at worst one torn last line, which readers ignore and ``--resume`` cuts off.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Container, Iterator
+
+import orjson
+
+from .. import ENGINE_VERSION
+from ..errors import CardgamesError
+from .stats import Summary
+
+if TYPE_CHECKING:
+    from .seeds import SeedSet
+
+FORMAT = "cardgames-batch"
+VERSION = 1
+#: What makes two runs the same experiment: resuming requires all of these to be equal.
+IDENTITY = ("format", "version", "engine_version", "game", "variants", "players", "agents", "rng",
+            "generator", "seed_prefix", "config_sha256")
+#: What ``stats`` requires files to share before it puts them side by side.
+COMPARABLE = ("game", "players")
+
+
+def make_header(game: Any, agents: list[str], rng: str, seed_prefix: str) -> dict[str, Any]:
+    """The header of a batch of ``game`` (a resolved Game) played by ``agents`` (one a seat)."""
+    return {"format": FORMAT, "version": VERSION, "engine_version": ENGINE_VERSION, "game": game.id,
+            "variants": list(game.spec.variants), "players": game.num_players, "agents": list(agents),
+            "rng": rng, "generator": game.rng_name(rng), "seed_prefix": seed_prefix,
+            "config_sha256": game.spec.sha256}
+
+
+def encode(data: dict[str, Any]) -> bytes:
+    """One line; records keep the game's own key order after ``seed`` (faster than sorting)."""
+    return orjson.dumps(data) + b"\n"
+
+
+def describe_header(header: dict[str, Any]) -> str:
+    """A one-line description of an experiment for messages and table titles."""
+    variants = "+".join(header["variants"]) or "no variants"
+    agents = ",".join(header["agents"])
+    return (f"{header['game']} ({variants}), {header['players']} player{'s' if header['players'] != 1 else ''}, "
+            f"agents {agents}, rng {header['rng']}")
+
+
+def check_same_experiment(path: str | Path, found: dict[str, Any], wanted: dict[str, Any]) -> None:
+    """Refuse to resume ``path`` when it holds another experiment's results."""
+    for key in IDENTITY:
+        if found.get(key) != wanted.get(key):
+            raise CardgamesError(f"{path}: holds results of another run ({key} {found.get(key)!r}, this run "
+                                 f"{wanted.get(key)!r}): resume with the same options, or choose another --out")
+
+
+def check_comparable(labelled: list[tuple[str, dict[str, Any]]]) -> None:
+    """Refuse to put side by side files of different games or player counts."""
+    first_path, first = labelled[0]
+    for path, header in labelled[1:]:
+        for key in COMPARABLE:
+            if header[key] != first[key]:
+                raise CardgamesError(f"{path}: {key} {header[key]!r} differs from {first_path}'s {first[key]!r}: "
+                                     "stats compares files of the same game and player count only")
+
+
+class Reader:
+    """Read a result file: :attr:`header` at once, then :meth:`records` lazily.
+
+    After :meth:`records` is exhausted, :attr:`good_end` is the byte offset after the last whole
+    line and :attr:`torn` says whether bytes followed it (a run killed mid-write).
+    """
+
+    def __init__(self, path: str | Path):
+        self.path = str(path)
+        try:
+            self._handle: IO[bytes] = open(path, "rb")
+        except OSError as exc:
+            raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        line = self._handle.readline()
+        self.good_end = len(line) if line.endswith(b"\n") else 0
+        self.torn = not self.good_end and bool(line)
+        if not self.good_end:  # empty, or killed while writing the header
+            self._handle.close()
+        self.header = self._parse_header(line) if self.good_end else None
+
+    def _parse_header(self, line: bytes) -> dict[str, Any]:
+        try:
+            header = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            header = None
+        if not isinstance(header, dict) or header.get("format") != FORMAT:
+            raise CardgamesError(f"{self.path}:1: not a batch result file (no \"format\": \"{FORMAT}\" header)")
+        if header.get("version") != VERSION:
+            raise CardgamesError(f"{self.path}:1: result file version {header.get('version')!r} is not "
+                                 f"supported (this is version {VERSION})")
+        missing = [k for k in IDENTITY if k not in header]
+        if missing:
+            raise CardgamesError(f"{self.path}:1: header lacks {', '.join(missing)}")
+        return header
+
+    def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
+        """(line number, record) for every whole record line."""
+        if self.header is None:
+            return
+        handle, path = self._handle, self.path
+        number = 1
+        try:
+            for line in handle:
+                number += 1
+                if not line.endswith(b"\n"):
+                    self.torn = True
+                    break
+                try:
+                    record = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    record = None
+                seed = record.get("seed") if isinstance(record, dict) else None
+                if type(seed) is not int:
+                    raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
+                self.good_end += len(line)
+                yield number, record
+        finally:
+            handle.close()
+
+
+class Writer:
+    """Append whole lines to a result file, creating it with its header if needed."""
+
+    def __init__(self, path: str | Path, header: dict[str, Any], keep: int):
+        """Open ``path``, keep its first ``keep`` bytes (0: start afresh with ``header``)."""
+        self.path = str(path)
+        try:
+            self._handle = open(path, "r+b" if keep else "wb", buffering=0)
+            if keep:
+                self._handle.truncate(keep)
+                self._handle.seek(keep)
+            else:
+                self.write(encode(header))
+        except OSError as exc:
+            raise CardgamesError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+    def write(self, data: bytes) -> None:
+        """Write ``data`` (whole lines); one system call unless the kernel takes less."""
+        view = memoryview(data)
+        while view:
+            written = self._handle.write(view)
+            view = view[written:]
+
+    def close(self) -> None:
+        try:
+            os.fsync(self._handle.fileno())
+        finally:
+            self._handle.close()
+
+
+def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Container[int] | None = None) -> int:
+    """Fold the reader's records (those with a seed ``within``, if given) into ``summary``; note
+    every seed in ``seen``. A seed found twice is an error: it would be counted twice.
+    Return how many records were folded."""
+    folded = 0
+    add = summary.add
+    for number, record in reader.records():
+        seed = record.pop("seed")
+        if not seen.add(seed):
+            raise CardgamesError(f"{reader.path}:{number}: seed {seed} appears twice")
+        if within is None or seed in within:
+            add(record)
+            folded += 1
+    return folded
+
+
+def read_summary(path: str | Path) -> tuple[dict[str, Any], Summary, bool]:
+    """Header, summary of every record, and whether the file ends in a torn line (ignored)."""
+    from .seeds import SeedSet
+
+    reader = Reader(path)
+    if reader.header is None:
+        raise CardgamesError(f"{path}: empty: no header line")
+    summary = Summary()
+    fold_records(reader, summary, SeedSet())
+    return reader.header, summary, reader.torn

@@ -1,0 +1,88 @@
+"""One batch from start to end: resume from the result file, play the missing seeds in chunks,
+stream their lines to the file in seed order, and merge their summaries."""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..errors import CardgamesError
+from .executors import make_executor
+from .results import Reader, Writer, check_same_experiment, fold_records, make_header
+from .seeds import SeedRange, SeedSet, chunk_size, chunks
+from .stats import Summary
+from .worker import Job
+
+
+@dataclass
+class Outcome:
+    """What a batch produced: the statistics of every seed of the range, and how it went."""
+
+    header: dict[str, Any]
+    summary: Summary = field(default_factory=Summary)
+    played: int = 0  # games played by this run
+    reused: int = 0  # games of the range already in the result file
+    torn: bool = False  # the file ended in a torn line (cut off before resuming)
+    seconds: float = 0.0
+    startup: float = 0.0  # of those seconds, starting the pool or cluster
+
+
+def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, config_dirs: tuple[str, ...] = (),
+              workers: int = 1, backend: str = "process", scheduler: str | None = None, out: str | None = None,
+              resume: bool = False, on_start: Callable[[int], None] | None = None,
+              on_chunk: Callable[[int], None] | None = None) -> Outcome:
+    """Play ``seeds`` of ``game`` (a resolved Game) with ``agents`` (one name a seat).
+
+    ``on_start(games_to_play)`` and ``on_chunk(games)`` report progress. Statistics cover
+    exactly the seeds of the range: those found in ``out`` (with ``resume``) and those played.
+    """
+    for end in (seeds.start, seeds.stop):
+        game.check_seed(f"{seeds.prefix}{end}" if rng == "pysolfc" else end, rng)
+    if seeds.prefix and rng != "pysolfc":
+        raise CardgamesError(f"--seeds {seeds}: the ms prefix is for --rng pysolfc")
+    outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
+    done = SeedSet()
+    keep = 0
+    if out is not None and os.path.exists(out):
+        if not resume:
+            raise CardgamesError(f"{out} exists: pass --resume to continue it, or choose another --out")
+        keep, outcome.torn = _load_previous(out, outcome, done, seeds)
+    pending = list(done.missing(seeds))
+    to_play = sum(stop - start for start, stop in pending)
+    if on_start is not None:
+        on_start(to_play)
+    job = Job(game.id, tuple(game.spec.variants), game.num_players, tuple(agents), rng, seeds.prefix,
+              tuple(config_dirs), game.spec.sha256, records=out is not None)
+    started = time.perf_counter()
+    writer = Writer(out, outcome.header, keep) if out is not None else None
+    try:
+        if to_play:
+            with make_executor(backend, workers, scheduler) as executor:
+                outcome.startup = time.perf_counter() - started
+                size = chunk_size(to_play, executor.workers)
+                for result in executor.map(job, chunks(iter(pending), size)):
+                    if writer is not None:
+                        writer.write(result.lines)
+                    outcome.summary.merge(result.summary)
+                    outcome.played += result.games
+                    if on_chunk is not None:
+                        on_chunk(result.games)
+    finally:
+        if writer is not None:
+            writer.close()
+        outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _load_previous(out: str, outcome: Outcome, done: SeedSet, seeds: SeedRange) -> tuple[int, bool]:
+    """Read ``out`` for resuming: check it is this experiment, note its seeds, fold those of the
+    range into the summary. Return how many bytes to keep (0: start it afresh) and whether
+    it ended in a torn line."""
+    reader = Reader(out)
+    if reader.header is None:  # killed while writing the header: nothing to keep
+        return 0, reader.torn
+    check_same_experiment(out, reader.header, outcome.header)
+    outcome.reused = fold_records(reader, outcome.summary, done, seeds)
+    return reader.good_end, reader.torn

@@ -1,0 +1,273 @@
+"""Exact statistics of many game results in bounded memory.
+
+A :class:`Summary` folds result dicts (``State.result()``, see its docstring for the conventions)
+into counters and histograms: value -> count for every numeric figure, true-count for every
+boolean. Summaries of disjoint sets of games merge by adding counters, so chunks played anywhere
+in any order give the same summary, and every statistic (mean, standard deviation, percentiles)
+is computed exactly from the histograms with rational arithmetic: identical whatever the worker
+count. Memory grows with the number of *distinct* values of a figure, not with the games.
+
+How each result key is read:
+
+* ``won`` and any other bool: a proportion (Wilson 95% interval);
+* ``winners`` (list of seats): per-seat win share ``wins[s]`` (a seat among several tied winners
+  counts as a winner), ``ties`` (games with two or more winners) and ``no_winner``; with the
+  first-player advantage (seat 0's share minus the mean share of all seats);
+* ints, floats and decimal strings (money, exact): a distribution; per-seat lists give one
+  distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``);
+* other strings: one proportion per category (``reason=blocked``); nested dicts: dotted names;
+  ``None``: skipped.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from statistics import NormalDist
+from typing import Any, Iterable, Mapping
+
+#: Two-sided 95% normal quantile, 1.959963984540054.
+Z95 = NormalDist().inv_cdf(0.975)
+PERCENTILES = (5, 25, 50, 75, 95)
+
+Number = int | float | Decimal
+
+
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion; (0, 1) when ``n`` is 0.
+
+    Chosen over the normal (Wald) interval because it stays inside [0, 1] and is honest for
+    rates near 0 or 1 and for small samples (e.g. a Strict variant that is almost never won).
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes {successes} not in 0..{n}")
+    p = successes / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # At 0 or n successes the exact bound is 0 or 1; rounding would leave a 1e-17 residue.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
+
+
+def percentile(hist: Mapping[Any, int], q: float) -> Any:
+    """The ``q``-th percentile (0 < q <= 100) of a histogram by the nearest-rank method: the
+    smallest value with at least ``q`` % of the observations at or below it.
+
+    Nearest rank always returns an observed value (an exact integer or amount, never an
+    interpolation between two), and is the same whichever order the games came in.
+    """
+    return percentiles(hist, (q,))[0]
+
+
+def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
+    n = sum(hist.values())
+    if n == 0:
+        raise ValueError("percentile of an empty histogram")
+    ranks = [max(1, math.ceil(Fraction(q) / 100 * n)) for q in qs]
+    out: list[Any] = [None] * len(ranks)
+    order = sorted(range(len(ranks)), key=ranks.__getitem__)
+    seen = 0
+    items = iter(sorted(hist.items()))
+    value = None
+    for index in order:
+        while seen < ranks[index]:
+            value, count = next(items)
+            seen += count
+        out[index] = value
+    return out
+
+
+def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
+    """n, mean (with a normal-approximation 95% interval), sample standard deviation, min,
+    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly."""
+    n = sum(hist.values())
+    if n == 0:
+        return {"kind": "distribution", "n": 0}
+    total = Fraction(0)
+    squares = Fraction(0)
+    for value, count in hist.items():
+        v = Fraction(value)
+        total += v * count
+        squares += v * v * count
+    mean = total / n
+    var = (squares - total * total / n) / (n - 1) if n > 1 else Fraction(0)
+    sd = math.sqrt(var)
+    half = Z95 * sd / math.sqrt(n)
+    pcts = percentiles(hist, PERCENTILES)
+    row: dict[str, Any] = {"kind": "distribution", "n": n, "mean": float(mean),
+                           "ci_low": float(mean) - half, "ci_high": float(mean) + half, "sd": sd,
+                           "min": _plain(min(hist))}
+    for q, value in zip(PERCENTILES, pcts, strict=True):
+        row[f"p{q}"] = _plain(value)
+    row["max"] = _plain(max(hist))
+    return row
+
+
+def proportion(count: int, n: int) -> dict[str, Any]:
+    low, high = wilson(count, n)
+    return {"kind": "proportion", "n": n, "count": count, "mean": count / n if n else 0.0,
+            "ci_low": low, "ci_high": high}
+
+
+def _plain(value: Any) -> Any:
+    """Decimal amounts stay exact as strings in the output; numbers stay numbers."""
+    return str(value) if isinstance(value, Decimal) else value
+
+
+class Summary:
+    """Mergeable counters of a set of game results (see the module docstring)."""
+
+    __slots__ = ("games", "counts", "hists", "wins", "tie_games", "nowin_games", "winner_games")
+
+    def __init__(self) -> None:
+        self.games = 0
+        #: name -> [true count, games where present] for bools and string categories
+        self.counts: dict[str, list[int]] = {}
+        #: name -> {value: count} for numbers
+        self.hists: dict[str, dict[Number, int]] = {}
+        #: seat -> games it was among the winners (only when results have ``winners``)
+        self.wins: dict[int, int] = {}
+        self.tie_games = 0
+        self.nowin_games = 0
+        #: games whose result had ``winners`` (the denominator of the win shares)
+        self.winner_games = 0
+
+    # -- folding -----------------------------------------------------------------------
+    def add(self, result: Mapping[str, Any]) -> None:
+        """Fold one game's result in."""
+        self.games += 1
+        for key, value in result.items():
+            if key == "winners" and isinstance(value, (list, tuple)):
+                self._winners(value)
+            else:
+                self._value(key, value, pooled=None)
+
+    def _winners(self, winners: list) -> None:
+        self.winner_games += 1
+        if len(winners) > 1:
+            self.tie_games += 1
+        elif not winners:
+            self.nowin_games += 1
+        wins = self.wins
+        for seat in winners:
+            wins[seat] = wins.get(seat, 0) + 1
+
+    def _value(self, name: str, value: Any, pooled: str | None) -> None:
+        if value is None:
+            return
+        kind = type(value)
+        if kind is int or kind is float:
+            self._number(name, value, pooled)
+        elif kind is bool:
+            counter = self.counts.get(name)
+            if counter is None:
+                counter = self.counts[name] = [0, 0]
+            counter[0] += value
+            counter[1] += 1
+        elif kind is str:
+            try:
+                amount = Decimal(value)
+            except InvalidOperation:
+                amount = None
+            if amount is not None and amount.is_finite():
+                self._number(name, amount, pooled)
+            else:
+                self._category(name, value)
+        elif kind is list or kind is tuple:
+            for index, item in enumerate(value):
+                self._value(f"{name}[{index}]", item, pooled=name)
+        elif kind is dict:
+            for key, item in value.items():
+                self._value(f"{name}.{key}", item, pooled=None)
+        else:
+            raise ValueError(f"result figure {name!r} has unsupported value {value!r}")
+
+    def _number(self, name: str, value: Number, pooled: str | None) -> None:
+        hists = self.hists
+        hist = hists.get(name)
+        if hist is None:
+            hist = hists[name] = {}
+        hist[value] = hist.get(value, 0) + 1
+        if pooled is not None:
+            hist = hists.get(pooled)
+            if hist is None:
+                hist = hists[pooled] = {}
+            hist[value] = hist.get(value, 0) + 1
+
+    def _category(self, name: str, value: str) -> None:
+        # Each category is a proportion of the games where the figure is present; the
+        # denominator is kept under the figure's own name so that categories that never
+        # appear in a chunk still merge correctly.
+        present = self.counts.setdefault(f"{name}=", [0, 0])
+        present[1] += 1
+        counter = self.counts.setdefault(f"{name}={value}", [0, 0])
+        counter[0] += 1
+
+    # -- merging -----------------------------------------------------------------------
+    def merge(self, other: "Summary") -> None:
+        """Add another summary of *different* games into this one."""
+        self.games += other.games
+        self.tie_games += other.tie_games
+        self.nowin_games += other.nowin_games
+        self.winner_games += other.winner_games
+        for seat, count in other.wins.items():
+            self.wins[seat] = self.wins.get(seat, 0) + count
+        for name, (true, n) in other.counts.items():
+            counter = self.counts.setdefault(name, [0, 0])
+            counter[0] += true
+            counter[1] += n
+        for name, hist in other.hists.items():
+            mine = self.hists.setdefault(name, {})
+            for value, count in hist.items():
+                mine[value] = mine.get(value, 0) + count
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Summary) and all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
+
+    def __getstate__(self) -> tuple:
+        return tuple(getattr(self, s) for s in self.__slots__)
+
+    def __setstate__(self, state: tuple) -> None:
+        for slot, value in zip(self.__slots__, state, strict=True):
+            setattr(self, slot, value)
+
+    # -- statistics --------------------------------------------------------------------
+    def figures(self, players: int) -> dict[str, dict[str, Any]]:
+        """Every statistic, by figure name, in a stable reading order (``players`` names the
+        seats that never won)."""
+        out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
+        present = {name[:-1]: n for name, (_, n) in self.counts.items() if name.endswith("=")}
+        for name, (true, n) in self.counts.items():
+            if not name.endswith("="):
+                out[name] = proportion(true, present[name.split("=", 1)[0]] if "=" in name else n)
+        if self.winner_games:
+            seats = max(players, max(self.wins, default=-1) + 1)
+            for seat in range(seats):
+                out[f"wins[{seat}]"] = proportion(self.wins.get(seat, 0), self.winner_games)
+            out["ties"] = proportion(self.tie_games, self.winner_games)
+            out["no_winner"] = proportion(self.nowin_games, self.winner_games)
+            fair = sum(out[f"wins[{seat}]"]["mean"] for seat in range(seats)) / seats
+            first = out["wins[0]"]
+            out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games, "mean": first["mean"] - fair,
+                                             "ci_low": first["ci_low"] - fair, "ci_high": first["ci_high"] - fair}
+        return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
+
+
+_FIRST = {"won": 0, "wins": 1, "ties": 2, "no_winner": 3, "first_player_advantage": 4, "scores": 5,
+          "moves": 6, "cards_left": 7}
+
+
+def _reading_order(name: str) -> tuple:
+    """Headline figures first (won, wins, ties, scores, moves), then the rest by name, seats
+    in numeric order (``x[10]`` after ``x[9]``)."""
+    base = name.split("[", 1)[0].split("=", 1)[0].split(".", 1)[0]
+    parts: list[Any] = []
+    for piece in name.replace("]", "").split("["):
+        parts.extend([(0, int(piece))] if piece.isdigit() else [(1, piece)])
+    return (_FIRST.get(base, len(_FIRST)), base, parts)

@@ -1,0 +1,297 @@
+"""Batch analyser units: seed ranges, seed sets, chunks, statistics, tests, result files."""
+
+from __future__ import annotations
+
+import io
+import math
+import random as stdlib_random  # test data only: shuffling chunk orders, never game randomness
+
+import orjson
+import pytest
+
+from cardgames.engine.batch.compare import betainc, compare_figure, student_t_two_sided, two_proportion, welch
+from cardgames.engine.batch.progress import Progress
+from cardgames.engine.batch.results import Reader, Writer, check_comparable, read_summary
+from cardgames.engine.batch.seeds import SeedRange, SeedSet, chunk_size, chunks, parse_range
+from cardgames.engine.batch.stats import Summary, describe, percentile, percentiles, wilson
+from cardgames.engine.errors import CardgamesError
+
+
+# -- seeds ------------------------------------------------------------------------------
+def test_parse_range():
+    assert parse_range("0-999999") == SeedRange(0, 999999)
+    assert len(parse_range("0-999999")) == 1_000_000
+    assert parse_range("7") == SeedRange(7, 7)
+    assert parse_range(" 3 - 5 ") == SeedRange(3, 5)
+    assert parse_range("ms1-ms10") == SeedRange(1, 10, "ms")
+    assert parse_range("18446744073709551615") == SeedRange(2**64 - 1, 2**64 - 1)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "expected a range"), ("abc", "expected a range"), ("1-2-3", "expected a range"),
+    ("-5", "expected a range"), ("10-5", "ends (5) before it starts (10)"), ("1-ms5", "same prefix"),
+    ("0-18446744073709551616", "2**64-1"), ("1.5-3", "expected a range"),
+])
+def test_parse_range_rejects(text, words):
+    with pytest.raises(CardgamesError, match=r"--seeds") as err:
+        parse_range(text)
+    assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_seed_set_keeps_runs():
+    seeds = SeedSet()
+    for seed in [5, 7, 6, 1, 2, 10]:
+        assert seeds.add(seed)
+    assert not seeds.add(6) and not seeds.add(1)
+    assert (seeds.starts, seeds.stops, len(seeds)) == ([1, 5, 10], [3, 8, 11], 6)
+    assert 7 in seeds and 8 not in seeds and 0 not in seeds
+    assert list(seeds.missing(SeedRange(0, 12))) == [(0, 1), (3, 5), (8, 10), (11, 13)]
+    assert list(seeds.missing(SeedRange(5, 7))) == []
+    assert list(seeds.missing(SeedRange(6, 9))) == [(8, 10)]
+
+
+def test_seed_set_against_a_plain_set():
+    rand = stdlib_random.Random(3)
+    seeds, plain = SeedSet(), set()
+    for _ in range(2000):
+        seed = rand.randrange(300)
+        assert seeds.add(seed) == (seed not in plain)
+        plain.add(seed)
+    assert len(seeds) == len(plain)
+    missing = [s for a, b in seeds.missing(SeedRange(0, 310)) for s in range(a, b)]
+    assert missing == sorted(set(range(311)) - plain)
+
+
+def test_chunks_cover_runs_in_order():
+    runs = [(0, 5), (7, 8), (10, 14)]
+    cut = list(chunks(iter(runs), 3))
+    assert cut == [((0, 3),), ((3, 5), (7, 8)), ((10, 13),), ((13, 14),)]
+    assert [s for c in cut for a, b in c for s in range(a, b)] == [0, 1, 2, 3, 4, 7, 10, 11, 12, 13]
+    assert chunk_size(10, 2) == 16 and chunk_size(10**6, 2) == 1000 and chunk_size(10**5, 2) == 1000
+    assert chunk_size(12_000, 2) == 750
+
+
+# -- statistics: hand-computed values --------------------------------------------------
+def test_wilson_hand_computed():
+    # p = 0.4, n = 100, z = 1.959964: centre 0.41920729 / 1.03841459, half-width 0.0942985
+    low, high = wilson(40, 100)
+    assert low == pytest.approx(0.309401, abs=1e-6) and high == pytest.approx(0.497997, abs=1e-6)
+    # 0 successes in 10: the interval starts at 0 and its upper end is z^2/n / (1 + z^2/n) = 0.277533
+    low, high = wilson(0, 10)
+    assert low == 0.0 and high == pytest.approx(0.277533, abs=1e-6)
+    low, high = wilson(10, 10)
+    assert high == 1.0 and low == pytest.approx(1 - 0.277533, abs=1e-6)
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_percentiles_nearest_rank_hand_computed():
+    one_to_ten = {v: 1 for v in range(1, 11)}
+    # ranks ceil(q/100 * 10): 1, 3, 5, 8, 10
+    assert percentiles(one_to_ten, (5, 25, 50, 75, 95)) == [1, 3, 5, 8, 10]
+    assert percentile(one_to_ten, 100) == 10
+    weighted = {9: 6, 0: 3, 5: 1}  # sorted: 0 0 0 5 9 9 9 9 9 9
+    assert percentiles(weighted, (5, 25, 30, 40, 50, 95)) == [0, 0, 0, 5, 9, 9]
+    assert percentile({42: 1}, 5) == 42
+    with pytest.raises(ValueError):
+        percentile({}, 50)
+
+
+def test_describe_hand_computed():
+    # 2 4 4 4 5 5 7 9: mean 5, sum of squared deviations 32, sample sd sqrt(32/7)
+    row = describe({2: 1, 4: 3, 5: 2, 7: 1, 9: 1})
+    assert row["n"] == 8 and row["mean"] == 5.0
+    assert row["sd"] == pytest.approx(math.sqrt(32 / 7), rel=1e-12)
+    half = 1.959963984540054 * math.sqrt(32 / 7) / math.sqrt(8)
+    assert row["ci_low"] == pytest.approx(5 - half) and row["ci_high"] == pytest.approx(5 + half)
+    assert [row[k] for k in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [2, 2, 4, 4, 5, 9, 9]
+    assert describe({3: 1})["sd"] == 0.0
+
+
+def test_summary_solitaire():
+    summary = Summary()
+    for won, left in [(True, 0), (False, 10), (False, 4), (True, 0)]:
+        summary.add({"won": won, "cards_left": left})
+    figures = summary.figures(1)
+    assert list(figures) == ["won", "cards_left"]
+    assert figures["won"]["count"] == 2 and figures["won"]["mean"] == 0.5
+    assert (figures["won"]["ci_low"], figures["won"]["ci_high"]) == wilson(2, 4)
+    assert figures["cards_left"]["mean"] == 3.5 and figures["cards_left"]["max"] == 10
+
+
+def synthetic_multiplayer() -> list[dict]:
+    """Records shaped like the multiplayer conventions: scores, winners, moves, money, extras."""
+    return [
+        {"scores": [10, 4, 7], "winners": [0], "moves": 30, "coins": ["1.10", "-0.60", "-0.50"],
+         "captures": [3, 1, 2], "matches": 2, "reason": "board"},
+        {"scores": [5, 9, 9], "winners": [1, 2], "moves": 34, "coins": ["-2.00", "1.00", "1.00"],
+         "captures": [0, 4, 4], "matches": 3, "reason": "board"},
+        {"scores": [8, 2, 1], "winners": [0], "moves": 28, "coins": ["0.30", "-0.20", "-0.10"],
+         "captures": [5, 0, 0], "matches": 2, "reason": "death"},
+        {"scores": [0, 0, 0], "winners": [], "moves": 12, "coins": ["0.00", "0.00", "0.00"],
+         "captures": [0, 0, 0], "matches": 1, "reason": "board", "bonus": None},
+    ]
+
+
+def test_summary_multiplayer_hand_computed():
+    summary = Summary()
+    for record in synthetic_multiplayer():
+        summary.add(record)
+    f = summary.figures(3)
+    assert list(f)[:7] == ["wins[0]", "wins[1]", "wins[2]", "ties", "no_winner", "first_player_advantage",
+                           "scores"]
+    assert [f[f"wins[{s}]"]["count"] for s in range(3)] == [2, 1, 1]
+    assert f["wins[0]"]["n"] == 4 and f["ties"]["count"] == 1 and f["no_winner"]["count"] == 1
+    # shares 2/4, 1/4, 1/4: fair share 1/3, seat 0 is 1/6 above it
+    assert f["first_player_advantage"]["mean"] == pytest.approx(0.5 - 1 / 3)
+    assert f["scores"]["n"] == 12 and f["scores"]["mean"] == pytest.approx(55 / 12)
+    assert f["scores[1]"]["mean"] == pytest.approx(15 / 4) and f["scores[1]"]["max"] == 9
+    assert f["moves"]["mean"] == 26.0 and f["moves"]["p50"] == 28
+    # money is exact: the seats' coins sum to 0 in every game, so the pooled mean is exactly 0
+    assert f["coins"]["mean"] == 0.0 and f["coins[0]"]["mean"] == pytest.approx(-0.15)
+    assert f["coins[0]"]["min"] == "-2.00" and f["coins[0]"]["max"] == "1.10"
+    assert f["captures[0]"]["mean"] == 2.0 and f["matches"]["max"] == 3
+    assert f["reason=board"]["count"] == 3 and f["reason=death"]["n"] == 4
+    assert "bonus" not in f
+
+
+def test_summary_merge_is_order_independent():
+    records = synthetic_multiplayer() * 5
+    whole = Summary()
+    for record in records:
+        whole.add(record)
+    parts = []
+    for start in range(0, len(records), 3):
+        part = Summary()
+        for record in records[start:start + 3]:
+            part.add(record)
+        parts.append(part)
+    stdlib_random.Random(1).shuffle(parts)
+    merged = Summary()
+    for part in parts:
+        merged.merge(part)
+    assert merged == whole
+    assert orjson.dumps(merged.figures(3)) == orjson.dumps(whole.figures(3))
+
+
+def test_summary_rejects_unknown_values():
+    with pytest.raises(ValueError, match="unsupported"):
+        Summary().add({"odd": object()})
+
+
+# -- comparisons ------------------------------------------------------------------------
+def test_two_proportion_hand_computed():
+    # 40/100 vs 60/100: pooled 0.5, se sqrt(0.25 * 0.02) = 0.0707107, z = 2.828427, p = erfc(2)
+    test = two_proportion(40, 100, 60, 100)
+    assert test.statistic == pytest.approx(2.828427, abs=1e-6)
+    assert test.p_value == pytest.approx(0.004677735, abs=1e-9)
+    assert two_proportion(0, 50, 0, 80).p_value == 1.0
+
+
+def test_welch_against_scipy():
+    stats = pytest.importorskip("scipy.stats")
+    for args in [(1.0, 2.0, 30, 2.0, 3.0, 40), (9.24, 9.42, 20000, 58.7, 22.3, 2000), (5.0, 1.0, 5, 5.1, 4.0, 7)]:
+        ours = welch(*args)
+        ref = stats.ttest_ind_from_stats(args[3], args[4], args[5], args[0], args[1], args[2], equal_var=False)
+        assert ours.statistic == pytest.approx(ref.statistic, rel=1e-12)
+        assert ours.p_value == pytest.approx(ref.pvalue, rel=1e-6, abs=1e-300)
+    # hand-computed: means 0 and 1, sd 1 and 1, n 2 and 2: t = 1, df = 2; for 2 degrees of
+    # freedom P(|T| >= t) = 1 - t / sqrt(t^2 + 2) = 1 - 1/sqrt(3) = 0.42265
+    test = welch(0, 1, 2, 1, 1, 2)
+    assert test.statistic == 1.0 and test.p_value == pytest.approx(1 - 1 / math.sqrt(3), abs=1e-12)
+    assert student_t_two_sided(3.0, 2.0) == pytest.approx(1 - 3 / math.sqrt(11), abs=1e-12)
+    assert welch(3, 0, 10, 3, 0, 10).p_value == 1.0 and welch(3, 0, 10, 4, 0, 10).p_value == 0.0
+
+
+def test_betainc_known_values():
+    assert betainc(1, 1, 0.3) == pytest.approx(0.3)  # uniform
+    assert betainc(2, 3, 0.4) == pytest.approx(0.5248)  # 1 - (1-x)^4 - 4x(1-x)^3 = 0.5248
+    assert betainc(0.5, 0.5, 0.5) == pytest.approx(0.5)
+
+
+def test_compare_figure_kinds():
+    a, b = Summary(), Summary()
+    for i in range(50):
+        a.add({"won": i % 2 == 0, "left": i % 7})
+        b.add({"won": i % 5 == 0, "left": i % 7})
+    fa, fb = a.figures(1), b.figures(1)
+    won = compare_figure(fa["won"], fb["won"])
+    assert won["test"] == "z" and won["difference"] == pytest.approx(0.2 - 0.5) and won["significant"]
+    left = compare_figure(fa["left"], fb["left"])
+    assert left["test"] == "welch-t" and left["difference"] == 0.0 and not left["significant"]
+    assert compare_figure(fa["won"], fb["left"]) is None
+
+
+# -- result files ---------------------------------------------------------------------
+HEADER = {"format": "cardgames-batch", "version": 1, "engine_version": "0.1.0", "game": "eiffel-tower",
+          "variants": [], "players": 1, "agents": ["greedy"], "rng": "native", "generator": "shake128-ctr/1",
+          "seed_prefix": "", "config_sha256": "0" * 64}
+
+
+def write_file(path, header, records, tail=b""):
+    lines = [orjson.dumps(header)] + [orjson.dumps(r) for r in records]
+    path.write_bytes(b"\n".join(lines) + b"\n" + tail)
+
+
+def test_reader_ignores_a_torn_last_line(tmp_path):
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 1, "won": True}, {"seed": 2, "won": False}], tail=b'{"seed": 3, "wo')
+    reader = Reader(path)
+    assert reader.header == HEADER
+    assert [r["seed"] for _, r in reader.records()] == [1, 2]
+    assert reader.torn and reader.good_end == path.stat().st_size - len(b'{"seed": 3, "wo')
+    header, summary, torn = read_summary(path)
+    assert torn and summary.games == 2
+
+
+def test_writer_keeps_whole_lines_and_truncates(tmp_path):
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=b'{"seed": 2')
+    keep = path.stat().st_size - len(b'{"seed": 2')
+    writer = Writer(path, HEADER, keep)
+    writer.write(b'{"seed":2,"won":false}\n')
+    writer.close()
+    assert path.read_bytes().endswith(b'"won":true}\n{"seed":2,"won":false}\n')
+
+
+@pytest.mark.parametrize("content, words", [
+    (b'{"format": "cardgames-log"}\n', "not a batch result file"),
+    (b"hello\n", "not a batch result file"),
+    (orjson.dumps({**HEADER, "version": 9}) + b"\n", "version 9 is not supported"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n[1, 2]\n', ":3: not a result record"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": "x"}\n', ":3: not a result record"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": 1}\n', ":3: seed 1 appears twice"),
+    (b"", "empty"),
+])
+def test_bad_result_files(tmp_path, content, words):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert words in str(err.value) and str(path) in str(err.value)
+
+
+def test_check_comparable():
+    check_comparable([("a", HEADER), ("b", {**HEADER, "variants": ["strict"], "agents": ["random"]})])
+    with pytest.raises(CardgamesError, match="b: game 'torqu' differs from a's 'eiffel-tower'"):
+        check_comparable([("a", HEADER), ("b", {**HEADER, "game": "torqu"})])
+    with pytest.raises(CardgamesError, match="players 4 differs"):
+        check_comparable([("a", HEADER), ("b", {**HEADER, "players": 4})])
+
+
+def test_progress_line():
+    stream = io.StringIO()
+    progress = Progress(enabled=True, stream=stream)
+    progress.start(1000)
+    progress.advance(250)
+    assert "25.0%" in stream.getvalue() and "250/1,000" in stream.getvalue() and "ETA" in stream.getvalue()
+    assert "/s" in progress.line(1.0) and "ETA 3s" in progress.line(1.0)
+    progress.close()
+    assert stream.getvalue().endswith("\n")
+    silent = io.StringIO()
+    quiet = Progress(enabled=False, stream=silent)
+    quiet.start(1000)
+    quiet.advance(1000)
+    quiet.close()
+    assert silent.getvalue() == ""

@@ -1,0 +1,292 @@
+"""``cardgames batch`` and ``cardgames stats`` end to end: determinism across workers and
+backends, kill-and-resume, comparisons, bad input, plots."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from cardgames.engine.agents import make_agents
+from cardgames.engine.core import play
+from cardgames.engine.registry import load_game
+
+CLI = [sys.executable, "-c", "from cardgames.cli.main import main; main()"]
+
+
+def batch(run_cli, *args: str):
+    result = run_cli("batch", "--game", "eiffel-tower", "--quiet", *args)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def records(path: Path) -> list[bytes]:
+    lines = path.read_bytes().split(b"\n")
+    assert lines[-1] == b"", "the file must end with a whole line"
+    return lines[1:-1]
+
+
+def stats_json(run_cli, *files: Path) -> dict:
+    result = run_cli("stats", *map(str, files), "--format", "json")
+    assert result.exit_code == 0, result.output
+    return orjson.loads(result.stdout)
+
+
+def test_records_are_the_games_results(run_cli, tmp_path):
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "40-49", "--workers", "1", "--out", str(out))
+    header = orjson.loads(out.read_bytes().split(b"\n")[0])
+    game = load_game("eiffel-tower")
+    assert header["game"] == "eiffel-tower" and header["variants"] == [] and header["players"] == 1
+    assert header["agents"] == ["greedy"] and header["rng"] == "native"
+    assert header["config_sha256"] == game.spec.sha256
+    agents = make_agents([], game)
+    for line, seed in zip(records(out), range(40, 50), strict=True):
+        assert orjson.loads(line) == {"seed": seed, **play(game, seed, agents).state.result()}
+
+
+def test_same_records_and_stats_for_1_and_2_workers_and_dask(run_cli, tmp_path):
+    """The dask run starts a LocalCluster of 2 worker processes (a few seconds): the backend
+    users get, not a threaded stand-in."""
+    pytest.importorskip("dask.distributed")
+    outputs = {}
+    for name, extra in {"serial": ["--workers", "1"], "pool": ["--workers", "2"],
+                        "dask": ["--backend", "dask", "--workers", "2"]}.items():
+        out = tmp_path / f"{name}.jsonl"
+        result = batch(run_cli, "--seeds", "100-699", "--out", str(out), "--format", "json", *extra)
+        report = orjson.loads(result.stdout)
+        assert report["games"] == 600 and report["file"] == str(out)
+        del report["file"]
+        outputs[name] = (out.read_bytes(), report)
+    assert outputs["serial"] == outputs["pool"] == outputs["dask"]
+    seeds = [orjson.loads(line)["seed"] for line in records(tmp_path / "pool.jsonl")]
+    assert seeds == list(range(100, 700))
+    # the statistics printed by batch are those stats recomputes from the file
+    again = stats_json(run_cli, tmp_path / "dask.jsonl")["files"][0]
+    assert again["figures"] == outputs["serial"][1]["figures"]
+
+
+def test_kill_and_resume(run_cli, tmp_path):
+    out = tmp_path / "r.jsonl"
+    seeds = range(0, 8000)
+    args = ["batch", "--game", "eiffel-tower", "--seeds", "0-7999", "--workers", "2", "--out", str(out), "--quiet"]
+    proc = subprocess.Popen([*CLI, *args], start_new_session=True, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while (not out.exists() or out.read_bytes().count(b"\n") < 3) and time.monotonic() < deadline:
+            assert proc.poll() is None, "the batch ended before it could be killed"
+            time.sleep(0.005)
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)  # the batch and its pool workers: its own process group
+        proc.wait()
+    written = out.read_bytes()
+    done = written.count(b"\n") - 1
+    assert 2 <= done < len(seeds), "killed mid-run"
+    for line in written.split(b"\n")[1:-1]:
+        orjson.loads(line)  # every line whole
+    # as if killed in the middle of a write: a torn last line
+    with open(out, "ab") as handle:
+        handle.write(b'{"seed":12345,"won":tr')
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-7999", "--workers", "2", "--out", str(out),
+                     "--resume", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert "torn last line" in result.stderr and f"{done:,} already in" in result.stderr
+    lines = records(out)
+    assert sorted(orjson.loads(line)["seed"] for line in lines) == list(seeds)  # each seed exactly once
+    resumed = orjson.loads(result.stdout)
+    fresh = orjson.loads(batch(run_cli, "--seeds", "0-7999", "--workers", "2", "--format", "json").stdout)
+    assert resumed["games"] == 8000 and resumed["figures"] == fresh["figures"]
+    # resuming a complete file plays nothing and reports the same statistics
+    again = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-7999", "--out", str(out), "--resume",
+                    "--format", "json")
+    assert "played 0 games" in again.stderr and orjson.loads(again.stdout)["figures"] == fresh["figures"]
+    assert records(out) == lines
+
+
+def test_resume_a_sub_range_reports_only_that_range(run_cli, tmp_path):
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-99", "--workers", "1", "--out", str(out))
+    result = batch(run_cli, "--seeds", "50-149", "--workers", "1", "--out", str(out), "--resume", "--format", "json")
+    assert orjson.loads(result.stdout)["games"] == 100
+    assert sorted(orjson.loads(line)["seed"] for line in records(out)) == list(range(150))
+    direct = orjson.loads(batch(run_cli, "--seeds", "50-149", "--workers", "1", "--format", "json").stdout)
+    assert orjson.loads(result.stdout)["figures"] == direct["figures"]
+
+
+def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, tmp_path):
+    plain, strict, later = tmp_path / "plain.jsonl", tmp_path / "strict.jsonl", tmp_path / "later.jsonl"
+    batch(run_cli, "--seeds", "0-799", "--workers", "1", "--out", str(plain))
+    batch(run_cli, "--seeds", "0-799", "--workers", "1", "--variant", "strict", "--out", str(strict))
+    batch(run_cli, "--seeds", "800-1599", "--workers", "1", "--out", str(later))
+    report = stats_json(run_cli, plain, strict, later)
+    tests = {(t["file"], t["figure"]): t for t in report["comparisons"]}
+    won = tests[(str(strict), "won")]
+    assert won["test"] == "z" and won["significant"] and won["difference"] < -0.2 and won["p_value"] < 1e-6
+    assert tests[(str(strict), "cards_left")]["significant"]
+    same = [t for (file, _), t in tests.items() if file == str(later)]
+    assert {t["figure"] for t in same} == {"won", "cards_left", "plays", "turns"}
+    assert not any(t["significant"] for t in same), same
+    table = run_cli("stats", str(plain), str(strict))
+    assert table.exit_code == 0
+    assert "A: " in table.stdout and "(strict)" in table.stdout and "B vs A" in table.stdout
+    assert "yes" in table.stdout.split("B vs A", 1)[1].splitlines()[0]
+    csv = run_cli("stats", str(plain), str(strict), "--format", "csv").stdout.splitlines()
+    assert csv[0].startswith("file,figure,n,mean,ci95_low,ci95_high") and csv[0].endswith("p_value,significant")
+    assert any(line.startswith(f"{strict},won,800,") and line.endswith(",True") for line in csv)
+
+
+def test_table_and_csv_output(run_cli, tmp_path):
+    loud = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-99", "--workers", "1")
+    assert "played 100 games" in loud.stderr and "ETA" not in loud.stderr  # stderr is no terminal: no bar
+    table = batch(run_cli, "--seeds", "0-99", "--workers", "1").stdout
+    assert table.startswith("eiffel-tower (no variants), 1 player, agents greedy, rng native: 100 games")
+    assert "ci95_low" in table and "cards_left" in table and "p95" in table
+    csv = batch(run_cli, "--seeds", "0-99", "--workers", "1", "--format", "csv").stdout.splitlines()
+    assert csv[0] == "figure,n,mean,ci95_low,ci95_high,sd,min,p5,p25,p50,p75,p95,max"
+    assert csv[1].startswith("won,100,")
+
+
+def test_pysolfc_numbers(run_cli, tmp_path):
+    out = tmp_path / "ms.jsonl"
+    batch(run_cli, "--seeds", "ms1-ms5", "--rng", "pysolfc", "--workers", "1", "--out", str(out))
+    header = orjson.loads(out.read_bytes().split(b"\n")[0])
+    assert header["rng"] == "pysolfc" and header["seed_prefix"] == "ms"
+    game = load_game("eiffel-tower")
+    first = orjson.loads(records(out)[0])
+    assert first == {"seed": 1, **play(game, "ms1", make_agents([], game), "pysolfc").state.result()}
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--seeds", "10-5"], "ends (5) before it starts (10)"),
+    (["--seeds", "a-b"], "expected a range A-B"),
+    (["--seeds", "ms1-ms3"], "the ms prefix is for --rng pysolfc"),
+    (["--seeds", "0-3", "--rng", "pysolfc"], "0 is not a game"),
+    (["--seeds", "0-3", "--agent", "clever"], "unknown agent"),
+    (["--seeds", "0-3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+])
+def test_bad_batch_input(run_cli, args, words):
+    result = run_cli("batch", "--game", "eiffel-tower", *args)
+    assert result.exit_code == 1
+    assert words in result.stderr and "Traceback" not in result.output
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+def test_out_file_rules(run_cli, tmp_path):
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(out))
+    before = out.read_bytes()
+    again = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(out))
+    assert again.exit_code == 1 and "exists: pass --resume" in again.stderr
+    other = run_cli("batch", "--game", "eiffel-tower", "--variant", "strict", "--seeds", "0-9", "--out", str(out),
+                    "--resume")
+    assert other.exit_code == 1 and "holds results of another run (variants [], this run ['strict'])" in other.stderr
+    agents = run_cli("batch", "--game", "eiffel-tower", "--agent", "random", "--seeds", "0-9", "--out", str(out),
+                     "--resume")
+    assert agents.exit_code == 1 and "agents ['greedy']" in agents.stderr
+    assert out.read_bytes() == before
+    usage = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--resume")
+    assert usage.exit_code == 2 and "--resume needs --out" in usage.stderr
+
+
+def test_stats_refuses_another_game(run_cli, tmp_path):
+    ours = tmp_path / "ours.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(ours))
+    header = orjson.loads(ours.read_bytes().split(b"\n")[0])
+    theirs = tmp_path / "theirs.jsonl"
+    theirs.write_bytes(orjson.dumps({**header, "game": "torqu", "players": 4}) + b"\n"
+                       + b'{"seed":0,"scores":[1,2,3,4],"winners":[3],"moves":40}\n')
+    result = run_cli("stats", str(ours), str(theirs))
+    assert result.exit_code == 1
+    assert f"{theirs}: game 'torqu' differs from {ours}'s 'eiffel-tower'" in result.stderr
+    resumed = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(theirs), "--resume")
+    assert resumed.exit_code == 1 and "holds results of another run (game 'torqu'" in resumed.stderr
+    log = run_cli("stats", str(Path(__file__).parent / "golden" / "eiffel-tower-p1-native-7-greedy.json"))
+    assert log.exit_code == 1 and "not a batch result file" in log.stderr
+    missing = run_cli("stats", str(tmp_path / "nope.jsonl"))
+    assert missing.exit_code == 1 and "cannot read" in missing.stderr
+
+
+def test_stats_of_a_multiplayer_file(run_cli, tmp_path):
+    """Synthetic multiplayer records (no multiplayer engine needed): per-seat shares and scores."""
+    path = tmp_path / "mp.jsonl"
+    header = {"format": "cardgames-batch", "version": 1, "engine_version": "0.1.0", "game": "turup",
+              "variants": [], "players": 3, "agents": ["random"] * 3, "rng": "native",
+              "generator": "shake128-ctr/1", "seed_prefix": "", "config_sha256": "f" * 64}
+    lines = [orjson.dumps(header)]
+    for seed in range(30):
+        winner = [seed % 3] if seed % 5 else [0, 1]
+        lines.append(orjson.dumps({"seed": seed, "scores": [seed % 7, seed % 4, 3], "winners": winner,
+                                   "moves": 20 + seed % 9, "coins": [f"{seed % 3}.50", "-1.25", "0.00"]}))
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    figures = stats_json(run_cli, path)["files"][0]["figures"]
+    assert [figures[f"wins[{s}]"]["count"] for s in range(3)] == [14, 14, 8]
+    assert figures["ties"]["count"] == 6 and figures["scores[2]"]["sd"] == 0.0
+    assert figures["coins[1]"]["min"] == "-1.25" and figures["moves"]["max"] == 28
+    table = run_cli("stats", str(path))
+    assert table.exit_code == 0 and "first_player_advantage" in table.stdout and "3 players" in table.stdout
+
+
+def test_plot(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    png = tmp_path / "p.png"
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-49", "--workers", "1", "--out", str(out), "--plot", str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    two = tmp_path / "two.png"
+    result = run_cli("stats", str(out), str(out), "--plot", str(two))
+    assert result.exit_code == 0 and two.stat().st_size > 1000
+
+
+def test_cli_import_stays_light():
+    code = ("import sys; from cardgames.cli import batch; from cardgames.engine.batch import runner, report, plot; "
+            "heavy = [m for m in ('dask', 'distributed', 'matplotlib', 'numpy') if m in sys.modules]; "
+            "print(heavy); sys.exit(bool(heavy))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("game_id", ["turup", "towers", "torqu"])
+def test_real_multiplayer_games_when_present(run_cli, tmp_path, game_id):
+    """Multiplayer engines are written in parallel: exercised here once they exist."""
+    from cardgames.engine.config import Catalog
+
+    if game_id not in Catalog().ids("games"):
+        pytest.skip(f"{game_id} is not in the catalog yet")
+    files = []
+    for workers in ("1", "2"):
+        out = tmp_path / f"{workers}.jsonl"
+        result = run_cli("batch", "--game", game_id, "--seeds", "0-11", "--workers", workers, "--out", str(out),
+                         "--quiet", "--format", "json")
+        assert result.exit_code == 0, result.output
+        files.append((out.read_bytes(), orjson.loads(result.stdout)["figures"]))
+    assert files[0] == files[1]
+    figures = files[0][1]
+    players = orjson.loads(files[0][0].split(b"\n")[0])["players"]
+    assert [f"wins[{s}]" for s in range(players)] == [n for n in figures if n.startswith("wins[")]
+    assert figures["scores"]["n"] == 12 * players and figures["moves"]["n"] == 12
+
+
+def test_dask_scheduler_address(run_cli, tmp_path):
+    """--scheduler: an existing cluster (here an in-process one with one threaded worker, which
+    starts in well under a second) gives the same records as the serial run."""
+    distributed = pytest.importorskip("dask.distributed")
+    serial = tmp_path / "serial.jsonl"
+    batch(run_cli, "--seeds", "0-199", "--workers", "1", "--out", str(serial))
+    remote = tmp_path / "remote.jsonl"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        batch(run_cli, "--seeds", "0-199", "--backend", "dask", "--scheduler", cluster.scheduler_address,
+              "--out", str(remote))
+    assert remote.read_bytes() == serial.read_bytes()
+    import dask
+
+    with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
+        unreachable = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--backend", "dask",
+                              "--scheduler", "tcp://127.0.0.1:9")
+    assert unreachable.exit_code == 1 and "cannot start or reach Dask scheduler tcp://127.0.0.1:9" in unreachable.stderr
