@@ -11,7 +11,7 @@ add ``#2``, ``#3``, ... (``QH#2``).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, Sequence
 
 from .errors import CardgamesError
 
@@ -75,6 +75,13 @@ class Deck:
     def rank_count(self) -> int:
         """Ranks per suit (the pairing games' match value is this plus one)."""
         return len(self.ranks)
+
+
+def stock_line(names: Sequence[str], verb: str, shown: int = 8, sep: str = " ") -> str:
+    """``stock: N cards, <verb> in this order: A B C ...``: how every game's deal drawing
+    shows its face-down pile (the first ``shown`` cards, then an ellipsis)."""
+    preview = sep.join(names[:shown]) + (f"{sep}..." if len(names) > shown else "")
+    return f"stock: {len(names)} cards, {verb} in this order: {preview}"
 
 
 def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, NamedTuple
 
+from ...cards import stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...schema import BOOL, INT, LIST, MAP, OPT_INT, Field, positive
@@ -117,11 +118,9 @@ class PairingGame(Game):
             cells = "".join(t.center(width) for t in tops[start:start + count])
             lines.append(cells.center(widest).rstrip())
             start += count
-        stock = deal["stock"]
-        preview = " ".join(stock[:8]) + (" ..." if len(stock) > 8 else "")
         lines.append("")
         lines.append(f"waste: {' '.join(deal['waste']) or '(empty)'}")
-        lines.append(f"stock: {len(stock)} cards, turned in this order: {preview}")
+        lines.append(stock_line(deal["stock"], "turned"))
         return "\n".join(lines)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+from ...cards import stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError
@@ -250,9 +251,7 @@ class TowersGame(Game):
         lines = ["towers: " + ", ".join(f"{s} ({f})" for s, f in zip(self.suits, deal["towers"], strict=True))]
         for seat, cache in enumerate(deal["caches"]):
             lines.append(f"player {seat} cache: {', '.join(cache)}")
-        stock = deal["stock"]
-        preview = ", ".join(stock[:6]) + (", ..." if len(stock) > 6 else "")
-        lines.append(f"stock: {len(stock)} cards, drawn in this order: {preview}")
+        lines.append(stock_line(deal["stock"], "drawn", shown=6, sep=", "))
         return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ from bisect import insort
 from collections import Counter
 from typing import Any, NamedTuple
 
-from ...cards import COPY_MARK
+from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError
@@ -161,9 +161,7 @@ class TurupGame(Game):
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = [f"hand {seat}: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
         lines.append(f"community: {' '.join(deal['community']) or '(empty)'}")
-        stock = deal["stock"]
-        preview = " ".join(stock[:8]) + (" ..." if len(stock) > 8 else "")
-        lines.append(f"stock: {len(stock)} cards, dealt in this order: {preview}")
+        lines.append(stock_line(deal["stock"], "dealt"))
         return "\n".join(lines)
 
 
@@ -348,7 +346,7 @@ class TurupState(State):
         """Cards won by each seat over the match so far (the current round's included)."""
         totals = [sum(round_[seat] for round_ in self.round_scores) for seat in range(self.game.num_players)]
         if self.current_player is not None:
-            totals = [t + len(w) for t, w in zip(totals, self.won)]
+            totals = [t + len(w) for t, w in zip(totals, self.won, strict=True)]
         return totals
 
     def round_wins(self) -> list[int]:
@@ -488,6 +486,6 @@ def deal_facts(spec: GameSpec) -> dict[str, Any]:
     return {"decks": spec.copies, "cards": cards, "full_deals": full, "short_deal_cards": short}
 
 
-from .agents import AGENTS  # noqa: E402  (agents need the action classes above)
+from .agents import AGENTS  # noqa: E402,F401  (part of the engine contract; agents need the classes above)
 
 GAME = TurupGame
