@@ -25,7 +25,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", default="1-10000", help="A-B (default 1-10000)")
     parser.add_argument("--games", nargs="+", default=["eiffel-tower"])
-    parser.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
+    parser.add_argument("--budget", type=int, default=None,
+                        help=f"nodes per deal (default: the solver's, {DEFAULT_BUDGET} without wild cards)")
+    parser.add_argument("--progress", type=int, default=0, metavar="N", help="also report every N deals")
     args = parser.parse_args()
     low, high = (int(x) for x in args.seeds.split("-"))
     for name in args.games:
@@ -37,11 +39,17 @@ def main() -> None:
             solution = solver.solve(game.new_state(seed))
             times.append(solution.seconds)
             verdicts[solution.winnable] += 1
-        times.sort()
-        print(f"{name}: {len(times)} deals in {time.perf_counter() - start:.1f} s; winnable {verdicts[True]}, "
-              f"unwinnable {verdicts[False]}, undecided {verdicts[None]} (budget {args.budget} nodes); "
-              f"median {percentile(times, 0.5) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms, "
-              f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms", flush=True)
+            if args.progress and len(times) % args.progress == 0:
+                report(name, sorted(times), verdicts, solver.budget, start)
+        report(name, sorted(times), verdicts, solver.budget, start)
+
+
+def report(name: str, times: list[float], verdicts: dict, budget: int, start: float) -> None:
+    """One line: deals, verdicts and the time distribution (``times`` sorted)."""
+    print(f"{name}: {len(times)} deals in {time.perf_counter() - start:.1f} s; winnable {verdicts[True]}, "
+          f"unwinnable {verdicts[False]}, undecided {verdicts[None]} (budget {budget} nodes); "
+          f"median {percentile(times, 0.5) * 1000:.1f} ms, p90 {percentile(times, 0.9) * 1000:.1f} ms, "
+          f"p99 {percentile(times, 0.99) * 1000:.1f} ms, max {times[-1] * 1000:.0f} ms", flush=True)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,7 @@ def check_play(game, seed: int, agent: str) -> None:
         if game.waste_cap is not None:
             assert len(state.waste) <= game.waste_cap
         for row in state.rows:  # every card sits on a card it pairs with (or on / as a wild)
-            for low, high in zip(row, row[1:]):
+            for low, high in zip(row, row[1:], strict=False):
                 assert game.pairs(low, high)
     assert steps <= 2 * len(game.deck)
     assert state.legal_actions() == []
@@ -97,7 +97,8 @@ def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
     game = load_game("castle")
     code = game.deck.code
     assert game.pairs(code("VII"), code("XV")) and not game.pairs(code("VII"), code("XIV"))
-    assert game.pairs(code("3C"), code("CH")) and not game.pairs(code("3C"), code("KH")) and not game.pairs(code("3C"), code("XII"))
+    assert game.pairs(code("3C"), code("CH")) and not game.pairs(code("3C"), code("KH"))
+    assert not game.pairs(code("3C"), code("XII"))
     assert game.card_class[code("Fool")] == WILD
     for other in ("AC", "XXI", "Fool#2"):
         assert game.pairs(code("Fool"), code(other)) and game.pairs(code(other), code("Fool"))

@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.core import Playthrough
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.log import build_log, replay
-from cardgames.engine.core import Playthrough
 from cardgames.engine.registry import load_game
 
 DATA = Path(__file__).parent / "data" / "pairing"
@@ -91,11 +91,13 @@ def test_budget_runs_out_to_null():
 def test_solver_agent_wins_winnable_deals_and_plays_on_otherwise(run_cli, tmp_path):
     import orjson
 
-    out = run_cli("simulate", "--game", "eiffel-tower", "--seed", "3", "--agent", "solver", "--log", str(tmp_path / "w.json"))
+    out = run_cli("simulate", "--game", "eiffel-tower", "--seed", "3", "--agent", "solver",
+                  "--log", str(tmp_path / "w.json"))
     assert out.exit_code == 0
     assert orjson.loads(out.stdout)["won"] is True
     assert run_cli("replay", str(tmp_path / "w.json")).exit_code == 0
-    lost = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "solver", "--log", str(tmp_path / "l.json"))
+    lost = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "solver",
+                   "--log", str(tmp_path / "l.json"))
     assert orjson.loads(lost.stdout)["won"] is False
 
 

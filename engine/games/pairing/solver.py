@@ -19,6 +19,18 @@ keep the search small (see docs/rules/pairing.md, "The solver"):
 
 Wild cards (the Fool, the Wizards) may move rows between pairs, so the sub-game check is used
 only once every wild card is on a row and covered; until then the plain memoised search runs.
+
+Games without wild cards or row cap (Eiffel Tower and most of the family) get a second, exact
+stage when the search has not decided within ``SEARCH_SHARE`` nodes: the interval solver of
+``intervals.py``, whose memo does not depend on the buried waste, so its effort is bounded by
+the (stock index, row counters) pairs instead of growing with the waste's contents. The
+search first because it settles most deals in a few hundred nodes; the interval stage
+because it settles the rest in a bounded, if larger, number of cheaper nodes.
+
+Capped games first get a room check (``over_capacity``: a pair's cards must fit on the rows
+that can ever serve it), and, like wild-card games, one greedy playout (a win is a line);
+without wild cards, the interval solver run as if rows had no cap refutes further deals
+(that game allows every move of the capped one) before the search resumes.
 """
 
 from __future__ import annotations
@@ -27,9 +39,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .intervals import IntervalSolver
+from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .rules import TURN, WILD, PairingGame, PairingState, Play
 
-DEFAULT_BUDGET = 300_000  # search nodes, sub-game nodes included
+DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
+# A search node costs some ten times an interval entry: games that only have the search (wild
+# cards in play) get this default instead, so that an undecided deal costs seconds, not minutes.
+SEARCH_ONLY_BUDGET = 300_000
+SEARCH_SHARE = 2_000  # nodes the depth-first search gets before the interval stage takes over
 
 
 @dataclass
@@ -83,7 +101,7 @@ class _Subgames:
         _, keys, _, prefix = self._info(gs)
         group = self.group
         return (prefix[g][turned], bytes(c for c in waste if group[c] == g),
-                tuple(n for n, k in zip(counts, keys) if group[k[0]] == g))
+                tuple(n for n, k in zip(counts, keys, strict=True) if group[k[0]] == g))
 
     def winnable(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> bool:
         memo_key = (gs, turned, waste, counts)
@@ -129,9 +147,11 @@ class _Subgames:
 class Solver:
     """Solves positions of one game; build once per game, call :meth:`solve` per position."""
 
-    def __init__(self, game: PairingGame, budget: int = DEFAULT_BUDGET):
+    def __init__(self, game: PairingGame, budget: int | None = None):
+        """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
+        ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies)."""
         self.game = game
-        self.budget = budget
+        self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
         card_class = game.card_class
         classes = sorted(set(card_class) | {c for acc in game.accepts[1:] for c in acc if c != WILD})
         # a pair group is named by its smaller class; the wild class is its own group
@@ -153,12 +173,99 @@ class Solver:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line."""
         start = time.perf_counter()
         self.nodes = 0
+        if self.over_capacity(state):
+            return Solution(False, 0, time.perf_counter() - start)
+        if not self.game.simple:
+            line = self.greedy_line(state)
+            if line is not None:
+                return Solution(True, 0, time.perf_counter() - start, line)
+        staged = self.game.simple and self.budget > SEARCH_SHARE
+        relaxable = not self.game.has_wilds and self.game.row_cap is not None and self.budget > SEARCH_SHARE
+        budget = self.budget
+        if staged or relaxable:
+            self.budget = SEARCH_SHARE
         try:
             line = self._search(state)
             verdict = line is not None
         except _OutOfBudget:
             line, verdict = None, None
+        finally:
+            self.budget = budget
+        if verdict is None and relaxable:
+            # the uncapped game allows every move of this one: lost there means lost here
+            relaxed = IntervalSolver(self.game, state, budget - self.nodes, relax_cap=True)
+            try:
+                if not relaxed.winnable():
+                    verdict, line = False, None
+            except IntervalsOutOfBudget:
+                pass
+            self.nodes += relaxed.nodes
+            if verdict is None and self.nodes < budget:
+                try:
+                    line = self._search(state)
+                    verdict = line is not None
+                except _OutOfBudget:
+                    pass
+        if verdict is None and staged:
+            intervals = IntervalSolver(self.game, state, budget - self.nodes)
+            try:
+                line = intervals.solve()
+                verdict = line is not None
+            except IntervalsOutOfBudget:
+                pass
+            self.nodes += intervals.nodes
         return Solution(verdict, self.nodes, time.perf_counter() - start, line or [])
+
+    def greedy_line(self, state: PairingState) -> list[Any] | None:
+        """The ``greedy`` agent's line from ``state`` if it wins, else None.
+
+        With wild cards or a row cap the search finds wins slowly, and greedy play wins many of
+        the winnable deals (it never looks at the stock, and uses no randomness): one playout
+        settles those deals before any search.
+        """
+        from .agents import GreedyAgent
+
+        agent = GreedyAgent(self.game)
+        position = state.clone()
+        line = []
+        while position.current_player is not None:
+            action = agent.choose(position, position.legal_actions(), None)
+            position.apply(action)
+            line.append(action)
+        return line if position.won() else None
+
+    def over_capacity(self, state: PairingState) -> bool:
+        """Is some pair's card count beyond the room its rows can ever offer (row cap only)?
+
+        Every card still to play takes one place on a row topped, at that moment, by its pair or
+        by a wild card. Rows never leave their pair except through a wild card: a row may serve
+        a pair only if it is in that pair now, is wild-topped now, or is one of the rows the wild
+        cards still to place will land on (at most one row each, so the roomiest others).
+        """
+        game = self.game
+        cap = game.row_cap
+        if cap is None:
+            return False
+        card_class, group = game.card_class, self.group
+        rooms: dict[int, list[int]] = {}
+        for row in state.rows:
+            rooms.setdefault(group[card_class[row[-1]]], []).append(cap - len(row))
+        left: dict[int, int] = {}
+        wilds = 0
+        for c in list(state.stock[state.next:]) + state.waste:
+            cls = card_class[c]
+            if cls == WILD:
+                wilds += 1
+            else:
+                left[group[cls]] = left.get(group[cls], 0) + 1
+        wild_room = sum(rooms.get(WILD, []))
+        if sum(left.values()) + wilds > wild_room + sum(sum(r) for g, r in rooms.items() if g != WILD):
+            return True
+        for g, need in left.items():
+            others = sorted((x for h, r in rooms.items() if h not in (g, WILD) for x in r), reverse=True)
+            if need > sum(rooms.get(g, [])) + wild_room + sum(others[:wilds]):
+                return True
+        return False
 
     # -- the search ----------------------------------------------------------------------
     def _search(self, state: PairingState) -> list[Any] | None:
@@ -306,9 +413,9 @@ class _OutOfBudget(Exception):
     """The node budget ran out before the position was decided."""
 
 
-def solve_deal(game: PairingGame, seed: int | str, rng: str = "native", budget: int = DEFAULT_BUDGET) -> Solution:
+def solve_deal(game: PairingGame, seed: int | str, rng: str = "native", budget: int | None = None) -> Solution:
     """Deal ``seed`` and decide it."""
     return Solver(game, budget).solve(game.new_state(game.check_seed(seed, rng), rng))
 
 
-__all__ = ["DEFAULT_BUDGET", "Play", "Solution", "Solver", "solve_deal"]
+__all__ = ["DEFAULT_BUDGET", "SEARCH_ONLY_BUDGET", "Play", "Solution", "Solver", "solve_deal"]

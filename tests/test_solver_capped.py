@@ -1,0 +1,55 @@
+"""The staged solver on capped games (room check, uncapped relaxation) and wild cards, against brute force."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver import CATALOG, brute_force
+
+from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.registry import load_game
+
+GAMES = [("tight-capped", ()), ("tight-capped", ("strict",)), ("wild-capped", ()), ("wild-capped", ("strict",))]
+
+
+def check(game, state) -> bool | None:
+    solver = Solver(game)
+    truth = brute_force(state.clone())
+    if solver.over_capacity(state):
+        assert truth is False, "the room check refuted a winnable position"
+    solution = solver.solve(state)
+    assert solution.winnable is truth
+    if truth:
+        position = state.clone()
+        for action in solution.line:
+            position.apply(action)
+        assert position.won()
+    return truth
+
+
+@pytest.mark.parametrize("name, variants", GAMES)
+def test_staged_solver_agrees_with_brute_force_on_capped_deals(name, variants):
+    game = load_game(name, variants, catalog=CATALOG)
+    solver = Solver(game)
+    verdicts, refuted = [], 0
+    for seed in range(30):
+        state = game.new_state(seed)
+        verdicts.append(check(game, state))
+        refuted += solver.over_capacity(state)
+    assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
+    if name == "tight-capped":
+        assert refuted, "the room check should bite on this tight layout"
+
+
+@settings(max_examples=40, deadline=None)
+@given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
+def test_staged_solver_agrees_with_brute_force_mid_game(which, seed, moves):
+    game = load_game(*which, catalog=CATALOG)
+    state = game.new_state(seed)
+    for pick in moves:
+        legal = state.legal_actions()
+        if not legal:
+            break
+        state.apply(legal[pick % len(legal)])
+    check(game, state)
