@@ -1,0 +1,91 @@
+"""``cardgames score torqu``: the exact best arrangement of cards into Torqu sets."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from .options import format_option, load_game
+from .output import emit_json
+
+
+@click.command("score")
+@click.argument("game_id", metavar="GAME")
+@click.option("--cards", default=None, metavar="C,C,...", help="Comma-separated card names (Air-1,Magic-13,...).")
+@click.option("--input", "input_file", default=None, type=click.Path(dir_okay=False, allow_dash=True),
+              help="JSON lines {\"cards\": [...]} to score, one result each (- for stdin).")
+@click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
+@format_option("json", "jsonl", "text")
+@click.pass_context
+def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: str | None,
+              variants: tuple[str, ...], fmt: str) -> None:
+    """Score cards with GAME's scorer: the tableau score (best sets, proven optimal), the hand
+    penalty the same cards would cost, the sets and the cards left out."""
+    from cardgames.engine.errors import CardgamesError
+
+    game = load_game(ctx, game_id, variants)
+    scorer = getattr(game, "scorer", None)
+    if scorer is None:
+        raise CardgamesError(f"{game.id} has no set scorer (only torqu does)")
+    if (cards is None) == (input_file is None):
+        raise CardgamesError("give exactly one of --cards or --input")
+    if cards is not None:
+        names = [n.strip() for n in cards.split(",") if n.strip()]
+        _emit(score_names(scorer, names, "--cards"), fmt)
+        return
+    for where, names in _read_lines(input_file):
+        _emit(score_names(scorer, names, where), "jsonl" if fmt == "jsonl" else fmt)
+
+
+def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
+    from cardgames.engine.errors import CardgamesError
+
+    try:
+        codes = scorer.codes(names)
+    except CardgamesError as exc:
+        raise CardgamesError(f"{where}: {exc}") from None
+    tableau = scorer.tableau_score(codes)
+    hand = scorer.hand_penalty(codes)
+    return {"tableau_score": tableau["score"], "hand_penalty": hand["penalty"], "sets": tableau["sets"],
+            "leftover": tableau["leftover"]}
+
+
+def _read_lines(path: str):
+    import orjson
+
+    from cardgames.engine.errors import CardgamesError
+
+    label = "<stdin>" if path == "-" else path
+    try:
+        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+    except OSError as exc:
+        raise CardgamesError(f"{label}: cannot read: {exc.strerror or exc}") from None
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            where = f"{label}:{number}"
+            try:
+                data = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                raise CardgamesError(f"{where}: not valid JSON") from None
+            if (not isinstance(data, dict) or not isinstance(data.get("cards"), list)
+                    or not all(isinstance(c, str) for c in data["cards"])):
+                raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
+            yield where, data["cards"]
+
+
+def _emit(result: dict[str, Any], fmt: str) -> None:
+    if fmt == "json":
+        emit_json(result)
+    elif fmt == "jsonl":
+        emit_json(result, pretty=False)
+    else:
+        lines = [f"tableau score {result['tableau_score']}, hand penalty {result['hand_penalty']}"]
+        for s in result["sets"]:
+            wild = "".join(f" ({w} as {a})" for w, a in s.get("wild", {}).items())
+            lines.append(f"  {s['kind']:<15} {s['points']:>4}  {' '.join(s['cards'])}{wild}")
+        lines.append(f"  left out: {' '.join(result['leftover']) or '(none)'}")
+        click.echo("\n".join(lines))

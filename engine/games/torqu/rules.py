@@ -1,0 +1,422 @@
+"""Rules of Torqu, driven by config (configs/games/torqu.yaml and its variants).
+
+A game is a series of matches. Each match deals a fresh shuffle (match ``k`` uses deal number
+``k``): hands, then the centre tableau (see :mod:`.layout`). A turn is:
+
+1. ``Draw(cards)``: take two cards exposed at the same time that pair (same suit, same number,
+   consecutive numbers; with Dragons also a shared picture). In Death the second card may come
+   from another player's personal tableau; the first always comes from the centre.
+2. ``Lay(card)``, any number of times: move a hand card onto the player's personal tableau
+   (filled centre stack first, then primaries N..NW, then secondaries, each to capacity).
+3. ``EndTurn()``. The turn ends by itself when nothing more can be laid.
+
+The match ends when the next player cannot draw (Death: when the centre is empty or nobody can
+draw; a player who cannot draw is skipped). Then every tableau is scored by its exact best
+arrangement, hand penalties are subtracted, stones move on the board (:mod:`.board`), and the
+next match is dealt unless a stone reached the end or ``max_matches`` were played.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from ...config import GameSpec
+from ...core import Game, State
+from ...errors import CardgamesError
+from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
+from .board import move_stones
+from .layout import Tableau, capacity_total
+from .scoring import Scorer
+
+
+def _rows(keys: tuple[str, ...]):
+    def check(value: Any) -> str | None:
+        for count, row in value.items():
+            if not str(count).isdigit():
+                return f"keys must be player counts, not {count!r}"
+            if not isinstance(row, dict) or set(row) != set(keys):
+                return f"row {count} must have exactly the keys {', '.join(keys)}"
+            if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in row.values()):
+                return f"row {count}: values must be non-negative integers"
+        return None
+    return check
+
+
+DEAL_KEYS = ("hand", "center", "primary", "secondary")
+TABLEAU_KEYS = ("center", "primary", "secondary")
+POINT_KEYS = ("perfect_four", "fifteen_flush", "fifteen", "straight_flush", "straight", "four_of_a_kind", "flush")
+
+OPTIONS = {
+    "deal": Field(MAP, "per player count: cards to each hand, the centre stack, each primary, each secondary",
+                  open=True, check=_rows(DEAL_KEYS)),
+    "exposed_at_start": Field(INT, "exposed centre cards right after the deal (checked by validate)", check=positive),
+    "tableau": Field(MAP, "per player count: personal tableau capacities of the centre, each primary, each secondary",
+                     open=True, check=_rows(TABLEAU_KEYS)),
+    "pair_wraps": Field(BOOL, "whether the highest and lowest numbers count as consecutive when drawing"),
+    "points": Field(MAP, "set points", fields={k: Field(INT, k.replace("_", " "), check=non_negative)
+                                               for k in POINT_KEYS}),
+    "fifteen_sum": Field(INT, "the sum a Fifteen or Fifteen Flush needs", check=positive),
+    "wild_cards": Field(LIST, "cards that are wild when scoring (the Mirrors)", items=Field(STR)),
+    "wild_in_hand": Field(BOOL, "whether wild cards are wild in the hand penalty too"),
+    "hand_penalty": Field(STR, "how the hand counts against the player", choices=("sets_at_full_value", "card_values")),
+    "board_end": Field(INT, "the last board space (the white centre); the start is 0", check=positive),
+    "points_per_space": Field(INT, "match points per board space", check=positive),
+    "collision": Field(STR, "what a stone does when its target space is taken", choices=("step_back",)),
+    "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
+    "death": Field(BOOL, "the Death variant"),
+    "partners": Field(BOOL, "the Partners variant"),
+    "dragons": Field(BOOL, "the Dragons variant"),
+}
+
+
+class Draw(NamedTuple):
+    """Take two exposed cards that pair: ``cards`` = (first, second)."""
+
+    cards: tuple[str, str]
+
+
+class Lay(NamedTuple):
+    """Lay a hand card onto the player's personal tableau."""
+
+    card: str
+
+
+class EndTurn(NamedTuple):
+    """Stop laying cards; the next player draws."""
+
+
+END_TURN = EndTurn()
+
+
+def unplayable(spec: GameSpec) -> str | None:
+    """Partners needs an even player count with at least two teams."""
+    if spec.options["partners"] and (spec.players % 2 or spec.players < 4):
+        return f"the partners variant needs an even number of players, 4 or more (not {spec.players})"
+    return None
+
+
+class TorquGame(Game):
+    ACTIONS = (Draw, Lay, EndTurn)
+
+    def __init__(self, spec: GameSpec):
+        super().__init__(spec)
+        reason = unplayable(spec)
+        if reason:
+            raise CardgamesError(reason)
+        opts = spec.options
+        row = _row(opts["deal"], self.num_players, "deal")
+        self.deal_row = tuple(row[k] for k in DEAL_KEYS)
+        cap = _row(opts["tableau"], self.num_players, "tableau")
+        self.capacity = tuple(cap[k] for k in TABLEAU_KEYS)
+        self.death, self.partners = opts["death"], opts["partners"]
+        self.teams = self.num_players // 2 if self.partners else self.num_players
+        self.scorer = Scorer(self.deck, opts)
+        self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
+        names = self.deck.names
+        self.lays = tuple(Lay(n) for n in names)
+        cards = self.deck.cards
+        top = max(c.value for c in cards)
+        pics = self.scorer.idents
+        partner: list[frozenset[int]] = []
+        for a in cards:
+            mates = set()
+            for b in cards:
+                if a.code == b.code:
+                    continue
+                diff = abs(a.value - b.value)
+                if (a.suit == b.suit or diff <= 1 or (opts["pair_wraps"] and diff == top - 1)
+                        or set(pics[a.code].pictures) & set(pics[b.code].pictures)):
+                    mates.add(b.code)
+            partner.append(frozenset(mates))
+        self.partner = tuple(partner)
+        self._draws: dict[tuple[int, int], Draw] = {}
+
+    def draw_action(self, first: int, second: int) -> Draw:
+        key = (first, second)
+        action = self._draws.get(key)
+        if action is None:
+            names = self.deck.names
+            action = self._draws[key] = Draw((names[first], names[second]))
+        return action
+
+    def owner(self, seat: int) -> int:
+        """The tableau and stone a seat plays for (its team in Partners)."""
+        return seat % self.teams
+
+    def new_state(self, seed: int | str, rng: str = "native") -> "TorquState":
+        return TorquState(self, seed, rng)
+
+    def first_deal(self, state: "TorquState") -> dict[str, Any]:
+        deal = dict(state.deal_json()["matches"][0])
+        del deal["dealer"]
+        return deal
+
+    def describe_action(self, state: "TorquState", action: Any) -> str:
+        seat = state.current_player
+        if type(action) is Draw:
+            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}"
+        if type(action) is Lay:
+            return f"player {seat} lays {action.card} on their tableau"
+        return f"player {seat} ends the turn"
+
+    def render_deal(self, deal: dict[str, Any]) -> str:
+        from .layout import COMPASS
+
+        lines = [f"centre: {' '.join(deal['center'])}"]
+        for i, d in enumerate(COMPASS):
+            lines.append(f"{d:>2} primary: {' '.join(deal['primaries'][i])}")
+        for i, d in enumerate(COMPASS):
+            lines.append(f"{d:>2}-{COMPASS[(i + 1) % 8]} secondary: {' '.join(deal['secondaries'][i])}")
+        for seat, hand in enumerate(deal["hands"]):
+            lines.append(f"player {seat} hand: {' '.join(hand)}")
+        return "\n".join(lines)
+
+
+def _row(table: Any, players: int, what: str) -> Any:
+    for key, row in table.items():
+        if int(key) == players:
+            return row
+    raise CardgamesError(f"options.{what} has no row for {players} players")
+
+
+class TorquState(State):
+    def __init__(self, game: TorquGame, seed: int | str, rng: str):
+        self.game = game
+        self.seed, self.rng = seed, rng
+        self.positions = [0] * game.teams
+        self.deals: list[dict[str, Any]] = []
+        self.match_scores: list[list[int]] = []
+        self.match_details: list[dict[str, Any]] = []
+        self.rounds_played = 0
+        self.moves = 0
+        self.finished = False
+        self._current: int | None = None
+        self._deal()
+
+    # -- dealing ---------------------------------------------------------------------------
+    def _deal(self) -> None:
+        game = self.game
+        n = game.num_players
+        k = self.rounds_played
+        self.dealer = (n - 1 + k) % n
+        order = game.shuffled(self.seed, self.rng, deal_number=k)
+        order.reverse()  # the shuffled list's end is the top of the pile
+        hand, center, primary, secondary = game.deal_row
+        self.hands: list[list[int]] = [[] for _ in range(n)]
+        pos = 0
+        for _ in range(hand):
+            for i in range(n):
+                self.hands[(self.dealer + 1 + i) % n].append(order[pos])
+                pos += 1
+        self.center = Tableau.dealt(order[pos:], center, primary, secondary)
+        self.tableaus = [Tableau(game.capacity) for _ in range(game.teams)]
+        names = game.deck.names
+        self.deals.append({"dealer": self.dealer, "hands": [[names[c] for c in h] for h in self.hands],
+                           **self.center.to_json(names)})
+        self.phase = "draw"
+        self._current = (self.dealer + 1) % n
+        self._legal: list | None = None
+        if not self._draws(self._current):
+            self._next_drawer(self._current)
+
+    # -- the contract ----------------------------------------------------------------------
+    @property
+    def current_player(self) -> int | None:
+        return self._current
+
+    def legal_actions(self) -> list:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> list:
+        seat = self._current
+        if seat is None:
+            return []
+        if self.phase == "draw":
+            return self._draws(seat)
+        game = self.game
+        return [game.lays[c] for c in sorted(self.hands[seat])] + [END_TURN]
+
+    def _draws(self, seat: int) -> list:
+        game = self.game
+        partner = game.partner
+        center = sorted(self.center.exposed())
+        out = []
+        for i, a in enumerate(center):
+            mates = partner[a]
+            for b in center[i + 1:]:
+                if b in mates:
+                    out.append(game.draw_action(a, b))
+        if game.death:
+            own = game.owner(seat)
+            others = sorted(c for t, tab in enumerate(self.tableaus) if t != own for c in tab.exposed())
+            for a in center:
+                mates = partner[a]
+                out.extend(game.draw_action(a, b) for b in others if b in mates)
+            out.sort(key=lambda d: (game.deck.by_name[d.cards[0]].code, game.deck.by_name[d.cards[1]].code))
+        return out
+
+    def apply(self, action: Any) -> None:
+        if action not in self.legal_actions():
+            raise self.illegal(action)
+        game = self.game
+        seat = self._current
+        code = game.deck.by_name
+        tableau = self.tableaus[game.owner(seat)]
+        self.moves += 1
+        self._legal = None
+        if type(action) is Draw:
+            for name in action.cards:
+                card = code[name].code
+                source = self.center if card in self.center.exposed() else next(
+                    t for t in self.tableaus if card in t.exposed())
+                source.take(card)
+                self.hands[seat].append(card)
+            self.phase = "lay"
+        elif type(action) is Lay:
+            card = code[action.card].code
+            self.hands[seat].remove(card)
+            tableau.lay(card)
+        else:
+            self._end_turn()
+            return
+        if not self.hands[seat] or not tableau.room():
+            self._end_turn()
+
+    def _end_turn(self) -> None:
+        self.phase = "draw"
+        self._next_drawer(self._current)
+
+    def _next_drawer(self, seat: int) -> None:
+        """Give the turn to the next player who can draw, or end the match."""
+        n = self.game.num_players
+        candidates = [(seat + 1 + i) % n for i in range(n)]
+        if not self.game.death:
+            candidates = candidates[:1]
+        if self.center.exposed():
+            for nxt in candidates:
+                if self._draws(nxt):
+                    self._current = nxt
+                    return
+        self._end_match()
+
+    # -- end of a match --------------------------------------------------------------------
+    def _end_match(self) -> None:
+        game = self.game
+        n = game.num_players
+        scorer = game.scorer
+        tableau_scores = [scorer.tableau_score(t.cards()) for t in self.tableaus]
+        penalties = [scorer.hand_penalty(h) for h in self.hands]
+        team = [tableau_scores[t]["score"] for t in range(game.teams)]
+        for seat in range(n):
+            team[game.owner(seat)] -= penalties[seat]["penalty"]
+        scores = [team[game.owner(seat)] for seat in range(n)]
+        order: list[int] = []
+        for i in range(n):
+            owner = game.owner((self.dealer + 1 + i) % n)
+            if owner not in order:
+                order.append(owner)
+        before = list(self.positions)
+        self.positions = move_stones(self.positions, team, order, game.per_space, game.end)
+        self.match_scores.append(scores)
+        self.match_details.append({"tableaus": tableau_scores, "hands": penalties, "before": before,
+                                   "after": list(self.positions)})
+        self.rounds_played += 1
+        if game.end in self.positions:
+            self.finished = True
+            self._current = None
+        elif self.rounds_played >= game.max_matches:
+            self._current = None
+        else:
+            self._deal()
+
+    # -- results ---------------------------------------------------------------------------
+    def winners(self) -> list[int]:
+        if self._current is not None:
+            return []
+        best = max(self.positions)
+        return [s for s in range(self.game.num_players) if self.positions[self.game.owner(s)] == best]
+
+    def returns(self) -> list[float]:
+        winners = self.winners()
+        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.game.num_players)]
+
+    def result(self) -> dict[str, Any]:
+        game = self.game
+        n = game.num_players
+        return {"scores": [self.positions[game.owner(s)] for s in range(n)], "winners": self.winners(),
+                "moves": self.moves, "matches": self.rounds_played, "finished": self.finished,
+                "positions": list(self.positions), "match_scores": self.match_scores,
+                "match_points": [sum(m[s] for m in self.match_scores) for s in range(n)]}
+
+    def deal_json(self) -> dict[str, Any]:
+        return {"matches": list(self.deals)}
+
+    def snapshot(self) -> dict[str, Any]:
+        names = self.game.deck.names
+        return {"match": self.rounds_played, "dealer": self.dealer, "phase": self.phase,
+                "current_player": self._current, "center": self.center.to_json(names),
+                "exposed": [names[c] for c in self.center.exposed()],
+                "hands": [[names[c] for c in h] for h in self.hands],
+                "tableaus": [t.to_json(names) for t in self.tableaus], "positions": list(self.positions),
+                "last_match": self.match_details[-1] if self.match_details else None}
+
+    def all_cards(self) -> list[int]:
+        return self.center.cards() + [c for h in self.hands for c in h] + [c for t in self.tableaus for c in t.cards()]
+
+    def clone(self) -> "TorquState":
+        other = TorquState.__new__(TorquState)
+        other.__dict__.update(self.__dict__)
+        other.positions = list(self.positions)
+        other.deals = list(self.deals)
+        other.match_scores = list(self.match_scores)
+        other.match_details = list(self.match_details)
+        other.hands = [list(h) for h in self.hands]
+        other.center = self.center.copy()
+        other.tableaus = [t.copy() for t in self.tableaus]
+        other._legal = None
+        return other
+
+
+def check_config(spec: GameSpec) -> list[str]:
+    """Every deal row adds up to the deck, leaves the right number of cards exposed, and the
+    tableau capacities and wild cards exist."""
+    from ...cards import Deck
+
+    errors = []
+    deck = Deck(spec.deck, spec.copies)
+    opts = spec.options
+    n = spec.players
+    try:
+        row = _row(opts["deal"], n, "deal")
+        cap = _row(opts["tableau"], n, "tableau")
+    except CardgamesError as exc:
+        return [str(exc)]
+    dealt = n * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
+    if dealt != len(deck):
+        errors.append(f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}")
+    exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
+    if exposed != opts["exposed_at_start"]:
+        errors.append(f"options.deal for {n} players leaves {exposed} cards exposed, not {opts['exposed_at_start']}")
+    if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
+        errors.append(f"options.tableau for {n} players has no room")
+    for name in opts["wild_cards"]:
+        if name not in deck.by_name:
+            errors.append(f"options.wild_cards: no card {name!r} in deck {deck.id}")
+    return errors
+
+
+def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    opts = spec.options
+    row = _row(opts["deal"], spec.players, "deal")
+    cap = _row(opts["tableau"], spec.players, "tableau")
+    dealt = spec.players * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
+    exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
+    return {"hand": row["hand"], "center": row["center"], "primary": row["primary"], "secondary": row["secondary"],
+            "dealt": dealt, "exposed": exposed,
+            "tableau": capacity_total((cap["center"], cap["primary"], cap["secondary"]))}
+
+
+
+GAME = TorquGame

@@ -1,0 +1,112 @@
+"""Torqu scoring: a tableau's best arrangement into sets, and the hand penalty.
+
+Card identities come from the deck config (suit, number, picture = the suit's block of four
+numbers; in the Dragons variant a Dragon card also has the picture it is named for). The
+optimisation itself is in :mod:`.optimise`; this module turns its packing into named sets.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ...cards import Deck
+from ...errors import CardgamesError
+from .optimise import pack
+from .sets import Ident, Points, complete
+
+KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
+              "straight_flush": "Straight Flush", "straight": "Straight", "four_of_a_kind": "Four of a Kind",
+              "flush": "Flush"}
+
+
+class Scorer:
+    """Scores card codes of one deck under one set of options (points, wilds, Dragons)."""
+
+    def __init__(self, deck: Deck, options: Mapping[str, Any]):
+        self.deck = deck
+        suits = list(deck.suits)
+        self.suit_ids = suits
+        size = 4
+        picture_of_name: dict[str, int] = {}
+        for s, sid in enumerate(suits):
+            for k, name in enumerate(deck.suits[sid].get("pictures", [])):
+                picture_of_name[name] = s * size + k
+        idents = []
+        for card in deck.cards:
+            s = suits.index(card.suit)
+            pictures = [s * size + (card.value - 1) // size]
+            if options["dragons"]:
+                named = deck.suits[card.suit].get("named_for")
+                if named:
+                    pictures.append(picture_of_name[named[card.value - 1]])
+            idents.append(Ident(s, card.value, tuple(pictures)))
+        self.idents = tuple(idents)
+        members: dict[int, list[Ident]] = {}
+        for ident in idents:
+            for pic in ident.pictures:
+                members.setdefault(pic, []).append(ident)
+        self.members = {pic: tuple(m) for pic, m in members.items()}
+        p = options["points"]
+        top = max(c.value for c in deck.cards)
+        self.points = Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"],
+                             p["straight"], p["four_of_a_kind"], p["flush"], options["fifteen_sum"], top)
+        self.wild = frozenset(deck.code(n) for n in options["wild_cards"])
+        self.wild_in_hand = options["wild_in_hand"]
+        self.full_hand = options["hand_penalty"] == "sets_at_full_value"
+
+    def arrange(self, codes: Sequence[int], sign: int = 1, wild: bool = True) -> dict[str, Any]:
+        """The best arrangement of ``codes``: sets (cards, kind, points, what wild cards stand
+        for), the leftover cards and the total ``sum(points) + sign * (numbers in sets)``
+        ``- sign * (all numbers)``, i.e. the tableau score for sign +1."""
+        codes = sorted(codes)
+        wilds = [c for c in codes if c in self.wild] if wild else []
+        reals = [c for c in codes if c not in wilds]
+        own = {c: self.deck.cards[c].value for c in codes}
+        packing = pack([self.idents[c] for c in reals], [own[c] for c in wilds], self.points, sign,
+                       len(self.suit_ids), self.members)
+        wild_order = sorted(wilds, key=lambda c: (-sign * own[c], c))
+        used = 0
+        sets = []
+        covered = set()
+        for idx, count in packing.sets:
+            members = [reals[i] for i in idx]
+            wild_cards = wild_order[used:used + count]
+            used += count
+            found = complete([self.idents[c] for c in members], count, self.points, len(self.suit_ids),
+                             self.members)
+            assert found is not None
+            kind, points, stand = found
+            entry: dict[str, Any] = {"cards": [self.deck.names[c] for c in sorted(members + wild_cards)],
+                                     "kind": kind, "points": points}
+            if wild_cards:
+                entry["wild"] = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand)}
+            sets.append(entry)
+            covered.update(members, wild_cards)
+        leftover = [c for c in codes if c not in covered]
+        total = sum(s["points"] for s in sets) + sign * (sum(own[c] for c in covered) - sum(own[c] for c in codes))
+        if total != packing.value - sign * sum(own.values()):
+            raise AssertionError("the rebuilt arrangement disagrees with the optimiser's value")
+        sets.sort(key=lambda s: (-s["points"], s["cards"]))
+        return {"score": total, "sets": sets, "leftover": [self.deck.names[c] for c in leftover]}
+
+    def tableau_score(self, codes: Sequence[int]) -> dict[str, Any]:
+        return self.arrange(codes, 1)
+
+    def hand_penalty(self, codes: Sequence[int]) -> dict[str, Any]:
+        """The hand penalty (a positive number, subtracted from the match score)."""
+        total = sum(self.deck.cards[c].value for c in codes)
+        if not self.full_hand or not codes:
+            return {"penalty": total, "sets": [], "leftover": [self.deck.names[c] for c in sorted(codes)]}
+        found = self.arrange(codes, -1, self.wild_in_hand)
+        return {"penalty": found["score"], "sets": found["sets"], "leftover": found["leftover"]}
+
+    def _name(self, ident: Ident) -> str:
+        return f"{self.suit_ids[ident.suit]}-{ident.number}"
+
+    def codes(self, names: Sequence[str]) -> list[int]:
+        """Card codes of ``names``; each card at most once."""
+        codes = self.deck.codes(names)
+        if len(set(codes)) != len(codes):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise CardgamesError(f"card {dup!r} is listed twice (the deck holds one of each)")
+        return codes

@@ -1,0 +1,161 @@
+"""The seven Torqu set kinds: which kind four card identities make, and with wild cards, the
+best kind a partial set can be completed to.
+
+A card identity here is ``(suit, number, pictures)``: ``pictures`` is a tuple of picture ids
+(one normally; a Dragon card in the Dragons variant has two, its own and the element picture it
+is named for). Points follow the seed; a group that is none of the kinds is not a set.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Sequence
+
+PERFECT_FOUR = "perfect_four"
+FIFTEEN_FLUSH = "fifteen_flush"
+FIFTEEN = "fifteen"
+STRAIGHT_FLUSH = "straight_flush"
+STRAIGHT = "straight"
+FOUR_OF_A_KIND = "four_of_a_kind"
+FLUSH = "flush"
+KINDS = (PERFECT_FOUR, FIFTEEN_FLUSH, FIFTEEN, STRAIGHT_FLUSH, STRAIGHT, FOUR_OF_A_KIND, FLUSH)
+
+
+class Points(NamedTuple):
+    """The set kinds' point values (from the game's options)."""
+
+    perfect_four: int
+    fifteen_flush: int
+    fifteen: int
+    straight_flush: int
+    straight: int
+    four_of_a_kind: int
+    flush: int
+    fifteen_sum: int
+    top: int  # highest number in a suit
+
+
+class Ident(NamedTuple):
+    suit: int
+    number: int
+    pictures: tuple[int, ...]
+
+
+def kind_of(cards: Sequence[Ident], pts: Points) -> tuple[str, int] | None:
+    """The best kind four distinct card identities make, and its points; None if no set."""
+    suits = {c.suit for c in cards}
+    numbers = sorted(c.number for c in cards)
+    one_suit = len(suits) == 1
+    total = sum(numbers)
+    best: tuple[int, str] | None = None
+
+    def offer(points: int, kind: str) -> None:
+        nonlocal best
+        if best is None or points > best[0]:
+            best = (points, kind)
+
+    common = set(cards[0].pictures)
+    for c in cards[1:]:
+        common &= set(c.pictures)
+    if common:
+        offer(pts.perfect_four, PERFECT_FOUR)
+    if total == pts.fifteen_sum:
+        offer(pts.fifteen_flush if one_suit else pts.fifteen, FIFTEEN_FLUSH if one_suit else FIFTEEN)
+    if all(numbers[i + 1] == numbers[i] + 1 for i in range(3)):
+        offer((pts.straight_flush if one_suit else pts.straight) + total,
+              STRAIGHT_FLUSH if one_suit else STRAIGHT)
+    if numbers[0] == numbers[3]:
+        offer(pts.four_of_a_kind * numbers[0], FOUR_OF_A_KIND)
+    if one_suit:
+        offer(pts.flush, FLUSH)
+    return None if best is None else (best[1], best[0])
+
+
+def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
+             picture_members: dict[int, tuple[Ident, ...]]) -> tuple[str, int, list[Ident]] | None:
+    """The best set ``reals`` plus ``wilds`` wild cards can make: (kind, points, what the wild
+    cards stand for), or None. Each wild card may be any identity not already in the set."""
+    if wilds == 0:
+        found = kind_of(reals, pts)
+        return None if found is None else (found[0], found[1], [])
+    taken = {(c.suit, c.number) for c in reals}
+    options: list[tuple[int, str, list[tuple[int, int]]]] = []
+    # Perfect Four: every real card shares a picture that has enough other members.
+    pictures = set(picture_members) if not reals else set(reals[0].pictures).intersection(
+        *(c.pictures for c in reals[1:]))
+    for pic in sorted(pictures):
+        others = [(m.suit, m.number) for m in picture_members[pic] if (m.suit, m.number) not in taken]
+        if len(others) >= wilds:
+            options.append((pts.perfect_four, PERFECT_FOUR, others[:wilds]))
+            break
+    suits = sorted({c.suit for c in reals})
+    numbers = sorted(c.number for c in reals)
+    total = sum(numbers)
+    one_suit = len(suits) <= 1
+    flush_suit = suits[0] if suits else 0
+    top = pts.top
+    need = pts.fifteen_sum - total
+    distinct = len(set(numbers)) == len(numbers)
+    if one_suit and distinct:
+        free = [n for n in range(1, top + 1) if n not in numbers]
+        pick = _distinct_sum(free, wilds, need)
+        if pick is not None:
+            options.append((pts.fifteen_flush, FIFTEEN_FLUSH, [(flush_suit, n) for n in pick]))
+    if wilds <= need <= top * wilds:
+        nums = _any_sum(wilds, need, top)
+        options.append((pts.fifteen, FIFTEEN, _spread(nums, reals, num_suits, avoid=flush_suit if one_suit else None)))
+    if distinct and (not numbers or numbers[-1] - numbers[0] <= 3):
+        start = min(numbers[0] if numbers else top - 3, top - 3)
+        if not numbers or start + 3 >= numbers[-1]:
+            window = [n for n in range(start, start + 4) if n not in numbers]
+            total_w = sum(range(start, start + 4))
+            if one_suit:
+                options.append((pts.straight_flush + total_w, STRAIGHT_FLUSH, [(flush_suit, n) for n in window]))
+            options.append((pts.straight + total_w, STRAIGHT,
+                            _spread(window, reals, num_suits, avoid=flush_suit if one_suit else None)))
+    if not numbers or numbers[0] == numbers[-1]:
+        n = numbers[0] if numbers else top
+        free_suits = [s for s in range(num_suits) if (s, n) not in taken]
+        if len(free_suits) >= wilds:
+            options.append((pts.four_of_a_kind * n, FOUR_OF_A_KIND, [(s, n) for s in free_suits[:wilds]]))
+    if one_suit:
+        free = [n for n in range(top, 0, -1) if n not in numbers]
+        options.append((pts.flush, FLUSH, [(flush_suit, n) for n in free[:wilds]]))
+    if not options:
+        return None
+    points, kind, stand = max(options, key=lambda o: o[0])
+    return kind, points, [Ident(s, n, ()) for s, n in stand]
+
+
+def _distinct_sum(free: list[int], count: int, total: int) -> list[int] | None:
+    """``count`` distinct numbers from ``free`` summing to ``total`` (largest first), or None."""
+    if count == 0:
+        return [] if total == 0 else None
+    for i in range(len(free) - 1, -1, -1):
+        n = free[i]
+        if n <= total:
+            rest = _distinct_sum(free[:i], count - 1, total - n)
+            if rest is not None:
+                return [n, *rest]
+    return None
+
+
+def _any_sum(count: int, total: int, top: int) -> list[int]:
+    """``count`` numbers in 1..top summing to ``total`` (assumed possible)."""
+    nums = []
+    for left in range(count, 0, -1):
+        n = min(top, total - (left - 1))
+        nums.append(n)
+        total -= n
+    return nums
+
+
+def _spread(numbers: list[int], reals: Sequence[Ident], num_suits: int, avoid: int | None) -> list[tuple[int, int]]:
+    """Give each wild number a suit so identities stay distinct and, when ``avoid`` is set, the
+    set is not all of that one suit."""
+    taken = {(c.suit, c.number) for c in reals}
+    out = []
+    for n in numbers:
+        suit = next(s for s in range(num_suits) if s != avoid and (s, n) not in taken)
+        taken.add((suit, n))
+        out.append((suit, n))
+    return out

@@ -1,0 +1,222 @@
+"""Torqu rules: the deal table, exposure, turns, the board, the variants, whole games and replay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgames.engine.agents import make_agents
+from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.core import play
+from cardgames.engine.errors import CardgamesError, IllegalActionError
+from cardgames.engine.games.torqu.board import move_stones, spaces_for
+from cardgames.engine.games.torqu.layout import Tableau
+from cardgames.engine.games.torqu.rules import Draw, EndTurn, Lay
+from cardgames.engine.log import build_log, dumps, replay
+from cardgames.engine.registry import load_game
+
+DEAL_TABLE = {2: (8, 16, 8, 8), 3: (5, 17, 8, 8), 4: (4, 16, 8, 8), 5: (4, 12, 8, 8), 6: (4, 16, 8, 7),
+              7: (4, 12, 8, 7), 8: (4, 16, 7, 7)}
+
+
+@pytest.mark.parametrize("players", sorted(DEAL_TABLE))
+def test_the_deal_table(players):
+    game = load_game("torqu", (), players)
+    state = game.new_state(3)
+    deal = game.first_deal(state)
+    hand, center, primary, secondary = DEAL_TABLE[players]
+    assert set(deal) == {"hands", "center", "primaries", "secondaries"}
+    assert [len(h) for h in deal["hands"]] == [hand] * players
+    assert len(deal["center"]) == center
+    assert [len(s) for s in deal["primaries"]] == [primary] * 8
+    assert [len(s) for s in deal["secondaries"]] == [secondary] * 8
+    every = [c for h in deal["hands"] for c in h] + deal["center"] + sum(deal["primaries"], []) + sum(deal["secondaries"], [])
+    assert sorted(every) == sorted(game.deck.names)
+    assert len(state.center.exposed()) == 9
+
+
+def test_validate_facts_cover_every_player_count(run_cli):
+    import json
+
+    result = run_cli("validate", "--format", "json")
+    assert result.exit_code == 0
+    facts = [f for f in json.loads(result.stdout)["facts"] if f["game"] == "torqu" and not f["variants"]]
+    assert {f["players"]: (f["dealt"], f["exposed"]) for f in facts} == {n: (160, 9) for n in range(2, 9)}
+
+
+def test_exposure_geometry():
+    t = Tableau.dealt(list(range(16 + 64 + 64)), 16, 8, 8)
+    assert sorted(t.exposed()) == sorted([15] + [16 + 64 + 8 * i + 7 for i in range(8)])
+    # Empty secondary 0 (across N and NE): neither N nor NE is exposed yet (7 and 1 still cover them).
+    t.secondaries[0].clear()
+    assert all(t.primaries[p][-1] not in t.exposed() for p in (0, 1))
+    t.secondaries[7].clear()  # now N (primary 0) has both its secondaries (7 and 0) empty
+    assert t.primaries[0][-1] in t.exposed() and t.primaries[1][-1] not in t.exposed()
+    t.secondaries[1].clear()
+    assert t.primaries[1][-1] in t.exposed()
+
+
+def test_personal_tableau_fills_centre_then_primaries_then_secondaries():
+    t = Tableau((4, 2, 2))
+    for card in range(36):
+        t.lay(card)
+    assert t.center == [0, 1, 2, 3] and t.primaries[0] == [4, 5] and t.secondaries[7] == [34, 35]
+    assert not t.room()
+
+
+def test_board_movement_rounding():
+    assert [spaces_for(s, 100) for s in (150, 149, 99, 100, -99, -100, -150, 0)] == [2, 1, 0, 1, 0, -1, -2, 0]
+
+
+def test_board_collisions_and_moving_back():
+    # seat 1 scores more and moves first to 7; seat 0's target 7 is taken: it stops on 6.
+    assert move_stones([5, 3], [200, 400], [0, 1], 100, 72) == [6, 7]
+    # ties: the given seat order decides who moves first.
+    assert move_stones([0, 0], [300, 300], [1, 0], 100, 72) == [2, 3]
+    # moving back never goes below 0, where any number of stones fit.
+    assert move_stones([2, 0], [-500, 0], [0, 1], 100, 72) == [0, 0]
+    assert move_stones([70, 72], [-250, 0], [0, 1], 100, 72) == [67, 72]  # -2.5 rounds to -3
+    assert move_stones([71, 0], [900, 0], [0, 1], 100, 72) == [72, 0]
+
+
+def test_a_turn_draw_then_lay_then_end():
+    game = load_game("torqu", (), 4)
+    state = game.new_state(5)
+    assert state.current_player == 0
+    draws = state.legal_actions()
+    assert draws and all(type(a) is Draw for a in draws)
+    for d in draws:
+        a, b = (game.deck.by_name[n] for n in d.cards)
+        assert a.suit == b.suit or abs(a.value - b.value) <= 1
+    state.apply(draws[0])
+    actions = state.legal_actions()
+    assert type(actions[-1]) is EndTurn and all(type(a) is Lay for a in actions[:-1])
+    assert len(actions) == 4 + 2 + 1
+    state.apply(actions[0])
+    assert len(state.tableaus[0].cards()) == 1
+    state.apply(EndTurn())
+    assert state.current_player == 1 and type(state.legal_actions()[0]) is Draw
+    with pytest.raises(IllegalActionError):
+        state.apply(Lay("Air-1"))
+
+
+def test_no_wrap_from_16_to_1():
+    game = load_game("torqu", (), 4)
+    a, b = game.deck.code("Air-16"), game.deck.code("Earth-1")
+    assert b not in game.partner[a]
+    assert game.deck.code("Earth-15") in game.partner[a]
+
+
+def test_dragons_pair_by_picture():
+    plain, dragons = load_game("torqu", (), 4), load_game("torqu", ("dragons",), 4)
+    rain_dragon, rain = plain.deck.code("Dragon-9"), plain.deck.code("Water-2")
+    assert rain not in plain.partner[rain_dragon] and rain in dragons.partner[rain_dragon]
+
+
+def test_partners_share_a_tableau_and_a_stone():
+    game = load_game("torqu", ("partners",), 4)
+    assert [game.owner(s) for s in range(4)] == [0, 1, 0, 1]
+    state = game.new_state(1)
+    assert len(state.tableaus) == 2 and len(state.positions) == 2
+    with pytest.raises(CardgamesError, match="even number"):
+        load_game("torqu", ("partners",), 3)
+    with pytest.raises(CardgamesError, match="even number"):
+        load_game("torqu", ("partners",), 2)
+
+
+def test_death_draws_second_card_from_other_tableaus():
+    game = load_game("torqu", ("death",), 4)
+    state = game.new_state(2)
+    # Give seat 1 a tableau card that pairs with an exposed centre card.
+    centre = state.center.exposed()[0]
+    mate = next(c for c in sorted(game.partner[centre]) if c in state.hands[1])if any(
+        c in state.hands[1] for c in game.partner[centre]) else None
+    if mate is None:
+        mate = state.hands[1][0]
+        state.hands[1].remove(mate)
+        state.tableaus[1].lay(mate)
+    else:
+        state.hands[1].remove(mate)
+        state.tableaus[1].lay(mate)
+    state._legal = None
+    names = game.deck.names
+    pairs = [d.cards for d in state.legal_actions()]
+    from_tableau = [p for p in pairs if p[1] == names[mate]]
+    assert all(p[0] in {names[c] for c in state.center.exposed()} for p in pairs)
+    if mate in game.partner[centre]:
+        assert (names[centre], names[mate]) in from_tableau
+    # the owner never draws from their own tableau
+    state._current = 1
+    state._legal = None
+    assert all(p[1] != names[mate] for p in (d.cards for d in state.legal_actions()))
+
+
+# -- whole games, on a short board with small tableaus so that they run quickly ---------------
+
+@pytest.fixture(scope="module")
+def short_catalog(tmp_path_factory) -> Catalog:
+    root = tmp_path_factory.mktemp("configs")
+    data = yaml.safe_load((bundled_root() / "games" / "torqu.yaml").read_text())
+    data["options"]["board_end"] = 6
+    data["options"]["max_matches"] = 3  # 20-card tableaus: scoring stays in milliseconds
+    data["options"]["tableau"] = {n: {"center": 4, "primary": 1, "secondary": 1} for n in range(2, 9)}
+    (root / "games").mkdir()
+    (root / "games" / "torqu.yaml").write_text(yaml.safe_dump(data))
+    return Catalog([Path(root), bundled_root()])
+
+
+@settings(max_examples=12)
+@given(seed=st.integers(0, 2**64 - 1), players=st.integers(4, 8),
+       variant=st.sampled_from([(), ("death",), ("dragons",), ("partners",), ("death", "dragons")]))
+def test_whole_games_keep_every_card_and_replay(short_catalog, seed, players, variant):
+    if "partners" in variant:
+        players = 6 if players < 7 else 8  # small shared tableaus keep hands (and scoring) small
+    game = load_game("torqu", variant, players, short_catalog)
+    state = game.new_state(seed)
+    agents = make_agents(["random"], game)
+    from cardgames.engine.core import agent_rng
+
+    rngs = [agent_rng(seed, s) for s in range(players)]
+    history = []
+    for _ in range(20000):
+        if state.current_player is None:
+            break
+        assert sorted(state.all_cards()) == list(range(160))
+        seat = state.current_player
+        action = agents[seat].choose(state, state.legal_actions(), rngs[seat])
+        state.apply(action)
+        history.append((seat, action))
+    assert state.current_player is None
+    result = state.result()
+    assert 1 <= result["matches"] <= 3 and result["winners"]
+    assert result["finished"] == (max(result["positions"]) == 6)
+    run = play(game, seed, agents)
+    log = build_log(game, run)
+    assert [a for _, a in run.history] == [a for _, a in history]
+    assert replay(log, short_catalog).result == result
+    assert dumps(build_log(game, play(game, seed, make_agents(["random"], game)))) == dumps(log)
+
+
+def test_every_legal_action_applies(short_catalog):
+    game = load_game("torqu", ("death",), 5, short_catalog)
+    state = game.new_state(11)
+    for _ in range(30):
+        for action in state.legal_actions():
+            probe = state.clone()
+            probe.apply(action)
+            assert sorted(probe.all_cards()) == list(range(160))
+        state.apply(state.legal_actions()[-1])
+
+
+def test_deal_json_only_grows_and_matches_count(short_catalog):
+    game = load_game("torqu", (), 4, short_catalog)
+    run = play(game, 9, make_agents(["random"], game), stop=lambda s: s.rounds_played >= 2)
+    deals = run.state.deal_json()["matches"]
+    assert len(deals) == run.state.rounds_played + (run.state.current_player is not None)
+    assert deals[0]["dealer"] == 3 and (len(deals) < 2 or deals[1]["dealer"] == 0)
+    fresh = game.new_state(9).deal_json()["matches"]
+    assert deals[0] == fresh[0]

@@ -1,0 +1,60 @@
+"""``cardgames score torqu`` and ``cardgames deal torqu`` from the command line."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_score_cards_json(run_cli):
+    result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-9,Fire-16")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    assert data["tableau_score"] == 164 and data["hand_penalty"] == 196
+    assert data["sets"] == [{"cards": ["Air-1", "Air-2", "Air-3", "Air-9"], "kind": "fifteen_flush", "points": 180}]
+    assert data["leftover"] == ["Fire-16"]
+
+
+def test_score_dragons_variant(run_cli):
+    cards = "Dragon-9,Water-1,Water-2,Water-3"
+    plain = json.loads(run_cli("score", "torqu", "--cards", cards).stdout)
+    dragons = json.loads(run_cli("score", "torqu", "--cards", cards, "--variant", "dragons").stdout)
+    assert plain["sets"][0]["kind"] == "fifteen" and dragons["sets"][0]["kind"] == "perfect_four"
+
+
+def test_score_input_jsonl(run_cli, tmp_path):
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"cards": ["Water-1", "Water-2", "Water-3", "Magic-13"]}\n\n{"cards": ["Air-5"]}\n')
+    result = run_cli("score", "torqu", "--input", str(path), "--format", "jsonl")
+    assert result.exit_code == 0
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["tableau_score"] for r in lines] == [300, -5]
+    stdin = run_cli("score", "torqu", "--input", "-", "--format", "jsonl", input='{"cards": ["Air-5"]}\n')
+    assert json.loads(stdin.stdout)["hand_penalty"] == 5
+
+
+def test_score_text(run_cli):
+    result = run_cli("score", "torqu", "--cards", "Water-1,Water-2,Water-3,Magic-13", "--format", "text")
+    assert "perfect_four" in result.stdout and "Magic-13 as Water-4" in result.stdout
+
+
+def test_score_bad_input(run_cli, tmp_path):
+    for args in (["--cards", "Air-1,Nope-3"], ["--cards", "Air-1,Air-1"], [],
+                 ["--cards", "Air-1", "--input", "-"]):
+        result = run_cli("score", "torqu", *args)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert len(result.stderr.strip().splitlines()) == 1
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"cards": ["Air-1"]}\nnot json\n')
+    result = run_cli("score", "torqu", "--input", str(bad), "--format", "jsonl")
+    assert result.exit_code == 1 and "bad.jsonl:2" in result.stderr
+    result = run_cli("score", "eiffel-tower", "--cards", "AC")
+    assert result.exit_code == 1 and "no set scorer" in result.stderr
+
+
+def test_deal_json_shape(run_cli):
+    result = run_cli("deal", "torqu", "--seed", "4", "--players", "6", "--format", "json")
+    data = json.loads(result.stdout)
+    assert set(data) == {"hands", "center", "primaries", "secondaries"}
+    assert len(data["hands"]) == 6 and len(data["center"]) == 16 and len(data["secondaries"][0]) == 7
+    text = run_cli("deal", "torqu", "--seed", "4")
+    assert text.exit_code == 0 and "NE-E secondary" in text.stdout

@@ -1,0 +1,175 @@
+"""Torqu set kinds (the seed's examples), wild Mirrors, Dragons, and the optimiser against brute force."""
+
+from __future__ import annotations
+
+import itertools
+from functools import lru_cache
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cardgames.engine.games.torqu.sets import complete, kind_of
+from cardgames.engine.registry import load_game
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game("torqu", (), 4)
+
+
+@pytest.fixture(scope="module")
+def dragons():
+    return load_game("torqu", ("dragons",), 4)
+
+
+def kind(game, names):
+    scorer = game.scorer
+    return kind_of([scorer.idents[c] for c in game.deck.codes(names)], scorer.points)
+
+
+@pytest.mark.parametrize("numbers", [(1, 2, 3, 9), (1, 2, 4, 8), (1, 2, 5, 7), (1, 3, 4, 7), (1, 3, 5, 6), (2, 3, 4, 6)])
+def test_the_seeds_six_fifteen_flushes(game, numbers):
+    assert kind(game, [f"Fire-{n}" for n in numbers]) == ("fifteen_flush", 180)
+
+
+@pytest.mark.parametrize("names,expected", [
+    (["Water-1", "Water-2", "Water-3", "Water-4"], ("perfect_four", 300)),
+    (["Air-1", "Earth-2", "Water-3", "Fire-9"], ("fifteen", 120)),
+    (["Air-6", "Air-7", "Air-8", "Air-9"], ("straight_flush", 90)),
+    (["Air-6", "Earth-7", "Water-8", "Fire-9"], ("straight", 60)),
+    (["Air-10", "Earth-10", "Water-10", "Fire-10"], ("four_of_a_kind", 100)),
+    (["Air-1", "Air-5", "Air-10", "Air-16"], ("flush", 30)),
+    (["Air-1", "Earth-5", "Water-10", "Fire-16"], None),
+    (["Air-15", "Air-16", "Earth-1", "Earth-2"], None),  # no wrap: not a straight
+])
+def test_set_kinds(game, names, expected):
+    assert kind(game, names) == expected
+
+
+def test_a_group_scores_its_best_kind(game):
+    # Rain is also a straight flush (1-4) but scores as a Perfect Four.
+    assert kind(game, ["Water-1", "Water-2", "Water-3", "Water-4"])[1] == 300
+
+
+def score(game, names):
+    return game.scorer.tableau_score(game.deck.codes(names))
+
+
+def test_tableau_score_subtracts_left_out_cards(game):
+    result = score(game, ["Air-1", "Air-2", "Air-3", "Air-9", "Fire-16"])
+    assert result["score"] == 180 - 16
+    assert result["leftover"] == ["Fire-16"]
+
+
+def test_mirror_is_wild(game):
+    result = score(game, ["Water-1", "Water-2", "Water-3", "Magic-13"])
+    assert result["score"] == 300
+    assert result["sets"][0]["wild"] == {"Magic-13": "Water-4"}
+
+
+def test_mirror_left_out_costs_its_number(game):
+    assert score(game, ["Magic-14"])["score"] == -14
+
+
+def test_four_mirrors_are_a_perfect_four(game):
+    assert score(game, ["Magic-13", "Magic-14", "Magic-15", "Magic-16"])["score"] == 300
+
+
+def test_dragon_joins_its_elemental_picture_only_with_dragons(game, dragons):
+    cards = ["Dragon-9", "Water-1", "Water-2", "Water-3"]
+    assert score(dragons, cards)["sets"][0]["kind"] == "perfect_four"
+    assert score(game, cards)["sets"][0]["kind"] == "fifteen"  # 9+1+2+3 = 15, not one suit
+    # For other purposes a Dragon stays a Dragon: no Water flush.
+    assert kind(dragons, ["Dragon-9", "Water-1", "Water-5", "Water-10"]) is None
+
+
+def test_hand_penalty_counts_sets_at_full_value(game):
+    codes = game.deck.codes(["Air-1", "Air-2", "Air-3", "Air-9", "Fire-16"])
+    assert game.scorer.hand_penalty(codes)["penalty"] == 180 + 16
+
+
+def test_hand_penalty_card_values_option():
+    from cardgames.engine.config import Catalog
+
+    catalog = Catalog()
+    spec = catalog.resolve("torqu", (), 4)
+    options = dict(spec.options)
+    options["hand_penalty"] = "card_values"
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    assert scorer.hand_penalty(scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"]))["penalty"] == 15
+
+
+# -- completions of wild cards against brute force over every identity ------------------------
+
+def _identities(game):
+    return [game.scorer.idents[c] for c in range(len(game.deck))]
+
+
+@settings(max_examples=40)
+@given(st.data())
+def test_one_wild_completion_matches_brute_force(game, data):
+    idents = _identities(game)
+    reals = data.draw(st.lists(st.sampled_from(range(160)), min_size=3, max_size=3, unique=True))
+    group = [idents[c] for c in reals]
+    brute = None
+    for other in range(160):
+        if other in reals:
+            continue
+        found = kind_of(group + [idents[other]], game.scorer.points)
+        if found and (brute is None or found[1] > brute):
+            brute = found[1]
+    found = complete(group, 1, game.scorer.points, 10, game.scorer.members)
+    assert (found[1] if found else None) == brute
+
+
+# -- the optimiser against brute force ------------------------------------------------------------
+
+def brute_force(game, codes, sign):
+    scorer = game.scorer
+    own = {c: game.deck.cards[c].value for c in codes}
+
+    @lru_cache(None)
+    def best(rem):
+        if not rem:
+            return 0
+        first, rest = rem[0], rem[1:]
+        value = best(rest)
+        for trio in itertools.combinations(rest, 3):
+            group = (first, *trio)
+            reals = [scorer.idents[c] for c in group if c not in scorer.wild]
+            found = complete(reals, 4 - len(reals), scorer.points, 10, scorer.members)
+            if found:
+                left = tuple(c for c in rest if c not in trio)
+                value = max(value, found[1] + sign * sum(own[c] for c in group) + best(left))
+        return value
+
+    return best(tuple(sorted(codes))) - sign * sum(own.values())
+
+
+POOL = list(range(0, 24)) + list(range(128, 160))  # low Air/Earth, Magic (Mirrors), Dragons
+
+
+@settings(max_examples=60)
+@given(st.lists(st.sampled_from(POOL), min_size=1, max_size=10, unique=True), st.sampled_from([1, -1]),
+       st.booleans())
+def test_optimum_equals_brute_force(game, dragons, codes, sign, with_dragons):
+    g = dragons if with_dragons else game
+    assert g.scorer.arrange(codes, sign)["score"] == brute_force(g, codes, sign)
+
+
+@settings(max_examples=30)
+@given(st.lists(st.integers(0, 159), min_size=5, max_size=11, unique=True))
+def test_optimum_equals_brute_force_anywhere_in_the_deck(game, codes):
+    assert game.scorer.arrange(codes, 1)["score"] == brute_force(game, codes, 1)
+
+
+def test_arrangement_accounts_for_every_card(game):
+    names = ["Air-1", "Air-2", "Air-3", "Air-9", "Earth-4", "Water-4", "Fire-4", "Plant-4", "Magic-15", "War-2"]
+    result = score(game, names)
+    listed = [c for s in result["sets"] for c in s["cards"]] + result["leftover"]
+    assert sorted(listed) == sorted(names)
+    own = sum(game.deck.by_name[n].value for n in result["leftover"])
+    assert result["score"] == sum(s["points"] for s in result["sets"]) - own
