@@ -16,6 +16,19 @@ DATA = Path(__file__).parent / "data" / "pairing"
 CATALOG = Catalog([DATA, bundled_root()])
 
 
+def position_after(which: tuple, seed: int, moves: list[int]):
+    """A game and the position reached from seed ``seed`` by arbitrary legal ``moves``
+    (each picks among the legal actions by index), for testing the solver mid-game."""
+    game = load_game(*which, catalog=CATALOG)
+    state = game.new_state(seed)
+    for pick in moves:
+        legal = state.legal_actions()
+        if not legal:
+            break
+        state.apply(legal[pick % len(legal)])
+    return game, state
+
+
 def brute_force(state) -> bool:
     """Try every legal action sequence (no memo, no reduction): the definition of winnable."""
     if state.won():

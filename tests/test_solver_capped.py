@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import CATALOG, brute_force
+from test_solver import CATALOG, brute_force, position_after
 
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
@@ -45,11 +45,4 @@ def test_staged_solver_agrees_with_brute_force_on_capped_deals(name, variants):
 @settings(max_examples=40, deadline=None)
 @given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
 def test_staged_solver_agrees_with_brute_force_mid_game(which, seed, moves):
-    game = load_game(*which, catalog=CATALOG)
-    state = game.new_state(seed)
-    for pick in moves:
-        legal = state.legal_actions()
-        if not legal:
-            break
-        state.apply(legal[pick % len(legal)])
-    check(game, state)
+    check(*position_after(which, seed, moves))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import CATALOG, brute_force
+from test_solver import CATALOG, brute_force, position_after
 
 from cardgames.engine.games.pairing.intervals import IntervalSolver, OutOfBudget
 from cardgames.engine.games.pairing.solver import SEARCH_SHARE, Solver
@@ -37,14 +37,7 @@ def test_intervals_agree_with_brute_force_on_deals(name, variants):
 @given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8))
 def test_intervals_agree_with_brute_force_mid_game(which, seed, moves):
     """From positions reached by arbitrary legal moves (waste of several cards, rows moved)."""
-    game = load_game(*which, catalog=CATALOG)
-    state = game.new_state(seed)
-    for pick in moves:
-        legal = state.legal_actions()
-        if not legal:
-            break
-        state.apply(legal[pick % len(legal)])
-    check(game, state)
+    check(*position_after(which, seed, moves))
 
 
 def test_intervals_refuse_games_with_wilds_or_caps():
