@@ -190,9 +190,11 @@ class State(ABC):
         """Every card code held anywhere in the state (tests check none is created or lost)."""
 
     def clone(self) -> "State":
+        """An independent copy that shares the immutable game (engines may override this
+        with a faster copy of just their mutable parts)."""
         import copy
 
-        return copy.deepcopy(self)
+        return copy.deepcopy(self, {id(self.game): self.game})
 
     def illegal(self, action: Any) -> IllegalActionError:
         return IllegalActionError(f"illegal action {self.game.action_to_json(action)}")
