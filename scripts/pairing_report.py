@@ -3,18 +3,27 @@ winnable rate and greedy win rate, with Wilson 95 % intervals (engine/batch/stat
 
     python scripts/pairing_report.py --workers 2                  # seeds 1-1000, all 34 games (slow)
     python scripts/pairing_report.py --seeds 1-100 --out /tmp/stats.md
+    python scripts/pairing_report.py --cache /tmp/pairing.json    # resumable: finished chunks are kept
     python scripts/pairing_report.py --limit castle:1-200:20000   # fewer seeds / nodes for one game
 
 Undecided deals (the solver's node budget ran out) are counted apart and left out of the
 winnable rate's denominator; the page says how many there were, and each row names its seeds
 and budget. ``--workers`` only spreads the seeds over processes: the figures do not depend on it.
+
+``--cache FILE`` keeps each finished chunk of seeds (keyed by game, seeds, budget and the game's
+resolved options, so a layout change invalidates it) in a JSON file, so that an interrupted or
+partial run (``--games``) can be resumed and the page written from all of them. The solver's
+verdicts are exact, so a cached chunk stays true while the options are unchanged; only its
+undecided count can shrink with a better solver: delete the cache (or ``--fresh GAME``) then.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from statistics import median
 
 from cardgames.engine.agents import make_agents
 from cardgames.engine.batch.stats import wilson
@@ -25,6 +34,8 @@ from cardgames.engine.registry import load_game
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "pairing-stats.md"
 CHUNK = 50  # seeds per task
+
+Task = tuple[str, int, int, int]
 
 
 def pct(k: int, n: int) -> str:
@@ -39,31 +50,40 @@ def seed_range(text: str) -> tuple[int, int]:
     return low, high
 
 
-def count(task: tuple[str, int, int, int | None]) -> tuple[int, int, int, int]:
-    """(winnable, unwinnable, undecided, greedy wins) over one game's seeds ``low..high``."""
+def count(task: Task) -> dict:
+    """Verdict counts, greedy wins and solve times over one game's seeds ``low..high``."""
     name, low, high, budget = task
     game = load_game(name)
     solver = Solver(game, budget)
     agents = make_agents(["greedy"], game)
     won = lost = undecided = greedy = 0
+    times = []
     for seed in range(low, high + 1):
-        verdict = solver.solve(game.new_state(seed)).winnable
-        won += verdict is True
-        lost += verdict is False
-        undecided += verdict is None
+        solution = solver.solve(game.new_state(seed))
+        won += solution.winnable is True
+        lost += solution.winnable is False
+        undecided += solution.winnable is None
+        times.append(round(solution.seconds, 4))
         greedy += play(game, seed, agents).state.won()
-    return won, lost, undecided, greedy
+    return {"won": won, "lost": lost, "undecided": undecided, "greedy": greedy, "times": times}
 
 
-def row(name: str, plan: tuple[int, int, int], totals: list[int]) -> str:
+def cache_key(task: Task) -> str:
+    """A chunk's identity: the task and the game's resolved options (layout, caps, ...)."""
+    return json.dumps([*task, load_game(task[0]).spec.options], sort_keys=True, default=str)
+
+
+def row(name: str, plan: tuple[int, int, int], chunks: list[dict]) -> str:
     """One game's table row."""
     game = load_game(name)
     low, high, budget = plan
-    won, lost, undecided, greedy = totals
+    won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
+    times = [t for c in chunks for t in c["times"]]
     layout = ", ".join(map(str, game.layout))
     return (f"| {name} | {game.deck.copies} x {game.deck.id} | {len(game.deck)} | {game.num_rows} ({layout}) "
             f"| {game.row_cap or 'none'} | {game.waste_cap or 'none'} | {low}-{high} | {budget} "
-            f"| {pct(won, won + lost)} | {undecided} | {pct(greedy, high - low + 1)} |")
+            f"| {pct(won, won + lost)} | {undecided} | {pct(greedy, high - low + 1)} "
+            f"| {1000 * median(times):.0f} / {1000 * sum(times) / len(times):.0f} / {max(times):.1f} |")
 
 
 def main() -> None:
@@ -76,6 +96,9 @@ def main() -> None:
                         help="other seeds and node budget for one game (repeatable)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default=str(OUT))
+    parser.add_argument("--cache", default=None, metavar="FILE", help="JSON file of finished chunks (resumable)")
+    parser.add_argument("--fresh", action="append", default=[], metavar="GAME", help="ignore GAME's cached chunks")
+    parser.add_argument("--no-page", action="store_true", help="only fill the cache (with --games: a partial run)")
     args = parser.parse_args()
     catalog = Catalog()
     bases = [g for g in catalog.ids("games") if catalog.game(g)["engine"] == "pairing"]
@@ -86,25 +109,29 @@ def main() -> None:
         limits[name] = (*seed_range(seeds), int(budget))
     plan = {name: limits.get(name, (*seed_range(args.seeds), Solver(load_game(name), args.budget).budget))
             for name in names}
-    tasks, owners = [], []
+    cache_path = Path(args.cache) if args.cache else None
+    cache = json.loads(cache_path.read_text()) if cache_path and cache_path.exists() else {}
+    tasks, keys = [], []
     for name in names:
         low, high, budget = plan[name]
         for start in range(low, high + 1, CHUNK):
-            tasks.append((name, start, min(high, start + CHUNK - 1), budget))
-            owners.append(name)
-    totals = {name: [0, 0, 0, 0] for name in names}
-    pending = {name: owners.count(name) for name in names}
-    rows = {}
+            task = (name, start, min(high, start + CHUNK - 1), budget)
+            tasks.append(task)
+            keys.append(cache_key(task))
+    todo = [(task, key) for task, key in zip(tasks, keys, strict=True) if key not in cache or task[0] in args.fresh]
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
-    results = pool.map(count, tasks) if pool else map(count, tasks)
-    for name, result in zip(owners, results, strict=True):  # in task order, whatever the workers
-        totals[name] = [a + b for a, b in zip(totals[name], result, strict=True)]
-        pending[name] -= 1
-        if not pending[name]:
-            rows[name] = row(name, plan[name], totals[name])
-            print(rows[name], flush=True)
+    results = pool.map(count, [t for t, _ in todo]) if pool else map(count, [t for t, _ in todo])
+    for (task, key), result in zip(todo, results, strict=True):  # in task order, whatever the workers
+        cache[key] = result
+        if cache_path:
+            cache_path.write_text(json.dumps(cache, sort_keys=True))
+        if task[2] == plan[task[0]][1]:
+            print(row(task[0], plan[task[0]], [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == task[0]]),
+                  flush=True)
     if pool:
         pool.shutdown()
+    if args.no_page:
+        return
     limits_text = "".join(f" --limit {t}" for t in args.limit)
     budget_text = f" --budget {args.budget}" if args.budget else ""
     lines = ["# Pairing games: winnable and greedy win rates", "",
@@ -113,11 +140,15 @@ def main() -> None:
              "*Winnable* is the exact solver's verdict (a player who knows the stock's order); undecided deals "
              "(node budget exhausted) are excluded from its denominator and counted in their own column. "
              "*Greedy* is the `greedy` agent's win rate. Brackets: Wilson 95 % intervals "
-             "(`engine/batch/stats.py`, `wilson`).", "",
+             "(`engine/batch/stats.py`, `wilson`). *Solve time*: the solver's wall-clock time per deal, median "
+             "and mean in ms and maximum in s, on the shared 2-core machine (not reproducible figures)."
+             + (" Rows with other seeds or another budget were cut down with `--limit` to fit the time the run "
+                "had: see docs/rules/pairing.md, \"Measured\"." if limits else ""), "",
              "| game | deck | cards | rows (lines) | row cap | waste cap | seeds | budget | winnable | undecided "
-             "| greedy wins |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    lines.extend(rows[name] for name in names)
+             "| greedy wins | solve time (med ms / mean ms / max s) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for name in names:
+        lines.append(row(name, plan[name], [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == name]))
     Path(args.out).write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
 

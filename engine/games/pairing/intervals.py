@@ -124,7 +124,8 @@ class IntervalSolver:
         only delays a move that no card above it can benefit from), so the other choices are not tried.
         """
         memo, span, width = self.memo, self.span, self.width
-        found = memo.get((d * span + k) * width + i)
+        key = (d * span + k) * width + i
+        found = memo.get(key)
         if found is not None:
             return found
         self.nodes += 1
@@ -155,7 +156,7 @@ class IntervalSolver:
                         k2 = k1 + step
                         got = memo.get((outer + k2) * width + m)
                         out |= got if got is not None else reach(m, k2, d)
-        memo[(d * span + k) * width + i] = out
+        memo[key] = out
         return out
 
     def room(self, t: int) -> int:
@@ -202,8 +203,27 @@ class IntervalSolver:
             raise ValueError("a line found without the row cap may break it")
         if not self.winnable():
             return None
+        return self._to_actions(self._moves())
+
+    def capped_line(self) -> list[Any] | None:
+        """With ``relax_cap``, once the uncapped game is known won: its winning line, naming for each
+        play the roomiest legal row, if that keeps the row cap all along and wins; else None.
+
+        Most winnable capped deals need the cap only here and there; a line that the real rules
+        accept to the end is a real win, found at the interval solver's cost instead of the
+        search's. None proves nothing."""
+        if not self.winnable():
+            return None
+        try:
+            line = self._to_actions(self._moves(), roomiest=True)
+        except _NoRow:
+            return None
+        return line
+
+    def _moves(self) -> list[int | None]:
+        """The winning moves (the position is won): None turns a card, a class plays the waste's top."""
         self.budget = float("inf")  # the verdict is in: finding the line must not fail on the budget
-        moves: list[int | None] = []  # None: turn; a class: play the waste's top
+        moves: list[int | None] = []
         t, i, k = len(self.waste), 0, self.k0
         while t:
             c = self.waste[t - 1]
@@ -212,7 +232,7 @@ class IntervalSolver:
             moves.append(c)
             t, i, k = t - 1, m, k2
         self._clear(i, k, self.room(0), len(self.seq), moves)
-        return self._to_actions(moves)
+        return moves
 
     def _clear(self, i: int, k: int, d: int, j: int, moves: list[int | None]) -> None:
         """Append the moves that turn and play stock cards ``i..j-1`` (a member of ``reach(i, k, d)``)."""
@@ -228,9 +248,10 @@ class IntervalSolver:
             moves.append(c)
             i, k = m, shift + self.prefix[m] + self.delta[c]
 
-    def _to_actions(self, moves: list[int | None]) -> list[Any]:
-        """Name real rows (rows of one top class are interchangeable: the first legal one) and put
-        back the free pairs' stock cards, each played as soon as it is turned."""
+    def _to_actions(self, moves: list[int | None], roomiest: bool = False) -> list[Any]:
+        """Name real rows (rows of one top class are interchangeable: the first legal one, or with
+        ``roomiest`` the lowest) and put back the free pairs' stock cards, each played as soon as it
+        is turned."""
         position = self.state.clone()
         card_class, free = self.game.card_class, self.free
         line: list[Any] = []
@@ -240,7 +261,10 @@ class IntervalSolver:
             line.append(action)
 
         def play() -> None:
-            do(next(a for a in position.legal_actions() if a is not TURN))
+            plays = [a for a in position.legal_actions() if a is not TURN]
+            if not plays:
+                raise _NoRow
+            do(min(plays, key=lambda a: len(position.rows[a.row])) if roomiest else plays[0])
 
         for move in moves:
             if move is None:
@@ -253,4 +277,10 @@ class IntervalSolver:
         while position.next < len(position.stock):  # free cards left at the stock's end
             do(TURN)
             play()
+        if not position.won():
+            raise _NoRow
         return line
+
+
+class _NoRow(Exception):
+    """A line of the uncapped game found no row for a card under the cap."""

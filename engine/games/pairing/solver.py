@@ -14,23 +14,33 @@ keep the search small (see docs/rules/pairing.md, "The solver"):
   a stack, stays a stack under projection, and never grows beyond the Strict cap). So if any
   pair's sub-game is lost, the whole position is lost. Each sub-game (a few dozen cards of two
   values) is solved exactly and memoised; after every move only the pair that moved is
-  re-checked. This proves most unwinnable deals at once and cuts dead branches early.
+  re-checked (with every other pair whose cards can still block: a pair with no card left, or
+  room for all of its cards whatever their order, adds nothing). This proves most unwinnable
+  deals at once and cuts dead branches early.
 * **The search cannot loop**: every move turns a card or places one.
 
-Wild cards (the Fool, the Wizards) may move rows between pairs, so the sub-game check is used
-only once every wild card is on a row and covered; until then the plain memoised search runs.
+Wild cards (the Fool, the Wizards) may move rows between pairs. The sub-games then also hold
+every wild card and wild-topped row, and may play a wild card onto a *phantom* outside row
+(``_Subgames``): a relaxation, so a lost sub-game still proves a lost game, checked for every
+pair after each move that involves a wild card. Without a row cap, a wild-topped row can do
+all any row can, so the search never puts a wild card on one while another row exists, nor
+another card on one while its own pair has a row for it.
 
 Games without wild cards or row cap (Eiffel Tower and most of the family) get a second, exact
-stage when the search has not decided within ``SEARCH_SHARE`` nodes: the interval solver of
+stage when the search has not decided within ``SEARCH_SHARE`` nodes (beyond its start-up
+sub-game checks): the interval solver of
 ``intervals.py``, whose memo does not depend on the buried waste, so its effort is bounded by
 the (stock index, row counters) pairs instead of growing with the waste's contents. The
 search first because it settles most deals in a few hundred nodes; the interval stage
-because it settles the rest in a bounded, if larger, number of cheaper nodes.
+because it settles the rest in a bounded, if larger, number of cheaper nodes. When the interval
+memo's key space is beyond ``INTERVAL_SPAN_LIMIT`` (Uta Pagoda's 50 pairs), the search keeps the
+whole budget instead. The search's failed positions and sub-games are kept between its stages.
 
 Capped games first get a room check (``over_capacity``: a pair's cards must fit on the rows
 that can ever serve it), and, like wild-card games, one greedy playout (a win is a line);
 without wild cards, the interval solver run as if rows had no cap refutes further deals
-(that game allows every move of the capped one) before the search resumes.
+(that game allows every move of the capped one), or finds a line that, with the roomiest row
+named for each play, often keeps the cap and so wins, before the search resumes.
 """
 
 from __future__ import annotations
@@ -47,7 +57,10 @@ DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver e
 # A search node costs some ten times an interval entry: games that only have the search (wild
 # cards in play) get this default instead, so that an undecided deal costs seconds, not minutes.
 SEARCH_ONLY_BUDGET = 300_000
-SEARCH_SHARE = 2_000  # nodes the depth-first search gets before the interval stage takes over
+SEARCH_SHARE = 5_000  # nodes the depth-first search gets (beyond its start-up checks) before the interval stage
+# An interval memo keyed by more counter values than this cannot be bounded (Uta Pagoda: some 20 pairs of
+# 2-4 rows give 10^12): the search, whose pair sub-games bite hard with many pairs, gets the budget instead.
+INTERVAL_SPAN_LIMIT = 10**9
 
 
 @dataclass
@@ -66,6 +79,14 @@ class _Subgames:
     A sub-game is named by its tuple of pair groups; its state is (how many of its cards have
     been turned, its waste cards bottom to top, its rows' counts by (top class, height) kind).
     Sub-games of several pairs prune their own search with their one-pair sub-games.
+
+    With wild cards a sub-game is a relaxation rather than a projection: it also holds every
+    wild card and every wild-topped row, and a wild card may also be played onto a *phantom*
+    outside row (taken as holding one card, so at least as roomy as any real one), which leaves
+    a wild-topped row the sub-game may use. Seen from the sub-game's cards, a winning play of the
+    whole game puts each wild card onto one of its rows, a wild-topped row, or an outside row
+    (the phantom, with at least as much room); outside cards only ever take wild-topped rows
+    away from it, and a row more never hurts. So a lost sub-game is still a lost game.
     """
 
     def __init__(self, solver: "Solver", seq_classes: list[int]):
@@ -76,32 +97,46 @@ class _Subgames:
         self.accepts = solver.game.accepts
         self.cap = solver.game.row_cap
         self.waste_cap = solver.game.waste_cap
+        self.wilds = solver.game.has_wilds
+        height = 0 if self.cap is None else 2  # a phantom row: a wild card on a dealt card
+        self.phantom = (WILD, height) if self.cap is None or height < self.cap else None
         self.info: dict[tuple[int, ...], tuple] = {}
 
     def _info(self, gs: tuple[int, ...]) -> tuple:
-        """(stock classes, row kinds, row kind -> position, per group: turned count by prefix length)."""
+        """(stock classes, row kinds, row kind -> position, classes to drop from a waste, indices of
+        its row kinds among the solver's, its cards turned by main index, the main index by its
+        cards turned)."""
         info = self.info.get(gs)
         if info is None:
             group = self.group
-            stock = bytes(c for c in self.seq if group[c] in gs)
-            keys = [k for g in gs for k in self.solver.keys_of_group[g]]
+            solver = self.solver
+            inside = {c for c in range(len(self.accepts)) if (self.wilds if c == WILD else group[c] in gs)}
+            stock = bytes(c for c in self.seq if c in inside)
+            keys = [k for g in gs for k in solver.keys_of_group[g]]
+            if self.wilds:
+                keys += [k for k in solver.keys if k[0] == WILD]
             where = {k: i for i, k in enumerate(keys)}
-            prefix = {}
-            for g in gs:
-                counts = [0]
-                for c in stock:
-                    counts.append(counts[-1] + (group[c] == g))
-                prefix[g] = counts
-            info = self.info[gs] = (stock, keys, where, prefix)
+            drop = bytes(c for c in range(len(self.accepts)) if c not in inside)
+            key_ids = [solver.key_index[k] for k in keys]
+            at, first = [0], [0]
+            for i, c in enumerate(self.seq):
+                at.append(at[-1] + (c in inside))
+                if c in inside:
+                    first.append(i + 1)
+            info = self.info[gs] = (stock, keys, where, drop, key_ids, at, first)
         return info
 
-    def project(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...],
-                g: int) -> tuple[int, bytes, tuple[int, ...]]:
-        """The state of one-pair sub-game ``g`` seen from sub-game ``gs``."""
-        _, keys, _, prefix = self._info(gs)
-        group = self.group
-        return (prefix[g][turned], bytes(c for c in waste if group[c] == g),
-                tuple(n for n, k in zip(counts, keys, strict=True) if group[k[0]] == g))
+    def check(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int]) -> bool:
+        """Is sub-game ``gs`` winnable from the main position (``idx`` stock cards turned)?"""
+        _, _, _, drop, key_ids, at, _ = self._info(gs)
+        return self.winnable(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
+
+    def _narrow(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], g: int) -> bool:
+        """Is one-pair sub-game ``g`` winnable from a position of sub-game ``gs``?"""
+        where, first = self._info(gs)[2], self._info(gs)[6]
+        _, keys, _, drop, _, at, _ = self._info((g,))
+        return self.winnable((g,), at[first[turned]], waste.translate(None, drop),
+                             tuple(counts[where[k]] for k in keys))
 
     def winnable(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> bool:
         memo_key = (gs, turned, waste, counts)
@@ -111,7 +146,7 @@ class _Subgames:
         self.solver.nodes += 1
         if self.solver.nodes > self.solver.budget:
             raise _OutOfBudget
-        stock, keys, where, _ = self._info(gs)
+        stock, keys, where = self._info(gs)[:3]
         result = False
         if turned == len(stock) and not waste:
             result = True
@@ -130,12 +165,17 @@ class _Subgames:
                     if cap is None or new_height < cap:
                         after[where[(top, new_height)]] += 1
                     children.append((turned, waste[:-1], tuple(after), top))
+                if top == WILD:
+                    after = list(counts)
+                    if self.phantom is not None:
+                        after[where[self.phantom]] += 1
+                    children.append((turned, waste[:-1], tuple(after), top))
             if turned < len(stock) and (self.waste_cap is None or len(waste) < self.waste_cap):
                 children.append((turned + 1, waste + stock[turned:turned + 1], counts, stock[turned]))
             for t, w, n, moved in children:
                 if len(gs) > 1:
-                    g = self.group[moved]
-                    if not self.winnable((g,), *self.project(gs, t, w, n, g)):
+                    checks = gs if moved == WILD else (self.group[moved],)
+                    if not all(self._narrow(gs, t, w, n, g) for g in checks):
                         continue
                 if self.winnable(gs, t, w, n):
                     result = True
@@ -160,6 +200,8 @@ class Solver:
             partners = [p for p in game.accepts[c] if p != WILD]
             self.group[c] = min([c, *partners])
         self.groups = sorted({self.group[c] for c in classes if c != WILD})
+        # each pair group's (lower, upper) class; one class twice for a class that pairs with itself
+        self.classes_of = {g: (g, max(c for c in classes if c != WILD and self.group[c] == g)) for g in self.groups}
         heights = list(range(1, game.row_cap)) if game.row_cap is not None else [0]
         # every (top class, height) row kind that is still open, numbered
         self.keys = [(c, h) for c in range(len(game.accepts)) for h in heights]
@@ -173,48 +215,53 @@ class Solver:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line."""
         start = time.perf_counter()
         self.nodes = 0
+        self._memo = (set(), None)
         if self.over_capacity(state):
             return Solution(False, 0, time.perf_counter() - start)
         if not self.game.simple:
             line = self.greedy_line(state)
             if line is not None:
                 return Solution(True, 0, time.perf_counter() - start, line)
-        staged = self.game.simple and self.budget > SEARCH_SHARE
-        relaxable = not self.game.has_wilds and self.game.row_cap is not None and self.budget > SEARCH_SHARE
-        budget = self.budget
-        if staged or relaxable:
-            self.budget = SEARCH_SHARE
-        try:
-            line = self._search(state)
-            verdict = line is not None
-        except _OutOfBudget:
-            line, verdict = None, None
-        finally:
-            self.budget = budget
-        if verdict is None and relaxable:
-            # the uncapped game allows every move of this one: lost there means lost here
-            relaxed = IntervalSolver(self.game, state, budget - self.nodes, relax_cap=True)
+        game, budget = self.game, self.budget
+        staged = game.simple and budget > SEARCH_SHARE
+        relaxable = not game.has_wilds and game.row_cap is not None and budget > SEARCH_SHARE
+        intervals = IntervalSolver(game, state, budget, relax_cap=relaxable) if staged or relaxable else None
+        if intervals is not None and intervals.span > INTERVAL_SPAN_LIMIT:
+            intervals = None  # too many counters (Uta Pagoda's 50 pairs): the search gets the whole budget
+        line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None)
+        if verdict is None and intervals is not None:
+            intervals.budget = budget - self.nodes
             try:
-                if not relaxed.winnable():
-                    verdict, line = False, None
-            except IntervalsOutOfBudget:
-                pass
-            self.nodes += relaxed.nodes
-            if verdict is None and self.nodes < budget:
-                try:
-                    line = self._search(state)
+                if relaxable:
+                    # the uncapped game allows every move of this one: lost there means lost here;
+                    # won there, its line may well keep the cap (then it is a real win)
+                    if not intervals.winnable():
+                        verdict = False
+                    else:
+                        line = intervals.capped_line()
+                        verdict = True if line is not None else None
+                else:
+                    line = intervals.solve()
                     verdict = line is not None
-                except _OutOfBudget:
-                    pass
-        if verdict is None and staged:
-            intervals = IntervalSolver(self.game, state, budget - self.nodes)
-            try:
-                line = intervals.solve()
-                verdict = line is not None
             except IntervalsOutOfBudget:
                 pass
             self.nodes += intervals.nodes
+            if verdict is None and relaxable and self.nodes < budget:
+                line, verdict = self._search_within(state, None)
         return Solution(verdict, self.nodes, time.perf_counter() - start, line or [])
+
+    def _search_within(self, state: PairingState, share: int | None) -> tuple[list[Any] | None, bool | None]:
+        """(line, verdict) of the search given ``share`` nodes beyond its start-up checks (None: the
+        rest of the budget); verdict None when they ran out."""
+        budget = self.budget
+        self._share = share
+        try:
+            line = self._search(state)
+            return line, line is not None
+        except _OutOfBudget:
+            return None, None
+        finally:
+            self.budget = budget
 
     def greedy_line(self, state: PairingState) -> list[Any] | None:
         """The ``greedy`` agent's line from ``state`` if it wins, else None.
@@ -275,7 +322,10 @@ class Solver:
         keys, key_index, group = self.keys, self.key_index, self.group
         seq_cls = [card_class[c] for c in state.stock[state.next:]]
         n_seq = len(seq_cls)
-        subgames = _Subgames(self, seq_cls)
+        failed, subgames = self._memo
+        if subgames is None:
+            subgames = _Subgames(self, seq_cls)
+            self._memo = (failed, subgames)
         # rows_of[k]: the real rows of kind k (so the line names rows); counts[k] = len(rows_of[k])
         rows_of: list[list[int]] = [[] for _ in keys]
         for r, row in enumerate(state.rows):
@@ -284,36 +334,51 @@ class Solver:
                 rows_of[key_index[(card_class[row[-1]], height)]].append(r)
         counts = [len(rs) for rs in rows_of]
         waste = [card_class[c] for c in state.waste]
-        turned = dict.fromkeys(self.groups, 0)
-        wild_later = [0] * (n_seq + 1)  # wild cards still in the stock from each position on
-        for i in range(n_seq - 1, -1, -1):
-            wild_later[i] = wild_later[i + 1] + (seq_cls[i] == WILD)
-        wild_keys = [key_index[k] for k in keys if k[0] == WILD]
+        classes_of = self.classes_of
         group_keys = self.key_ids_of_group
         idx = 0
 
-        def pairs_free() -> bool:
-            """True once no wild card can ever again move a row from one pair to another."""
-            return not game.has_wilds or (wild_later[idx] == 0 and WILD not in waste
-                                          and not any(counts[k] for k in wild_keys))
+        def quiet(h: int, in_waste: list[int]) -> bool:
+            """Can pair ``h``'s cards never block anything? Then a sub-game of ``h`` and another pair
+            is won exactly when the other's own is (play each card of ``h`` as it is turned)."""
+            lo, hi = classes_of[h]
+            x, y = class_left[lo] + in_waste[lo], class_left[hi] + in_waste[hi]
+            if lo == hi:  # a class that pairs with itself, or with no class at all
+                return not y or (simple and lo in accepts[lo] and counts[key_index[(lo, 0)]] > 0)
+            if not x + y:
+                return True
+            return simple and counts[key_index[(hi, 0)]] >= x and counts[key_index[(lo, 0)]] >= y
 
         def subgame_ok(g: int) -> bool:
-            if not subgames.winnable((g,), turned[g], bytes(c for c in waste if group[c] == g),
-                                     tuple(counts[k] for k in group_keys[g])):
+            """Are pair ``g``'s sub-game and its sub-games with each other (not quiet) pair winnable?"""
+            here = bytes(waste)
+            if not subgames.check((g,), idx, here, counts):
                 return False
-            for h in self.groups:
-                if h == g:
-                    continue
-                gs = (g, h) if g < h else (h, g)
-                if not subgames.winnable(gs, turned[g] + turned[h], bytes(c for c in waste if group[c] in gs),
-                                         tuple(counts[k] for k in group_keys[gs[0]] + group_keys[gs[1]])):
-                    return False
-            return True
+            in_waste = [0] * len(accepts)
+            for c in waste:
+                in_waste[c] += 1
+            return all(subgames.check((g, h) if g < h else (h, g), idx, here, counts)
+                       for h in self.groups if h != g and not quiet(h, in_waste))
 
         class_left = [0] * len(accepts)  # cards of each class not yet turned
         for c in seq_cls:
             class_left[c] += 1
         simple = game.simple
+
+        uncapped_wilds = game.has_wilds and cap is None
+        wild_key = key_index[(WILD, 0)] if uncapped_wilds else None
+
+        def spare(move: tuple) -> tuple[float, int]:
+            """How well the pair of a row kind can spare one row: its rows per card still to come
+            (search order only: the first line tried is then likelier to win)."""
+            k = move[1]
+            g = group[keys[k][0]]
+            if g == WILD:
+                return (-1.0, k)
+            lo, hi = classes_of[g]
+            rows = sum(counts[j] for j in group_keys[g])
+            return (rows / (1 + class_left[lo] + (class_left[hi] if hi != lo else 0) + waste.count(lo)
+                            + (waste.count(hi) if hi != lo else 0)), k)
 
         def moves() -> list[tuple]:
             """Moves to try, last first: every kind of row the waste's top may go on, then the turn.
@@ -322,6 +387,11 @@ class Solver:
             of its class is left in the stock, playing it now is never worse than burying it
             (whatever is played above it in the meantime only gains from its pair's counter
             having moved), so the turn is not tried.
+
+            Without a row cap a wild-topped row can do all that any other row can (it takes every
+            card, and becomes what it takes), so a position with a wild-topped row in place of
+            another row is never worse: a wild card is not played onto a wild-topped row when
+            another row exists, and another card not onto one when its own pair has a row for it.
             """
             found: list[tuple] = []
             if waste:
@@ -330,15 +400,20 @@ class Solver:
                 found = [("play", k) for k in range(len(counts) - 1, -1, -1) if counts[k] and keys[k][0] in acc]
                 if found and simple and (class_left[top] == 0 or acc == {WILD, top}):
                     return found
+                if len(found) > 1 and uncapped_wilds and found[-1][1] == wild_key:
+                    found.pop()
+                if top == WILD and len(found) > 1:
+                    found.sort(key=spare)  # tried last first: the row its pair can best spare
             if idx < n_seq and (waste_cap is None or len(waste) < waste_cap):
                 found.insert(0, ("turn",))
             return found
 
         if cap is not None and len(waste) + n_seq > sum(counts[k] * (cap - keys[k][1]) for k in range(len(keys))):
             return None  # not enough room left on the rows (each play uses one place: checked once)
-        if pairs_free() and not all(subgame_ok(g) for g in self.groups):
+        if not all(subgame_ok(g) for g in self.groups):
             return None
-        failed: set[tuple] = set()
+        if self._share is not None:
+            self.budget = min(self.budget, self.nodes + self._share)
         line: list[Any] = []
         frames = [moves()]  # per depth: the moves still to try there
         done: list[tuple] = []  # the moves made, to undo them
@@ -349,8 +424,6 @@ class Solver:
             line.pop()
             if move[0] == "turn":
                 c = waste.pop()
-                if c != WILD:
-                    turned[group[c]] -= 1
                 class_left[c] += 1
                 idx -= 1
             else:
@@ -380,9 +453,8 @@ class Solver:
             if move[0] == "turn":
                 c = seq_cls[idx]
                 waste.append(c)
-                if c != WILD:
-                    turned[group[c]] += 1
                 class_left[c] -= 1
+                moved = (c,)
                 idx += 1
                 line.append(TURN)
                 done.append(move)
@@ -398,11 +470,15 @@ class Solver:
                     counts[new_k] += 1
                 line.append(game.plays[row])
                 done.append(("play", k, new_k, row, c))
+                moved = (c, keys[k][0])
             key = (idx, bytes(waste), bytes(counts))
             dead = key in failed
-            if not dead and c != WILD and pairs_free() and not subgame_ok(group[c]):
-                failed.add(key)
-                dead = True
+            if not dead:
+                # a wild card moved, or a row left the wild ones: every pair's sub-games changed
+                checks = self.groups if WILD in moved else (group[c],)
+                if not all(subgame_ok(g) for g in checks):
+                    failed.add(key)
+                    dead = True
             if dead:
                 undo()
             else:

@@ -1,0 +1,94 @@
+"""The solver on games with wild cards (sub-games with phantom rows, the wild-topped-row rules) and on
+games whose interval memo would be too large (the search alone), against brute force."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver import CATALOG, brute_force, position_after
+
+from cardgames.engine.games.pairing import solver as solver_module
+from cardgames.engine.games.pairing.intervals import IntervalSolver
+from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.registry import load_game
+
+WILD_GAMES = [("duo-wild", ()), ("duo-wild", ("strict",)), ("duo-capped", ()), ("duo-capped", ("strict",)),
+              ("mini-wild", ())]
+
+
+def check(game, state) -> bool:
+    """The solver's verdict equals brute force's, and its line replays to a win."""
+    solution = Solver(game).solve(state)
+    truth = brute_force(state.clone())
+    assert solution.winnable is truth
+    if truth:
+        position = state.clone()
+        for action in solution.line:
+            position.apply(action)
+        assert position.won()
+    return truth
+
+
+@pytest.mark.parametrize("name, variants", WILD_GAMES)
+def test_wild_games_agree_with_brute_force_on_deals(name, variants):
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = [check(game, game.new_state(seed)) for seed in range(40)]
+    assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(WILD_GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
+def test_wild_games_agree_with_brute_force_mid_game(which, seed, moves):
+    check(*position_after(which, seed, moves))
+
+
+def test_the_search_alone_agrees_with_brute_force(monkeypatch):
+    """With the interval stage ruled out (as for Uta Pagoda's 50 pairs), the search decides alone."""
+    monkeypatch.setattr(solver_module, "INTERVAL_SPAN_LIMIT", 0)
+    for variants in ((), ("strict",)):
+        game = load_game("tiny-plain", variants, catalog=CATALOG)
+        verdicts = [check(game, game.new_state(seed)) for seed in range(40)]
+        assert any(verdicts) and not all(verdicts)
+
+
+def test_wild_sub_games_refute_on_their_own():
+    """The wild-aware sub-games must do real work: on some losing deal the search stops at its first
+    check (no node beyond the sub-games' own), so the test above exercises them."""
+    game = load_game("duo-wild", (), catalog=CATALOG)
+    stopped = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        solver = Solver(game)
+        solver._memo = (set(), None)
+        solver._share = None
+        if solver._search(state) is None and not brute_force(state.clone()):
+            subgames = solver._memo[1]
+            stopped += subgames is not None and solver.nodes == len(subgames.memo)
+    assert stopped
+
+
+@pytest.mark.parametrize("name, variants", [("tight-capped", ()), ("tight-capped", ("strict",)), ("mini-capped", ()),
+                                            ("tiny-plain", ()), ("tiny-plain", ("strict",))])
+def test_later_stages_agree_with_brute_force(monkeypatch, name, variants):
+    """With no search share, every deal the start-up checks leave goes through the interval stage (or the
+    uncapped relaxation and its capped line, then the resumed search)."""
+    monkeypatch.setattr(solver_module, "SEARCH_SHARE", 0)
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = [check(game, game.new_state(seed)) for seed in range(30)]
+    assert any(verdicts) and not all(verdicts)
+
+
+def test_capped_lines_of_the_uncapped_game_are_real_wins():
+    """``capped_line`` offers only lines the capped rules accept to a win, and does find some."""
+    game = load_game("tight-capped", (), catalog=CATALOG)
+    found = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        line = IntervalSolver(game, state, 10**6, relax_cap=True).capped_line()
+        if line is not None:
+            for action in line:
+                state.apply(action)
+            assert state.won()
+            found += 1
+    assert found
