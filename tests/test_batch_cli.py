@@ -254,7 +254,7 @@ def test_cli_import_stays_light():
 @pytest.mark.parametrize("game_id", [
     "turup", "towers",
     pytest.param("torqu", marks=pytest.mark.skip(
-        reason="a full Torqu game takes ~40 s to score until the scorer meets its speed target (issue 4)")),
+        reason="24 full 4-player Torqu games take ~2 minutes until the scorer meets its speed target (issue 4)")),
 ])
 def test_real_multiplayer_games_when_present(run_cli, tmp_path, game_id):
     """Multiplayer engines are written in parallel: exercised here once they exist."""

@@ -34,7 +34,8 @@ def test_the_deal_table(players):
     assert len(deal["center"]) == center
     assert [len(s) for s in deal["primaries"]] == [primary] * 8
     assert [len(s) for s in deal["secondaries"]] == [secondary] * 8
-    every = [c for h in deal["hands"] for c in h] + deal["center"] + sum(deal["primaries"], []) + sum(deal["secondaries"], [])
+    stacks = deal["primaries"] + deal["secondaries"]
+    every = [c for h in deal["hands"] for c in h] + deal["center"] + [c for stack in stacks for c in stack]
     assert sorted(every) == sorted(game.deck.names)
     assert len(state.center.exposed()) == 9
 

@@ -28,7 +28,8 @@ def kind(game, names):
     return kind_of([scorer.idents[c] for c in game.deck.codes(names)], scorer.points)
 
 
-@pytest.mark.parametrize("numbers", [(1, 2, 3, 9), (1, 2, 4, 8), (1, 2, 5, 7), (1, 3, 4, 7), (1, 3, 5, 6), (2, 3, 4, 6)])
+@pytest.mark.parametrize("numbers", [(1, 2, 3, 9), (1, 2, 4, 8), (1, 2, 5, 7), (1, 3, 4, 7), (1, 3, 5, 6),
+                                     (2, 3, 4, 6)])
 def test_the_seeds_six_fifteen_flushes(game, numbers):
     assert kind(game, [f"Fire-{n}" for n in numbers]) == ("fifteen_flush", 180)
 
@@ -173,3 +174,54 @@ def test_arrangement_accounts_for_every_card(game):
     assert sorted(listed) == sorted(names)
     own = sum(game.deck.by_name[n].value for n in result["leftover"])
     assert result["score"] == sum(s["points"] for s in result["sets"]) - own
+
+
+# -- the optimiser's number-side cache and determinism ----------------------------------------------
+
+def test_arrangement_does_not_depend_on_what_was_scored_before(game):
+    """The optimiser keeps number-side positions between calls: a pure function of the counts,
+    so an arrangement must be the same in a fresh process state and after other scorings."""
+    from cardgames.engine.games.torqu import optimise
+
+    names = ["Air-1", "Earth-1", "Water-2", "Fire-11", "Air-5", "Air-6", "Air-7", "Air-8", "Plant-9",
+             "War-9", "Animal-9", "Magic-9", "Magic-16", "Celestial-3", "Dragon-4", "Earth-12"]
+    codes = game.deck.codes(names)
+    optimise._CACHE.clear()
+    fresh = game.scorer.tableau_score(codes)
+    for other in ([1, 2, 3, 40, 41, 42, 90], list(range(100, 124)), codes[:9]):
+        game.scorer.tableau_score(other)
+        game.scorer.hand_penalty(other)
+    assert game.scorer.tableau_score(codes) == fresh
+    assert game.scorer.tableau_score(list(reversed(codes))) == fresh
+
+
+@settings(max_examples=15)
+@given(st.lists(st.sampled_from(POOL), min_size=4, max_size=9, unique=True))
+def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
+    """The hand penalty (Mirrors wild in the hand) is the largest sets' points plus the other
+    cards' numbers: brute force with sign -1, negated."""
+    assert game.scorer.hand_penalty(codes)["penalty"] == brute_force(game, codes, -1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(0, 159), min_size=14, max_size=22, unique=True), st.sampled_from([1, -1]),
+       st.booleans())
+def test_optimum_equals_the_milp_on_mid_size_sets(game, dragons, codes, sign, with_dragons):
+    """Beyond brute-force sizes: the independent set-packing MILP (HiGHS) agrees."""
+    pytest.importorskip("scipy")
+    from cardgames.engine.games.torqu.milp import milp_optimum
+
+    g = dragons if with_dragons else game
+    assert g.scorer.arrange(codes, sign)["score"] == milp_optimum(g.scorer, codes, sign)[0]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.lists(st.integers(0, 139), min_size=12, max_size=18, unique=True),
+       st.lists(st.sampled_from([140, 141, 142, 143]), min_size=1, max_size=4, unique=True), st.sampled_from([1, -1]))
+def test_optimum_equals_the_milp_with_several_mirrors(game, codes, mirrors, sign):
+    pytest.importorskip("scipy")
+    from cardgames.engine.games.torqu.milp import milp_optimum
+
+    assert game.deck.code("Magic-13") == 140  # the Mirrors are codes 140-143
+    cards = codes + mirrors
+    assert game.scorer.arrange(cards, sign)["score"] == milp_optimum(game.scorer, cards, sign)[0]

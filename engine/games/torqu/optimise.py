@@ -1,386 +1,185 @@
 """The exact set-packing optimiser behind Torqu scoring.
 
 Problem: split a bag of cards into disjoint four-card sets (and cards left out) to maximise
-``sum(points of the sets) + sign * sum(numbers of the cards in sets)`` where ``sign`` is +1 for
+``sum(points of the sets) + sign * sum(own numbers of the cards in sets)``: ``sign`` is +1 for
 a tableau (a card left out costs its number, so covering it gains it) and -1 for the hand
-penalty (its largest value is sets' points plus the numbers of the cards *not* in sets). The
-constant ``-sum(all numbers)`` (or ``+``) is added by the caller. Call ``w(S)`` the value of
-one set in these terms.
+penalty. The constant ``-sign * sum(all numbers)`` is added by the caller.
 
-Method: depth-first branch and bound over the real (non-wild) cards, lowest number first, with
-a transposition table on the remaining cards, and a Lagrangian upper bound that is exact for
-everything inside one suit:
+Method: the set kinds split in two (see :mod:`.sets`, the one definition of the kinds):
 
-* every set that is not "four real cards of one suit" (cross-suit sets, Dragon perfect fours,
-  sets with wild cards) is priced: each real card ``c`` gets ``price[c]`` and each wild card a
-  price, such that every such set's value is at most the sum of its members' prices;
-* the bound of a position is, per suit, the best packing of that suit's remaining cards into
-  one-suit sets where any card may instead be "exported" at its price (an exact small DP,
-  memoised on the suit's remaining cards), plus the remaining wild cards' prices.
+* **number kinds** (Fifteen, Straight, Four of a Kind) depend only on the numbers: cards of one
+  number are interchangeable for them, so the best packing of what is left into number kinds is
+  a memoised search on the *count vector* (:class:`_NumberSide`). It values a group at the
+  number kind's points even when the group is all one suit; that group is then also a suit-kind
+  "special" below, worth more, so the relaxation never loses the optimum and never overstates
+  (a group with a Mirror can always let it stand for a card of another suit);
+* **specials**: every group whose best kind is card-specific (Flush, Straight Flush, Fifteen
+  Flush, Perfect Four, including the Dragons variant's cross-suit Perfect Fours and groups
+  completed by wild cards). A branch and bound chooses a disjoint selection of them; each node
+  is valued exactly by the number side on the remaining counts, and pruned with two upper
+  bounds: the number side only loses cards when specials are added, so each further special
+  adds at most its own value; and a Lagrangian one, where the number side values each card it
+  leaves out at its share of a Flush, so each further special adds at most its value minus
+  that share of its cards (a plain Flush: nothing).
 
-Any packing's value is at most that bound, so pruning with it never loses the optimum, and the
-search, which tries every set containing the pivot card (and leaving it out), is exhaustive.
-Wild cards are interchangeable except for their own numbers, so they are used in a fixed order
-(best own-number term first) and the position only records how many are used.
+Speed (issue 4): exact, but the count-level search grows quickly with the cards and with wild
+cards; 36-card tableaux take ~0.03-1 s and 72-card ones minutes (see the report of
+``scripts/bench_torqu_score.py``). The number side's positions are kept between calls.
+
+Wild cards (Mirrors) are interchangeable except for their own numbers, so they are used in a
+fixed order (best own-number term first) and only their count is tracked. On the number side a
+wild card fills any member of a number kind; four wild cards alone make the best kind
+:func:`.sets.complete` gives them.
 """
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from .sets import Ident, Points, complete
+from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Points, complete
+
+NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
+NEG = float("-inf")
+CACHE_LIMIT = 400_000  # number-side positions kept between calls (a pure function: only speed)
 
 
 class Packing(NamedTuple):
-    """An optimal packing: its value (in ``w`` terms) and its sets as (real indices, wilds used)."""
+    """An optimal packing: its value and its sets as (real indices, wild cards used)."""
 
     value: int
     sets: list[tuple[tuple[int, ...], int]]
 
 
-class _Search:
-    def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
-                 num_suits: int, picture_members: dict[int, tuple[Ident, ...]]):
-        self.pts, self.sign, self.num_suits, self.picture_members = pts, sign, num_suits, picture_members
-        # Local order: highest number first: high cards have few sets, so the search branches
-        # little near the root, and the transposition table catches the low cards' many fifteens.
-        order = sorted(range(len(reals)), key=lambda i: (-reals[i].number, reals[i].suit))
-        self.orig = order
-        self.cards = [reals[i] for i in order]
-        n = len(self.cards)
-        self.wild_own = sorted(wild_own, key=lambda o: -sign * o)
-        self.bits = [1 << i for i in range(n)]
-        self.own = [c.number for c in self.cards]
-        self.suit_mask = [0] * num_suits
-        for i, c in enumerate(self.cards):
-            self.suit_mask[c.suit] |= 1 << i
-        self.suit_of = [c.suit for c in self.cards]
-        self._completions: dict[tuple[int, int], int | None] = {}
-        self._wild_lists: dict[tuple[int, int], list[tuple[int, int, tuple[int, ...]]]] = {}
-        self._enumerate()
-        self.wild_suffix = [0.0] * (len(self.wild_own) + 1)
-        self._price()
-        self.memo: dict[tuple[int, int], tuple[int, bool]] = {}
-        self.best_choice: dict[tuple[int, int], tuple[int, int, int]] = {}
+# A number-side set: the numbers of the real cards it takes, and how many wild cards.
+NumberSet = tuple[tuple[int, ...], int]
 
-    # -- candidate sets of real cards ----------------------------------------------------
-    def _value(self, idx: tuple[int, ...], wilds: int = 0) -> int | None:
-        mask = 0
-        for i in idx:
-            mask |= 1 << i
-        key = (mask, wilds)
-        if key in self._completions:
-            return self._completions[key]
-        found = complete([self.cards[i] for i in idx], wilds, self.pts, self.num_suits, self.picture_members)
-        value = None if found is None else found[1] + self.sign * sum(self.own[i] for i in idx)
-        self._completions[key] = value
-        return value
 
-    def _enumerate(self) -> None:
-        """All sets of four real cards, split into one-suit sets (exact in the bound) and the
-        rest (priced), each listed under every member."""
-        cards, n = self.cards, len(self.cards)
-        pts = self.pts
-        found: dict[int, int] = {}
-        by_suit: dict[int, list[int]] = {}
-        by_number: dict[int, list[int]] = {}
-        for i, c in enumerate(cards):
-            by_suit.setdefault(c.suit, []).append(i)
-            by_number.setdefault(c.number, []).append(i)
-        single: dict[int, int] = {}
-        for members in by_suit.values():
-            for idx in combinations(members, 4):
-                value = self._value(idx)
-                if value is not None:
-                    single[_mask(idx)] = value
-        candidates: set[tuple[int, ...]] = set()
-        for members in by_number.values():
-            candidates.update(combinations(members, 4))
-        for start in range(1, pts.top - 2):
-            lists = [by_number.get(start + k, []) for k in range(4)]
-            if all(lists):
-                candidates.update(product(*lists))
-        for parts in _partitions(pts.fifteen_sum, 4, pts.top):
-            groups: dict[int, int] = {}
-            for p in parts:
-                groups[p] = groups.get(p, 0) + 1
-            pools = [list(combinations(by_number.get(p, []), k)) for p, k in groups.items()]
-            if all(pools):
-                for choice in product(*pools):
-                    candidates.add(tuple(i for part in choice for i in part))
-        members_of: dict[int, list[int]] = {}
-        for i, c in enumerate(cards):
-            for pic in c.pictures:
-                members_of.setdefault(pic, []).append(i)
-        for members in members_of.values():
-            if len(members) >= 4:
-                candidates.update(combinations(sorted(members), 4))
-        for idx in candidates:
-            if len({cards[i].suit for i in idx}) > 1:
-                value = self._value(tuple(sorted(idx)))
-                if value is not None:
-                    found[_mask(idx)] = value
-        self.single = single
-        self.cross = found
-        self.sets_of: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        self.single_of: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for table, target in ((single, self.single_of), (found, None)):
-            for mask, value in table.items():
-                if value <= 0:
-                    continue
-                m = mask
-                while m:
-                    low = m & -m
-                    i = low.bit_length() - 1
-                    self.sets_of[i].append((mask, value))
-                    if target is not None:
-                        target[i].append((mask, value))
-                    m ^= low
-        self.members_of = members_of
-        self._symmetry()
-        for i, lst in enumerate(self.sets_of):
-            lst.sort(key=lambda mv: -mv[1])
-            self.sets_of[i] = [(mask, value, self._suits(mask), self._required(mask)) for mask, value in lst]
+class _NumberSide:
+    """Best packing of counts into number kinds. ``best(x, j)``: ``x`` the count of each number
+    packed into one integer (``width`` bits per number, number n at bits ``width * (n - 1)``:
+    hashing and subtracting a set are single integer operations), ``j`` wild cards still free.
+    Its value is points plus ``sign`` times the real cards' numbers, plus ``gain[used wild
+    cards]`` for all wild cards used by then (``J - j_final``), so values do not depend on who
+    used the wild cards."""
 
-    def _symmetry(self) -> None:
-        """Cards of a suit with fewer than four cards, no wild cards and one picture each are
-        interchangeable with same-number cards of the same kind: sets must use the first
-        remaining ones, and leaving one out leaves all of them out."""
-        self.pure_before = [0] * len(self.cards)
-        self.pure_group = [0] * len(self.cards)
-        if self.wild_own or any(len(c.pictures) > 1 for c in self.cards):
-            return
-        sizes: dict[int, int] = {}
-        for c in self.cards:
-            sizes[c.suit] = sizes.get(c.suit, 0) + 1
-        seen: dict[int, int] = {}
-        for i, c in enumerate(self.cards):
-            if sizes[c.suit] < 4:
-                self.pure_before[i] = seen.get(c.number, 0)
-                seen[c.number] = seen.get(c.number, 0) | 1 << i
-        for i, c in enumerate(self.cards):
-            if sizes[c.suit] < 4:
-                self.pure_group[i] = seen[c.number]
+    def __init__(self, pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
+                 width: int, spare: tuple[float, ...] = ()):
+        self.pts, self.sign, self.gain, self.wilds, self.width = pts, sign, gain, len(gain) - 1, width
+        # What a card left out is worth: nothing, or (for the bound) spare[n] for number n and
+        # spare[0] for a wild card.
+        self.spare = spare or (0.0,) * (pts.top + 1)
+        self.memo: dict[int, tuple[float, NumberSet | None]] = {}
+        self.four_wilds = four_wilds  # points of a set of four wild cards (None: no set)
+        self.shapes = _all_shapes(pts, sign, width)
 
-    def _required(self, mask: int) -> int:
-        req = 0
-        m = mask
-        while m:
-            low = m & -m
-            req |= self.pure_before[low.bit_length() - 1]
-            m ^= low
-        return req & ~mask
-
-    def _suits(self, mask: int) -> tuple[int, ...]:
-        suits = set()
-        m = mask
-        while m:
-            low = m & -m
-            suits.add(self.suit_of[low.bit_length() - 1])
-            m ^= low
-        return tuple(sorted(suits))
-
-    def _price(self) -> None:
-        """Choose the prices: a small family shaped like the LP's duals (low numbers are scarce
-        for fifteens, so dearer), each repaired to cover every priced set; keep the tightest."""
-        best = None
-        for slope in (0.0, 3.0, 6.0, 9.0, 12.0):
-            self._set_prices(slope)
-            value = self.bound((1 << len(self.cards)) - 1, 0)
-            if best is None or value < best[0]:
-                best = (value, slope)
-        self._set_prices(best[1])
-
-    def _set_prices(self, slope: float) -> None:
-        n = len(self.cards)
-        base = (self.pts.fifteen + self.sign * self.pts.fifteen_sum + slope * self.pts.fifteen_sum) / 4
-        price = [max(0.0, base - slope * self.own[i]) for i in range(n)]
-        for mask, value in self.cross.items():
-            members = []
-            m = mask
-            while m:
-                low = m & -m
-                members.append(low.bit_length() - 1)
-                m ^= low
-            gap = value - sum(price[i] for i in members)
-            if gap > 0:
-                for i in members:
-                    price[i] += gap / 4
-        self.price = price
-        self.memo_h = [{} for _ in range(self.num_suits)]
-        # Wild cards: sets with j wilds and 4-j real cards; value <= points + own terms.
-        sign, pts = self.sign, self.pts
-        adj = sorted((sign * self.own[i] - price[i] for i in range(n)), reverse=True)
-        best_pic = {1: None, 2: None, 3: None}
-        for members in self.members_of.values():
-            vals = sorted((sign * self.own[i] - price[i] for i in members), reverse=True)
-            for k in (1, 2, 3):
-                if len(vals) >= k:
-                    v = sum(vals[:k])
-                    if best_pic[k] is None or v > best_pic[k]:
-                        best_pic[k] = v
-        non_pf = max(pts.fifteen_flush, pts.fifteen, pts.straight_flush + 4 * pts.top - 6,
-                     pts.straight + 4 * pts.top - 6, pts.four_of_a_kind * pts.top, pts.flush)
-        self.non_pf = non_pf
-        base = pts.perfect_four / 4.0  # four wild cards alone
-        for j in (1, 2, 3):
-            k = 4 - j
-            if best_pic[k] is not None:
-                base = max(base, (pts.perfect_four + best_pic[k]) / j)
-            if len(adj) >= k:
-                base = max(base, (non_pf + sum(adj[:k])) / j)
-        self.wild_price = [max(0.0, base + sign * o) for o in self.wild_own]
-        self.wild_suffix = [sum(self.wild_price[i:]) for i in range(len(self.wild_price) + 1)]
-
-    # -- the bound -----------------------------------------------------------------------
-    def suit_bound(self, suit: int, rem: int) -> int:
-        memo = self.memo_h[suit]
-        got = memo.get(rem)
-        if got is not None:
-            return got
-        if not rem:
-            return 0
-        low = rem & -rem
-        i = low.bit_length() - 1
-        best = self.price[i] + self.suit_bound(suit, rem ^ low)
-        for mask, value in self.single_of[i]:
-            if mask & rem == mask:
-                v = value + self.suit_bound(suit, rem ^ mask)
-                if v > best:
-                    best = v
-        memo[rem] = best
-        return best
-
-    def bound(self, rem: int, used: int) -> float:
-        total = self.wild_suffix[used]
-        for s, sm in enumerate(self.suit_mask):
-            part = rem & sm
-            if part:
-                total += self.suit_bound(s, part)
-        return total
-
-    # -- the search ----------------------------------------------------------------------
-    def wild_value(self, used: int, count: int) -> int:
-        return self.sign * sum(self.wild_own[used:used + count])
-
-    def leaf(self, used: int) -> int:
-        left = len(self.wild_own) - used
-        value = 0
-        while left >= 4:
-            v = self.pts.perfect_four + self.wild_value(used, 4)
-            if v <= 0:
-                break
-            value += v
-            used += 4
-            left -= 4
-        return value
-
-    def options(self, rem: int, used: int, lower: float) -> list[tuple[int, int, int, tuple[int, ...]]]:
-        """(value, mask, wilds, suits) of every set containing the pivot (lowest remaining card)
-        that could beat ``lower``, and of leaving the pivot out. Lists are sorted by value, so
-        the scan stops once value + bound(the rest without the pivot) cannot beat ``lower``."""
-        low = rem & -rem
-        i = low.bit_length() - 1
-        rest = rem ^ low
-        cap = lower - self.bound(rest, used)
-        opts = []
-        for mask, value, suits, req in self.sets_of[i]:
-            if value <= cap:
-                break
-            if mask & rem == mask and not req & rem:
-                opts.append((value, mask, 0, suits))
-        for j_wilds in range(1, min(3, len(self.wild_own) - used) + 1):
-            extra = self.wild_value(used, j_wilds)
-            cap_j = lower - extra - self.bound(rest, used + j_wilds)
-            for value, mask, suits in self._wild_list(i, j_wilds):
-                if value <= cap_j:
-                    break
-                if mask & rem == mask:
-                    opts.append((value + extra, mask, j_wilds, suits))
-        out = self.pure_group[i] & rem or low
-        opts.append((0, out, 0, (self.suit_of[i],)))
-        return opts
-
-    def _wild_list(self, i: int, wilds: int) -> list[tuple[int, int, tuple[int, ...]]]:
-        """Sets of card ``i``, 3 - ``wilds`` later cards and ``wilds`` wild cards, best first."""
-        key = (i, wilds)
-        got = self._wild_lists.get(key)
-        if got is None:
-            got = []
-            for group in combinations(range(i + 1, len(self.cards)), 3 - wilds):
-                value = self._value((i, *group), wilds)
-                if value is not None:
-                    mask = _mask((i, *group))
-                    got.append((value, mask, self._suits(mask)))
-            got.sort(key=lambda t: -t[0])
-            self._wild_lists[key] = got
-        return got
-
-    def solve(self, rem: int, used: int, lower: float, ub: float) -> float:
-        """f(rem, used) exactly when it exceeds ``lower``; otherwise some value <= lower.
-        ``ub`` is this position's bound."""
-        if not rem:
-            return self.leaf(used)
-        key = (rem, used)
+    def best(self, x: int, j: int) -> float:
+        key = x * (self.wilds + 1) + j
         got = self.memo.get(key)
         if got is not None:
-            value, exact = got
-            if exact or value <= lower:
-                return value
-        if ub <= lower:
-            return lower
-        suit_bound, suit_mask, wild_suffix = self.suit_bound, self.suit_mask, self.wild_suffix
-        scored = []
-        for value, mask, wilds, suits in self.options(rem, used, lower):
-            child = rem ^ mask
-            bound = ub - wild_suffix[used] + wild_suffix[used + wilds] + value
-            for s in suits:
-                sm = suit_mask[s]
-                bound += suit_bound(s, child & sm) - suit_bound(s, rem & sm)
-            if bound > lower:
-                scored.append((bound, value, mask, wilds))
-        scored.sort(key=lambda t: -t[0])
-        best = lower
-        choice = None
-        for bound, value, mask, wilds in scored:
-            if bound <= best:
-                break
-            v = value + self.solve(rem ^ mask, used + wilds, best - value, bound - value)
-            if v > best:
-                best, choice = v, (value, mask, wilds)
-        if choice is None:
-            self.memo[key] = (lower, False)
-            return lower
-        self.memo[key] = (best, True)
-        self.best_choice[key] = choice
-        return best
+            return got[0]
+        if not x:
+            result = self._wilds_only(j)
+        else:
+            width = self.width
+            n = (x.bit_length() + width - 1) // width
+            low = width * (n - 1)
+            # Either no further set has a card of the top number n (they are all left out) ...
+            value = self.spare[n] * (x >> low) + self.best(x & ((1 << low) - 1), j)
+            choice = None
+            # ... or one does (the search takes the sets with that card one at a time).
+            cap = (1 << width) - 1
+            for need, delta, numbers, wilds, gain in self.shapes[n]:
+                if wilds > j:
+                    break
+                for shift, count in need:
+                    if (x >> shift) & cap < count:
+                        break
+                else:
+                    v = gain + self.best(x - delta, j - wilds)
+                    if v > value:
+                        value, choice = v, (numbers, wilds)
+            result = (value, choice)
+        self.memo[key] = result
+        return result[0]
 
-    def run(self) -> Packing:
-        full = (1 << len(self.cards)) - 1
-        value = self.solve(full, 0, -1, self.bound(full, 0))
-        sets = []
-        rem, used = full, 0
-        while rem:
-            value_, mask, wilds = self.best_choice[(rem, used)]
-            idx = tuple(self.orig[i] for i in range(len(self.cards)) if mask >> i & 1)
-            if value_ > 0 or wilds:
-                sets.append((idx, wilds))
-            rem ^= mask
-            used += wilds
-        left = len(self.wild_own) - used
-        while left >= 4 and self.pts.perfect_four + self.wild_value(used, 4) > 0:
-            sets.append(((), 4))
-            used += 4
-            left -= 4
-        return Packing(int(round(value)), sets)
+    def _wilds_only(self, j: int) -> tuple[float, NumberSet | None]:
+        used = self.wilds - j
+        base = self.gain[used] + self.spare[0] * j
+        if j >= 4 and self.four_wilds is not None:
+            with_set = self.four_wilds + self.best(0, j - 4)
+            if with_set > base:
+                return with_set, ((), 4)
+        return base, None
+
+    def sets(self, x: int, j: int) -> list[NumberSet]:
+        """The sets of the best packing found by :meth:`best` for ``(x, j)``."""
+        out = []
+        self.best(x, j)
+        while True:
+            choice = self.memo[x * (self.wilds + 1) + j][1]
+            if choice is None:
+                if not x:
+                    return out
+                n = (x.bit_length() + self.width - 1) // self.width
+                x &= (1 << self.width * (n - 1)) - 1
+                continue
+            numbers, wilds = choice
+            out.append(choice)
+            x -= sum(1 << self.width * (m - 1) for m in numbers)
+            j -= wilds
 
 
-def _mask(idx: Sequence[int]) -> int:
-    m = 0
-    for i in idx:
-        m |= 1 << i
-    return m
+Shape = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...], int, int]
+
+
+def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
+    """Every number-kind set whose highest real card has number ``n``, any other member
+    possibly a wild card: (needed counts as (bit shift, count), what it subtracts from the
+    packed counts, numbers of its real cards, wild cards, value without the wild cards' own
+    numbers); fewest wild cards first."""
+    best: dict[tuple[tuple[int, ...], int], int] = {}
+    for reals in range(1, 5):
+        _offer(best, (n,) * reals, 4 - reals, pts.four_of_a_kind * n + sign * n * reals)
+    for low in range(max(1, n - 3), min(n, pts.top - 3) + 1):
+        window = range(low, low + 4)
+        for numbers in _subsets([m for m in window if m < n]):
+            _offer(best, (n, *numbers), 3 - len(numbers),
+                   pts.straight + sum(window) + sign * (n + sum(numbers)))
+    for parts in _partitions(pts.fifteen_sum, 4, pts.top):
+        if n in parts:
+            lower = list(parts)
+            lower.remove(n)
+            for numbers in _subsets([m for m in lower if m <= n]):
+                _offer(best, (n, *numbers), 3 - len(numbers), pts.fifteen + sign * (n + sum(numbers)))
+    out = []
+    for (numbers, wilds), value in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0])):
+        need = tuple(sorted((width * (m - 1), numbers.count(m)) for m in set(numbers)))
+        out.append((need, sum(c << shift for shift, c in need), numbers, wilds, value))
+    return out
+
+
+_SHAPES: dict[tuple[Points, int, int], list[list[Shape]]] = {}
+
+
+def _all_shapes(pts: Points, sign: int, width: int) -> list[list[Shape]]:
+    """:func:`_shapes` for every top number (index n), computed once per points and sign."""
+    key = (pts, sign, width)
+    if key not in _SHAPES:
+        _SHAPES[key] = [[]] + [_shapes(pts, sign, width, n) for n in range(1, pts.top + 1)]
+    return _SHAPES[key]
+
+
+def _offer(best: dict[tuple[tuple[int, ...], int], int], numbers: tuple[int, ...], wilds: int, value: int) -> None:
+    """Keep the best value of each (real numbers, wild cards) group shape."""
+    key = (tuple(sorted(numbers, reverse=True)), wilds)
+    if value > best.get(key, NEG):
+        best[key] = value
+
+
+def _subsets(numbers: list[int]) -> set[tuple[int, ...]]:
+    """Every sub-multiset of ``numbers`` (the members that are real cards, the rest wild)."""
+    return {tuple(m for k, m in enumerate(numbers) if mask >> k & 1) for mask in range(1 << len(numbers))}
 
 
 def _partitions(total: int, parts: int, top: int, low: int = 1) -> list[tuple[int, ...]]:
@@ -392,6 +191,220 @@ def _partitions(total: int, parts: int, top: int, low: int = 1) -> list[tuple[in
         for rest in _partitions(total - first, parts - 1, top, first):
             out.append((first, *rest))
     return out
+
+
+_CACHE: dict[tuple, _NumberSide] = {}
+
+
+def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None, width: int,
+                 spare: tuple[float, ...] = ()) -> _NumberSide:
+    """The number side for these constants, kept between calls (bounded) since it is a pure
+    function of the counts: games score many overlapping tableaux."""
+    key = (pts, sign, gain, four_wilds, width, spare)
+    side = _CACHE.get(key)
+    if side is None or len(side.memo) > CACHE_LIMIT:
+        if sum(len(s.memo) for s in _CACHE.values()) > CACHE_LIMIT:
+            _CACHE.clear()
+        side = _CACHE[key] = _NumberSide(pts, sign, gain, four_wilds, width, spare)
+    return side
+
+
+class _Special(NamedTuple):
+    value: int  # points + sign * own numbers of its real cards
+    mask: int  # its real cards
+    wilds: int
+    group: int  # the suit most of its real cards have (bounds group specials by suit)
+    per_group: int  # how many cards of that suit it takes
+
+
+def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: int,
+              picture_members: dict[int, tuple[Ident, ...]], best_wild: int) -> list[_Special]:
+    """Every group of real cards (plus wild cards) whose best kind is not a number kind and that
+    can add value; highest value first (ties by mask: deterministic)."""
+    families: dict[tuple[int, ...], None] = {}
+    by_suit: dict[int, list[int]] = {}
+    by_picture: dict[int, list[int]] = {}
+    for i, c in enumerate(reals):
+        by_suit.setdefault(c.suit, []).append(i)
+        for pic in c.pictures:
+            by_picture.setdefault(pic, []).append(i)
+    # A picture within one suit is part of that suit's family; only the Dragons variant's
+    # cross-suit pictures add groups.
+    cross = [m for m in by_picture.values() if len({reals[i].suit for i in m}) > 1]
+    for members in (*by_suit.values(), *cross):
+        families[tuple(members)] = None
+    found: dict[tuple[int, int], _Special] = {}
+    seen: set[tuple[int, int]] = set()
+    for members in families:
+        for w in range(0, min(wilds, 3) + 1):
+            for idx in combinations(members, 4 - w):
+                mask = _mask(idx)
+                if (mask, w) in seen:
+                    continue
+                seen.add((mask, w))
+                best = complete([reals[i] for i in idx], w, pts, num_suits, picture_members)
+                if best is None or best[0] in NUMBER_KINDS:
+                    continue
+                value = best[1] + sign * sum(reals[i].number for i in idx)
+                if value + w * best_wild <= 0:
+                    continue
+                suits = sorted(reals[i].suit for i in idx)
+                suit = max(suits, key=lambda t: (suits.count(t), -t))
+                found[(mask, w)] = _Special(value, mask, w, suit, suits.count(suit))
+    return sorted(found.values(), key=lambda s: (-(s.value + s.wilds * best_wild), s.mask, s.wilds))
+
+
+def _mask(idx: Sequence[int]) -> int:
+    m = 0
+    for i in idx:
+        m |= 1 << i
+    return m
+
+
+class _Search:
+    def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
+                 num_suits: int, picture_members: dict[int, tuple[Ident, ...]]):
+        self.reals = reals
+        own = sorted((sign * o for o in wild_own), reverse=True)
+        gain = [0]
+        for o in own:
+            gain.append(gain[-1] + o)
+        self.wilds = len(own)
+        self.best_wild = max(0, own[0]) if own else 0
+        four = complete([], 4, pts, num_suits, picture_members)
+        four_points = None if four is None else four[1]
+        # Bits per number in the packed counts: one card per suit of a number (more only if a
+        # deck held copies), so the width, part of the cache key, stays the same between calls.
+        most = max([sum(c.number == n for c in reals) for n in {c.number for c in reals}], default=0)
+        self.width = width = max(num_suits, most).bit_length()
+        self.side = _number_side(pts, sign, tuple(gain), four_points, width)
+        # The bound's side: a card left out is worth its share of a Flush, so that what a
+        # special takes from the number side is charged at least that (see _node).
+        spare = tuple([pts.flush / 4 + self.best_wild] + [max(0.0, pts.flush / 4 + sign * n)
+                                                         for n in range(1, pts.top + 1)])
+        self.spare = spare
+        self.bound_side = _number_side(pts, sign, tuple(gain), four_points, width, spare)
+        self.numbers = [c.number for c in reals]
+        self.suits = [c.suit for c in reals]
+        self.suit_count = [0] * num_suits
+        for c in reals:
+            self.suit_count[c.suit] += 1
+        self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members, self.best_wild)
+        self.reduced = [s.value - self._charge(s) for s in self.specials]
+        self.unit = [1 << width * (c.number - 1) for c in reals]  # one card in the packed counts
+        self.counts = sum(self.unit)
+        self.best_value = NEG
+        self.best_chosen: tuple[int, ...] = ()
+
+    def run(self) -> Packing:
+        self.root_bound = self.bound_side.best(self.counts, self.wilds)
+        self._node(0, 0, self.counts, self.wilds, 0, (), list(self.suit_count), 0.0)
+        chosen = [self.specials[k] for k in self.best_chosen]
+        counts = self.counts
+        used = 0
+        wilds = self.wilds
+        sets: list[tuple[tuple[int, ...], int]] = []
+        for s in chosen:
+            idx = tuple(i for i in range(len(self.reals)) if s.mask >> i & 1)
+            counts -= sum(self.unit[i] for i in idx)
+            used |= s.mask
+            wilds -= s.wilds
+            sets.append((idx, s.wilds))
+        pool: dict[int, list[int]] = {}
+        for i, n in enumerate(self.numbers):
+            if not used >> i & 1:
+                pool.setdefault(n, []).append(i)
+        for numbers, w in self.side.sets(counts, wilds):
+            sets.append((tuple(sorted(pool[n].pop(0) for n in numbers)), w))
+        return Packing(int(self.best_value), sets)
+
+    def _charge(self, s: _Special) -> float:
+        charge = s.wilds * (self.spare[0] - self.best_wild)
+        for i in range(len(self.reals)):
+            if s.mask >> i & 1:
+                charge += self.spare[self.numbers[i]]
+        return charge
+
+    def _node(self, start: int, used: int, counts: int, wilds: int, value: int,
+              chosen: tuple[int, ...], left: list[int], reduced: float) -> None:
+        here = value + self.side.best(counts, wilds)
+        if here > self.best_value:
+            self.best_value, self.best_chosen = here, chosen
+        specials = self.specials
+        for k in range(start, len(specials)):
+            s = specials[k]
+            if s.mask & used or s.wilds > wilds:
+                continue
+            if here + self._extra(k, used, wilds, left) <= self.best_value:
+                return
+            extra = self._reduced_extra(k, used, wilds, left)
+            if reduced + self.root_bound + extra <= self.best_value:
+                return
+            if value + self.bound_side.best(counts, wilds) + extra <= self.best_value:
+                return
+            child = counts
+            rest = list(left)
+            m = s.mask
+            while m:
+                low = m & -m
+                i = low.bit_length() - 1
+                child -= self.unit[i]
+                rest[self.suits[i]] -= 1
+                m ^= low
+            self._node(k + 1, used | s.mask, child, wilds - s.wilds, value + s.value, (*chosen, k), rest,
+                       reduced + self.reduced[k])
+
+    def _reduced_extra(self, start: int, used: int, wilds: int, left: list[int]) -> float:
+        """The specials' part of the Lagrangian bound on a subtree: a special's cards are worth at
+        most ``spare`` each to the number side (:attr:`bound_side` values the cards it leaves out
+        so), so F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own
+        number). The subtree is worth at most bound_side(x, j) (or, cheaper and looser, its value
+        at the root minus what the chosen specials were charged) plus what this returns: the
+        positive reduced values of the specials still possible, per suit as many as fit and one
+        per wild card, as in :meth:`_extra`."""
+        total = 0.0
+        per_suit: dict[int, tuple[float, int]] = {}
+        with_wilds: list[float] = []
+        for k in range(start, len(self.specials)):
+            r = self.reduced[k]
+            if r <= 0:
+                continue
+            s = self.specials[k]
+            if s.mask & used or s.wilds > wilds:
+                continue
+            if s.wilds:
+                with_wilds.append(r)
+            else:
+                got = per_suit.get(s.group, (0.0, 4))
+                per_suit[s.group] = (max(got[0], r), min(got[1], s.per_group))
+        with_wilds.sort(reverse=True)
+        total += sum(with_wilds[:wilds])
+        for group, (r, per) in per_suit.items():
+            total += r * (left[group] // per)
+        return total
+
+    def _extra(self, start: int, used: int, wilds: int, left: list[int]) -> float:
+        """An upper bound on what specials from ``start`` on can add: per suit, the best special
+        without wild cards times how many fit in what is left of the suit; plus the best
+        ``wilds`` specials with wild cards (each takes one at least), own numbers included."""
+        best: dict[int, tuple[float, int]] = {}
+        with_wilds: list[float] = []
+        for s in self.specials[start:]:
+            if s.mask & used or s.wilds > wilds:
+                continue
+            if s.wilds:
+                if len(with_wilds) < wilds:
+                    with_wilds.append(s.value + s.wilds * self.best_wild)
+                continue
+            got = best.get(s.group)
+            if got is None:
+                best[s.group] = (s.value, s.per_group)
+            elif s.per_group < got[1]:
+                best[s.group] = (got[0], s.per_group)
+        total = float(sum(with_wilds))
+        for group, (v, per) in best.items():
+            total += v * (left[group] // per)
+        return total
 
 
 def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,

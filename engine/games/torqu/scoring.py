@@ -79,7 +79,7 @@ class Scorer:
             entry: dict[str, Any] = {"cards": [self.deck.names[c] for c in sorted(members + wild_cards)],
                                      "kind": kind, "points": points}
             if wild_cards:
-                entry["wild"] = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand)}
+                entry["wild"] = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand, strict=True)}
             sets.append(entry)
             covered.update(members, wild_cards)
         leftover = [c for c in codes if c not in covered]

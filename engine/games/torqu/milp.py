@@ -1,0 +1,81 @@
+"""The straightforward set-packing MILP of a Torqu arrangement, solved with HiGHS (scipy's
+``milp``): the independent reference the benchmark and the tests compare the optimiser with.
+
+One binary column per valid four-card set (groups completed by wild cards included), one row
+per card (used at most once); maximise the sets' values. scipy is a development dependency, so
+it is imported only when this is called.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import combinations, product
+from typing import Any
+
+from .optimise import _partitions
+from .sets import complete
+
+
+def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int, ...]]:
+    """Every group of ``size`` real cards that could be part of a set (sorted codes): all in one
+    suit or one picture, or with numbers that a wild completion could make a Four of a Kind, a
+    Straight or a Fifteen. :func:`complete` decides which really are."""
+    idents = scorer.idents
+    pts = scorer.points
+    families: dict[tuple[str, int], list[int]] = {}
+    by_number: dict[int, list[int]] = {}
+    for c in reals:
+        families.setdefault(("suit", idents[c].suit), []).append(c)
+        for pic in idents[c].pictures:
+            families.setdefault(("picture", pic), []).append(c)
+        by_number.setdefault(idents[c].number, []).append(c)
+    out: set[tuple[int, ...]] = set()
+    for members in families.values():
+        out.update(combinations(members, size))
+    shapes: set[tuple[int, ...]] = set()
+    for low in range(1, pts.top - 2):
+        shapes.update(combinations(range(low, low + 4), size))
+    for n in range(1, pts.top + 1):
+        shapes.add((n,) * size)
+    for parts in _partitions(pts.fifteen_sum, 4, pts.top):
+        shapes.update(combinations(parts, size))
+    for shape in shapes:
+        pools = [list(combinations(by_number.get(n, []), shape.count(n))) for n in sorted(set(shape))]
+        for choice in product(*pools):
+            out.add(tuple(sorted(c for part in choice for c in part)))
+    return out
+
+
+def milp_optimum(scorer: Any, codes: list[int], sign: int = 1) -> tuple[int, float]:
+    """The optimum of ``scorer.arrange(codes, sign)`` by the MILP, and HiGHS's solve time
+    (building the columns is not timed)."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_matrix
+
+    wilds = [c for c in codes if c in scorer.wild]
+    reals = [c for c in codes if c not in scorer.wild]
+    own = {c: scorer.deck.cards[c].value for c in codes}
+    columns: list[tuple[tuple[int, ...], int]] = []
+    for j in range(0, min(4, len(wilds)) + 1):
+        groups = candidate_groups(scorer, reals, 4 - j) if j < 4 else {()}
+        for group in sorted(groups):
+            found = complete([scorer.idents[c] for c in group], j, scorer.points, len(scorer.suit_ids),
+                             scorer.members)
+            if found is None:
+                continue
+            for wild_group in combinations(wilds, j):
+                cards = group + wild_group
+                columns.append((cards, found[1] + sign * sum(own[c] for c in cards)))
+    index = {c: i for i, c in enumerate(codes)}
+    rows, cols = [], []
+    for col, (cards, _) in enumerate(columns):
+        for c in cards:
+            rows.append(index[c])
+            cols.append(col)
+    matrix = coo_matrix((np.ones(len(rows)), (rows, cols)), shape=(len(codes), len(columns)))
+    weights = np.array([-v for _, v in columns], dtype=float)
+    start = time.perf_counter()
+    res = milp(weights, constraints=LinearConstraint(matrix, 0, 1), integrality=np.ones(len(columns)),
+               bounds=Bounds(0, 1))
+    return int(round(-res.fun)) - sign * sum(own.values()), time.perf_counter() - start
