@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import CATALOG, brute_force, position_after
+from test_solver import CATALOG, agrees_with_brute_force, brute_force, position_after
 
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
@@ -18,13 +18,7 @@ def check(game, state) -> bool | None:
     truth = brute_force(state.clone())
     if solver.over_capacity(state):
         assert truth is False, "the room check refuted a winnable position"
-    solution = solver.solve(state)
-    assert solution.winnable is truth
-    if truth:
-        position = state.clone()
-        for action in solution.line:
-            position.apply(action)
-        assert position.won()
+    agrees_with_brute_force(solver.solve(state), state)
     return truth
 
 
