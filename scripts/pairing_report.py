@@ -30,6 +30,7 @@ from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, Solver
+from cardgames.engine.log import write_atomic
 from cardgames.engine.registry import load_game
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "pairing-stats.md"
@@ -119,15 +120,18 @@ def main() -> None:
             tasks.append(task)
             keys.append(cache_key(task))
     todo = [(task, key) for task, key in zip(tasks, keys, strict=True) if key not in cache or task[0] in args.fresh]
+
+    def chunks(name: str) -> list[dict]:
+        return [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == name]
+
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
     results = pool.map(count, [t for t, _ in todo]) if pool else map(count, [t for t, _ in todo])
     for (task, key), result in zip(todo, results, strict=True):  # in task order, whatever the workers
         cache[key] = result
         if cache_path:
-            cache_path.write_text(json.dumps(cache, sort_keys=True))
+            write_atomic(cache_path, json.dumps(cache, sort_keys=True).encode())
         if task[2] == plan[task[0]][1]:
-            print(row(task[0], plan[task[0]], [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == task[0]]),
-                  flush=True)
+            print(row(task[0], plan[task[0]], chunks(task[0])), flush=True)
     if pool:
         pool.shutdown()
     if args.no_page:
@@ -148,8 +152,8 @@ def main() -> None:
              "| greedy wins | solve time (med ms / mean ms / max s) |",
              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name in names:
-        lines.append(row(name, plan[name], [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == name]))
-    Path(args.out).write_text("\n".join(lines) + "\n")
+        lines.append(row(name, plan[name], chunks(name)))
+    write_atomic(args.out, ("\n".join(lines) + "\n").encode())
     print(f"wrote {args.out}")
 
 
