@@ -52,11 +52,9 @@ def test_wild_sub_games_refute_on_their_own():
     for seed in range(40):
         state = game.new_state(seed)
         solver = Solver(game)
-        solver._memo = (set(), None)
-        solver._share = None
-        if solver._search(state) is None and not brute_force(state.clone()):
-            subgames = solver._memo[1]
-            stopped += subgames is not None and solver.nodes == len(subgames.memo)
+        memo = solver.search_memo(state)
+        if solver._search(state, None, memo) is None and not brute_force(state.clone()):
+            stopped += solver.nodes == len(memo.subgames.memo)
     assert stopped
 
 

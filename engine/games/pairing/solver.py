@@ -73,6 +73,15 @@ class Solution:
     line: list[Any] = field(default_factory=list)
 
 
+@dataclass
+class _SearchMemo:
+    """What the search learns about one position, kept across its stages: the canonical
+    positions proven lost, and the deal's pair sub-games."""
+
+    failed: set[tuple]
+    subgames: "_Subgames"
+
+
 class _Subgames:
     """Exact, memoised solutions of the sub-games of one deal made of a few pairs' cards alone.
 
@@ -215,7 +224,6 @@ class Solver:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line."""
         start = time.perf_counter()
         self.nodes = 0
-        self._memo = (set(), None)
         if self.over_capacity(state):
             return Solution(False, 0, time.perf_counter() - start)
         if not self.game.simple:
@@ -228,7 +236,8 @@ class Solver:
         intervals = IntervalSolver(game, state, budget, relax_cap=relaxable) if staged or relaxable else None
         if intervals is not None and intervals.span > INTERVAL_SPAN_LIMIT:
             intervals = None  # too many counters (Uta Pagoda's 50 pairs): the search gets the whole budget
-        line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None)
+        memo = self.search_memo(state)
+        line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None, memo)
         if verdict is None and intervals is not None:
             intervals.budget = budget - self.nodes
             try:
@@ -247,16 +256,21 @@ class Solver:
                 pass
             self.nodes += intervals.nodes
             if verdict is None and relaxable and self.nodes < budget:
-                line, verdict = self._search_within(state, None)
+                line, verdict = self._search_within(state, None, memo)
         return Solution(verdict, self.nodes, time.perf_counter() - start, line or [])
 
-    def _search_within(self, state: PairingState, share: int | None) -> tuple[list[Any] | None, bool | None]:
+    def search_memo(self, state: PairingState) -> _SearchMemo:
+        """A fresh memo for searching ``state``."""
+        card_class = self.game.card_class
+        return _SearchMemo(set(), _Subgames(self, [card_class[c] for c in state.stock[state.next:]]))
+
+    def _search_within(self, state: PairingState, share: int | None,
+                       memo: _SearchMemo) -> tuple[list[Any] | None, bool | None]:
         """(line, verdict) of the search given ``share`` nodes beyond its start-up checks (None: the
         rest of the budget); verdict None when they ran out."""
         budget = self.budget
-        self._share = share
         try:
-            line = self._search(state)
+            line = self._search(state, share, memo)
             return line, line is not None
         except _OutOfBudget:
             return None, None
@@ -315,17 +329,15 @@ class Solver:
         return False
 
     # -- the search ----------------------------------------------------------------------
-    def _search(self, state: PairingState) -> list[Any] | None:
-        """Depth-first search, plays before turns, with do/undo on one mutable position."""
+    def _search(self, state: PairingState, share: int | None, memo: _SearchMemo) -> list[Any] | None:
+        """Depth-first search, plays before turns, with do/undo on one mutable position; ``share``
+        bounds its nodes beyond the start-up checks (None: the budget does)."""
         game = self.game
         card_class, accepts, cap, waste_cap = game.card_class, game.accepts, game.row_cap, game.waste_cap
         keys, key_index, group = self.keys, self.key_index, self.group
-        seq_cls = [card_class[c] for c in state.stock[state.next:]]
+        failed, subgames = memo.failed, memo.subgames
+        seq_cls = subgames.seq
         n_seq = len(seq_cls)
-        failed, subgames = self._memo
-        if subgames is None:
-            subgames = _Subgames(self, seq_cls)
-            self._memo = (failed, subgames)
         # rows_of[k]: the real rows of kind k (so the line names rows); counts[k] = len(rows_of[k])
         rows_of: list[list[int]] = [[] for _ in keys]
         for r, row in enumerate(state.rows):
@@ -412,8 +424,8 @@ class Solver:
             return None  # not enough room left on the rows (each play uses one place: checked once)
         if not all(subgame_ok(g) for g in self.groups):
             return None
-        if self._share is not None:
-            self.budget = min(self.budget, self.nodes + self._share)
+        if share is not None:
+            self.budget = min(self.budget, self.nodes + share)
         line: list[Any] = []
         frames = [moves()]  # per depth: the moves still to try there
         done: list[tuple] = []  # the moves made, to undo them
