@@ -72,6 +72,9 @@ class _NumberSide:
         self.memo: dict[int, tuple[float, NumberSet | None]] = {}
         self.four_wilds = four_wilds  # points of a set of four wild cards (None: no set)
         self.shapes = _all_shapes(pts, sign, width)
+        # The top bit of each number's field is a guard, never set in a count: a set fits the
+        # counts x exactly when subtracting it from x with every guard set clears no guard.
+        self.guards = sum(1 << (width * m + width - 1) for m in range(pts.top))
 
     def best(self, x: int, j: int) -> float:
         key = x * (self.wilds + 1) + j
@@ -88,14 +91,12 @@ class _NumberSide:
             value = self.spare[n] * (x >> low) + self.best(x & ((1 << low) - 1), j)
             choice = None
             # ... or one does (the search takes the sets with that card one at a time).
-            cap = (1 << width) - 1
-            for need, delta, numbers, wilds, gain in self.shapes[n]:
+            guards = self.guards
+            guarded = x | guards
+            for delta, numbers, wilds, gain in self.shapes[n]:
                 if wilds > j:
                     break
-                for shift, count in need:
-                    if (x >> shift) & cap < count:
-                        break
-                else:
+                if (guarded - delta) & guards == guards:
                     v = gain + self.best(x - delta, j - wilds)
                     if v > value:
                         value, choice = v, (numbers, wilds)
@@ -130,14 +131,13 @@ class _NumberSide:
             j -= wilds
 
 
-Shape = tuple[tuple[tuple[int, int], ...], int, tuple[int, ...], int, int]
+Shape = tuple[int, tuple[int, ...], int, int]
 
 
 def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
     """Every number-kind set whose highest real card has number ``n``, any other member
-    possibly a wild card: (needed counts as (bit shift, count), what it subtracts from the
-    packed counts, numbers of its real cards, wild cards, value without the wild cards' own
-    numbers); fewest wild cards first."""
+    possibly a wild card: (what it subtracts from the packed counts, numbers of its real cards,
+    wild cards, value without the wild cards' own numbers); fewest wild cards first."""
     best: dict[tuple[tuple[int, ...], int], int] = {}
     for reals in range(1, 5):
         _offer(best, (n,) * reals, 4 - reals, pts.four_of_a_kind * n + sign * n * reals)
@@ -154,8 +154,7 @@ def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
                 _offer(best, (n, *numbers), 3 - len(numbers), pts.fifteen + sign * (n + sum(numbers)))
     out = []
     for (numbers, wilds), value in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0])):
-        need = tuple(sorted((width * (m - 1), numbers.count(m)) for m in set(numbers)))
-        out.append((need, sum(c << shift for shift, c in need), numbers, wilds, value))
+        out.append((sum(1 << width * (m - 1) for m in numbers), numbers, wilds, value))
     return out
 
 
@@ -274,9 +273,10 @@ class _Search:
         four = complete([], 4, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
         # Bits per number in the packed counts: one card per suit of a number (more only if a
-        # deck held copies), so the width, part of the cache key, stays the same between calls.
+        # deck held copies), so the width, part of the cache key, stays the same between calls;
+        # plus the number side's guard bit.
         most = max([sum(c.number == n for c in reals) for n in {c.number for c in reals}], default=0)
-        self.width = width = max(num_suits, most).bit_length()
+        self.width = width = max(num_suits, most).bit_length() + 1
         self.side = _number_side(pts, sign, tuple(gain), four_points, width)
         # The bound's side: a card left out is worth its share of a Flush, so that what a
         # special takes from the number side is charged at least that (see _node).
