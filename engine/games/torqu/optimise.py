@@ -34,6 +34,7 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
@@ -290,7 +291,19 @@ class _Search:
         for c in reals:
             self.suit_count[c.suit] += 1
         self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members, self.best_wild)
-        self.reduced = [s.value - self._charge(s) for s in self.specials]
+        self.charges = [self._charge(s) for s in self.specials]
+        self.reduced = [s.value - c for s, c in zip(self.specials, self.charges, strict=True)]
+        # Indices the bounds scan, in the specials' order (highest value first): those with a
+        # positive reduced value, those with wild cards, and the others by suit.
+        self.positive = [k for k, r in enumerate(self.reduced) if r > 0]
+        self.with_wilds = [k for k, s in enumerate(self.specials) if s.wilds]
+        self.by_group: dict[int, list[int]] = {}
+        for k, s in enumerate(self.specials):
+            if not s.wilds:
+                self.by_group.setdefault(s.group, []).append(k)
+        # Suits whose specials all take the same number of its cards (all but the Dragons
+        # variant's cross-suit Perfect Fours): their best special settles their term.
+        self.uniform = {g: len({self.specials[k].per_group for k in idx}) == 1 for g, idx in self.by_group.items()}
         self.unit = [1 << width * (c.number - 1) for c in reals]  # one card in the packed counts
         self.counts = sum(self.unit)
         self.best_value = NEG
@@ -298,7 +311,7 @@ class _Search:
 
     def run(self) -> Packing:
         self.root_bound = self.bound_side.best(self.counts, self.wilds)
-        self._node(0, 0, self.counts, self.wilds, 0, (), list(self.suit_count), 0.0)
+        self._node(0, 0, self.counts, self.wilds, 0, (), list(self.suit_count), self.root_bound)
         chosen = [self.specials[k] for k in self.best_chosen]
         counts = self.counts
         used = 0
@@ -326,7 +339,18 @@ class _Search:
         return charge
 
     def _node(self, start: int, used: int, counts: int, wilds: int, value: int,
-              chosen: tuple[int, ...], left: list[int], reduced: float) -> None:
+              chosen: tuple[int, ...], left: list[int], bound: float) -> None:
+        """Search the selections that add specials from ``start`` on to ``chosen``. ``bound`` is
+        an upper bound on ``bound_side(counts, wilds)`` known without evaluating it (the
+        parent's, less this node's last special's charge: see :meth:`_reduced_extra`). Nearly
+        every node is pruned on entry, by that or by the exact ``bound_side``, so the plain
+        number side is evaluated only for the few that remain."""
+        extra = self._reduced_extra(start, used, wilds, left)
+        if value + bound + extra <= self.best_value:
+            return
+        exact = self.bound_side.best(counts, wilds)
+        if value + exact + extra <= self.best_value:
+            return
         here = value + self.side.best(counts, wilds)
         if here > self.best_value:
             self.best_value, self.best_chosen = here, chosen
@@ -337,10 +361,7 @@ class _Search:
                 continue
             if here + self._extra(k, used, wilds, left) <= self.best_value:
                 return
-            extra = self._reduced_extra(k, used, wilds, left)
-            if reduced + self.root_bound + extra <= self.best_value:
-                return
-            if value + self.bound_side.best(counts, wilds) + extra <= self.best_value:
+            if value + exact + self._reduced_extra(k, used, wilds, left) <= self.best_value:
                 return
             child = counts
             rest = list(left)
@@ -352,23 +373,22 @@ class _Search:
                 rest[self.suits[i]] -= 1
                 m ^= low
             self._node(k + 1, used | s.mask, child, wilds - s.wilds, value + s.value, (*chosen, k), rest,
-                       reduced + self.reduced[k])
+                       exact - self.charges[k])
 
     def _reduced_extra(self, start: int, used: int, wilds: int, left: list[int]) -> float:
         """The specials' part of the Lagrangian bound on a subtree: a special's cards are worth at
         most ``spare`` each to the number side (:attr:`bound_side` values the cards it leaves out
         so), so F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own
-        number). The subtree is worth at most bound_side(x, j) (or, cheaper and looser, its value
-        at the root minus what the chosen specials were charged) plus what this returns: the
+        number). The subtree is worth at most bound_side(x, j) (or, without evaluating it, the
+        parent's bound_side less the last special's charge) plus what this returns: the
         positive reduced values of the specials still possible, per suit as many as fit and one
         per wild card, as in :meth:`_extra`."""
         total = 0.0
         per_suit: dict[int, tuple[float, int]] = {}
         with_wilds: list[float] = []
-        for k in range(start, len(self.specials)):
+        positive = self.positive
+        for k in positive[bisect_left(positive, start):]:
             r = self.reduced[k]
-            if r <= 0:
-                continue
             s = self.specials[k]
             if s.mask & used or s.wilds > wilds:
                 continue
@@ -387,23 +407,32 @@ class _Search:
         """An upper bound on what specials from ``start`` on can add: per suit, the best special
         without wild cards times how many fit in what is left of the suit; plus the best
         ``wilds`` specials with wild cards (each takes one at least), own numbers included."""
-        best: dict[int, tuple[float, int]] = {}
-        with_wilds: list[float] = []
-        for s in self.specials[start:]:
-            if s.mask & used or s.wilds > wilds:
-                continue
-            if s.wilds:
-                if len(with_wilds) < wilds:
-                    with_wilds.append(s.value + s.wilds * self.best_wild)
-                continue
-            got = best.get(s.group)
-            if got is None:
-                best[s.group] = (s.value, s.per_group)
-            elif s.per_group < got[1]:
-                best[s.group] = (got[0], s.per_group)
-        total = float(sum(with_wilds))
-        for group, (v, per) in best.items():
-            total += v * (left[group] // per)
+        specials = self.specials
+        total = 0.0
+        if wilds:
+            found = 0
+            for k in self.with_wilds[bisect_left(self.with_wilds, start):]:
+                s = specials[k]
+                if s.mask & used or s.wilds > wilds:
+                    continue
+                total += s.value + s.wilds * self.best_wild
+                found += 1
+                if found == wilds:
+                    break
+        for group, idx in self.by_group.items():
+            value = per = None
+            for k in idx[bisect_left(idx, start):]:
+                s = specials[k]
+                if s.mask & used:
+                    continue
+                if value is None:
+                    value, per = s.value, s.per_group
+                    if self.uniform[group]:
+                        break
+                elif s.per_group < per:
+                    per = s.per_group
+            if value is not None:
+                total += value * (left[group] // per)
         return total
 
 
