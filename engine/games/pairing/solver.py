@@ -24,7 +24,15 @@ every wild card and wild-topped row, and may play a wild card onto a *phantom* o
 (``_Subgames``): a relaxation, so a lost sub-game still proves a lost game, checked for every
 pair after each move that involves a wild card. Without a row cap, a wild-topped row can do
 all any row can, so the search never puts a wild card on one while another row exists, nor
-another card on one while its own pair has a row for it.
+another card on one while its own pair has a row for it. Under a row cap (Castle) the phantom
+rows are also counted: each wild-topped row takes at most one card before it belongs to that
+card's pair, so the pairs' least numbers of wild-topped rows (``_Subgames.wild_cost``) must
+fit in the wild-topped rows and wild cards left, and so must each two pairs' joint need with the
+other pairs' own ones (``wild_rows_suffice``), checked at every node.
+
+A sub-game query may explode (a pair of 48 cards under a row cap has too many waste orders): one
+that takes more than ``SUBGAME_EFFORT`` new positions gives up, answering "winnable" (or a wild
+cost of 0), which a pruning test may always do, and the search gets the budget instead.
 
 Games without wild cards or row cap (Eiffel Tower and most of the family) get a second, exact
 stage when the search has not decided within ``SEARCH_SHARE`` nodes (beyond its start-up
@@ -37,7 +45,9 @@ memo's key space is beyond ``INTERVAL_SPAN_LIMIT`` (Uta Pagoda's 50 pairs), the 
 whole budget instead. The search's failed positions and sub-games are kept between its stages.
 
 Capped games first get a room check (``over_capacity``: a pair's cards must fit on the rows
-that can ever serve it), and, like wild-card games, one greedy playout (a win is a line);
+that can ever serve it, and each class's cards on the places of its class: a row's free places
+alternate between its pair's two classes), and, like wild-card games, one greedy playout (a win
+is a line);
 without wild cards, the interval solver run as if rows had no cap refutes further deals
 (that game allows every move of the capped one), or finds a line that, with the roomiest row
 named for each play, often keeps the cap and so wins, before the search resumes.
@@ -46,6 +56,7 @@ named for each play, often keeps the cap and so wins, before the search resumes.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -61,6 +72,8 @@ SEARCH_SHARE = 5_000  # nodes the depth-first search gets (beyond its start-up c
 # An interval memo keyed by more counter values than this cannot be bounded (Uta Pagoda: some 20 pairs of
 # 2-4 rows give 10^12): the search, whose pair sub-games bite hard with many pairs, gets the budget instead.
 INTERVAL_SPAN_LIMIT = 10**9
+SUBGAME_EFFORT = 100_000  # new sub-game positions one query from the search may take before it gives up
+UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
 
 
 @dataclass
@@ -110,6 +123,11 @@ class _Subgames:
         height = 0 if self.cap is None else 2  # a phantom row: a wild card on a dealt card
         self.phantom = (WILD, height) if self.cap is None or height < self.cap else None
         self.info: dict[tuple[int, ...], tuple] = {}
+        self.costs: dict[tuple, int] = {}
+        self.fit_memo: dict[tuple, tuple[int, int]] = {}  # ``_fits``: (largest bound failing, smallest doing)
+        self.cost_stop = 0  # the node count at which the query under way gives up
+        self.costly: set[tuple[int, ...]] = set()  # sub-games whose queries gave up: taken as winnable
+        self.costly_costs: set[tuple[int, ...]] = set()  # sub-games whose cost queries gave up: cost taken as 0
 
     def _info(self, gs: tuple[int, ...]) -> tuple:
         """(stock classes, row kinds, row kind -> position, classes to drop from a waste, indices of
@@ -136,9 +154,22 @@ class _Subgames:
         return info
 
     def check(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int]) -> bool:
-        """Is sub-game ``gs`` winnable from the main position (``idx`` stock cards turned)?"""
+        """Is sub-game ``gs`` winnable from the main position (``idx`` stock cards turned)?
+
+        A pruning test may always answer yes, so a query that takes more than ``SUBGAME_EFFORT``
+        new sub-game positions gives up and says yes, and so does every later query of ``gs``
+        (a pair of many cards under a row cap can have too many waste orders to enumerate, as
+        some Keshava XII deals' pairs of 48 cards do): the search gets the budget instead.
+        """
+        if gs in self.costly:
+            return True
         _, _, _, drop, key_ids, at, _ = self._info(gs)
-        return self.winnable(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
+        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
+        try:
+            return self.winnable(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
+        except _TooCostly:
+            self.costly.add(gs)
+            return True
 
     def _narrow(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], g: int) -> bool:
         """Is one-pair sub-game ``g`` winnable from a position of sub-game ``gs``?"""
@@ -147,15 +178,133 @@ class _Subgames:
         return self.winnable((g,), at[first[turned]], waste.translate(None, drop),
                              tuple(counts[where[k]] for k in keys))
 
+    def wild_cost(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int]) -> int:
+        """A lower bound on the wild-topped rows sub-game ``gs`` must take to be won from the main
+        position (``idx`` stock cards turned; row cap only): the exact least number
+        (``_cost``), ``UNWINNABLE`` when no number will do. A query that takes more than
+        ``SUBGAME_EFFORT`` new sub-game positions gives up and answers 0, and so does every later
+        query of that sub-game.
+        """
+        if gs in self.costly_costs:
+            return 0
+        _, _, _, drop, key_ids, at, _ = self._info(gs)
+        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
+        try:
+            return self._cost(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
+        except _TooCostly:
+            self.costly_costs.add(gs)
+            return 0
+
+    def fits(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], bound: int) -> bool:
+        """Can sub-game ``gs`` be won taking at most ``bound`` wild-topped rows (see ``_cost``), from the
+        main position? A query that gives up (``SUBGAME_EFFORT``) says yes, as do later ones."""
+        if gs in self.costly_costs:
+            return True
+        _, _, _, drop, key_ids, at, _ = self._info(gs)
+        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
+        try:
+            return self._fits(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids), bound)
+        except _TooCostly:
+            self.costly_costs.add(gs)
+            return True
+
+    def _fits(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], bound: int) -> bool:
+        """``fits`` within the sub-game: a depth-first search that stops at the first win within the
+        bound (so a yes is cheap, unlike ``_cost``'s exact least number). Memo: the largest bound
+        known to fail and the smallest known to do, per position."""
+        memo_key = (gs, turned, waste, counts)
+        fail, win = self.fit_memo.get(memo_key, (-1, UNWINNABLE))
+        if bound >= win:
+            return True
+        if bound <= fail:
+            return False
+        self._count_node()
+        result = turned == len(self._info(gs)[0]) and not waste
+        if not result:
+            result = any(self._fits(gs, *child, bound - cost)
+                         for cost, *child in self._costed_moves(gs, turned, waste, counts) if cost <= bound)
+        if result:
+            win = min(win, bound)
+        else:
+            fail = max(fail, bound)
+        self.fit_memo[memo_key] = (fail, win)
+        return result
+
+    def _cost(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> int:
+        """``wild_cost`` within the sub-game: a play of one of its own cards onto a wild-topped row
+        costs one, every other move nothing.
+
+        Why it bounds the whole game: every wild-topped row of a winning play (one dealt or left
+        wild now, or one a wild card still to come makes) takes at most one card that is not wild
+        before it is topped by that card, so the pairs' costs in the projections of that play
+        sum to at most the wild-topped rows now plus the wild cards still to place. A wild card
+        only ever goes onto the phantom here: a row more (and the phantom is the roomiest) never
+        hurts, so the other places for it cannot cost less.
+        """
+        memo_key = (gs, turned, waste, counts)
+        known = self.costs.get(memo_key)
+        if known is not None:
+            return known
+        self._count_node()
+        best = UNWINNABLE
+        if turned == len(self._info(gs)[0]) and not waste:
+            best = 0
+        else:
+            for cost, *child in self._costed_moves(gs, turned, waste, counts):
+                best = min(best, cost + self._cost(gs, *child))
+                if best == 0:
+                    break
+        self.costs[memo_key] = best
+        return best
+
+    def _count_node(self) -> None:
+        """One more sub-game position: past the budget the solve stops, past the query's effort it gives up."""
+        self.solver.nodes += 1
+        if self.solver.nodes > self.solver.budget:
+            raise _OutOfBudget
+        if self.solver.nodes > self.cost_stop:
+            raise _TooCostly
+
+    def _costed_moves(self, gs: tuple[int, ...], turned: int, waste: bytes,
+                      counts: tuple[int, ...]) -> Iterator[tuple[int, int, bytes, tuple[int, ...]]]:
+        """(cost, turned, waste, counts) after each move of the costed sub-game (see ``_cost``): plays
+        first, the turn last; a wild card only onto the phantom."""
+        stock, _, where = self._info(gs)[:3]
+        if waste:
+            top = waste[-1]
+            if top == WILD:
+                after = list(counts)
+                if self.phantom is not None:
+                    after[where[self.phantom]] += 1
+                yield 0, turned, waste[:-1], tuple(after)
+            else:
+                for cls, after_play in self._plays(gs, top, counts):
+                    yield int(cls == WILD), turned, waste[:-1], after_play
+        if turned < len(stock) and (self.waste_cap is None or len(waste) < self.waste_cap):
+            yield 0, turned + 1, waste + stock[turned:turned + 1], counts
+
+    def _plays(self, gs: tuple[int, ...], top: int, counts: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
+        """(class of the row's top, counts after) for each kind of open row of sub-game ``gs``
+        that a card of class ``top`` can go on."""
+        _, keys, where = self._info(gs)[:3]
+        accepts, cap = self.accepts[top], self.cap
+        for j, (cls, height) in enumerate(keys):
+            if not counts[j] or cls not in accepts:
+                continue
+            after = list(counts)
+            after[j] -= 1
+            new_height = height + 1 if cap is not None else 0
+            if cap is None or new_height < cap:
+                after[where[(top, new_height)]] += 1
+            yield cls, tuple(after)
+
     def winnable(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> bool:
         memo_key = (gs, turned, waste, counts)
         known = self.memo.get(memo_key)
         if known is not None:
             return known
-        self.solver.nodes += 1
-        if self.solver.nodes > self.solver.budget:
-            raise _OutOfBudget
-        stock, keys, where = self._info(gs)[:3]
+        self._count_node()
+        stock, _, where = self._info(gs)[:3]
         result = False
         if turned == len(stock) and not waste:
             result = True
@@ -163,17 +312,8 @@ class _Subgames:
             children = []
             if waste:
                 top = waste[-1]
-                accepts = self.accepts[top]
-                cap = self.cap
-                for j, (cls, height) in enumerate(keys):
-                    if not counts[j] or cls not in accepts:
-                        continue
-                    after = list(counts)
-                    after[j] -= 1
-                    new_height = height + 1 if cap is not None else 0
-                    if cap is None or new_height < cap:
-                        after[where[(top, new_height)]] += 1
-                    children.append((turned, waste[:-1], tuple(after), top))
+                for _, after_play in self._plays(gs, top, counts):
+                    children.append((turned, waste[:-1], after_play, top))
                 if top == WILD:
                     after = list(counts)
                     if self.phantom is not None:
@@ -302,12 +442,23 @@ class Solver:
         by a wild card. Rows never leave their pair except through a wild card: a row may serve
         a pair only if it is in that pair now, is wild-topped now, or is one of the rows the wild
         cards still to place will land on (at most one row each, so the roomiest others).
+
+        The same holds per class: a row's top alternates between its pair's two classes, so until
+        a wild card lands on it each free place on it can only ever take a card of one class (the
+        partner of the top card's class, then the top's own, and so on); a wild-topped row's
+        places may take any class. A row a wild card lands on gives a class at most all its free
+        places but one (the wild card's); at most one row per wild card still to place. So a
+        class with more cards to play than its places, plus the largest such gains of as many
+        rows as there are wild cards to place, is lost. (Without wild cards a play fills a place
+        of its own class, so the slack never changes: a check at the start of a solve suffices.)
         """
         game = self.game
         cap = game.row_cap
         if cap is None:
             return False
         card_class, group = game.card_class, self.group
+        if self._short_of_places(state):
+            return True
         rooms: dict[int, list[int]] = {}
         for row in state.rows:
             rooms.setdefault(group[card_class[row[-1]]], []).append(cap - len(row))
@@ -325,6 +476,64 @@ class Solver:
         for g, need in left.items():
             others = sorted((x for h, r in rooms.items() if h not in (g, WILD) for x in r), reverse=True)
             if need > sum(rooms.get(g, [])) + wild_room + sum(others[:wilds]):
+                return True
+        return False
+
+    def wild_rows_suffice(self, subgames: "_Subgames", idx: int, waste: bytes, counts: list[int], pool: int,
+                          moved: tuple[int, ...] | None = None) -> bool:
+        """Do the pairs' least needs of wild-topped rows (``_Subgames.wild_cost``) add up to at most
+        ``pool``, the wild-topped rows now plus the wild cards still to place? If not, the position
+        (``idx`` stock cards turned, the waste's classes, open rows by kind) is lost. The needs of
+        two pairs together may exceed the sum of their own: for each pair of ``moved`` (default:
+        every pair) and each other, their joint need stands in for their two own ones."""
+        own = {}
+        for g in self.groups:
+            own[g] = subgames.wild_cost((g,), idx, waste, counts)
+        total = sum(own.values())
+        if total > pool:
+            return False
+        for g in self.groups if moved is None else moved:
+            for h in self.groups:
+                if h != g and not subgames.fits((min(g, h), max(g, h)), idx, waste, counts,
+                                                pool - total + own[g] + own[h]):
+                    return False
+        return True
+
+    def _short_of_places(self, state: PairingState) -> bool:
+        """The per-class half of :meth:`over_capacity` (row cap only)."""
+        card_class = self.game.card_class
+        need = [0] * len(self.game.accepts)
+        for c in list(state.stock[state.next:]) + state.waste:
+            need[card_class[c]] += 1
+        return self.short_of_places([(card_class[row[-1]], len(row)) for row in state.rows], need)
+
+    def short_of_places(self, rows: list[tuple[int, int]], need: list[int]) -> bool:
+        """Is some class short of places (see :meth:`over_capacity`) on rows of these (top class,
+        height), with ``need[c]`` cards of class ``c`` still to play?"""
+        game = self.game
+        cap, accepts = game.row_cap, game.accepts
+        wilds = need[WILD]
+        frees = [cap - height for _, height in rows]
+        places = [[0] * len(rows) for _ in accepts]  # places[c][r]: row r's places for class c
+        for r, (top, _) in enumerate(rows):
+            free = frees[r]
+            if top == WILD:
+                for c in range(1, len(accepts)):
+                    places[c][r] = free
+                continue
+            partner = max(accepts[top])
+            if partner != WILD:
+                places[partner][r] += (free + 1) // 2
+                places[top][r] += free // 2
+        for c in range(1, len(accepts)):
+            if not need[c]:
+                continue
+            if wilds:
+                gains = sorted((max(0, free - 1 - own) for free, own in zip(frees, places[c], strict=True)),
+                               reverse=True)
+                if need[c] > sum(places[c]) + sum(gains[:wilds]):
+                    return True
+            elif need[c] > sum(places[c]):
                 return True
         return False
 
@@ -371,6 +580,28 @@ class Solver:
                 in_waste[c] += 1
             return all(subgames.check((g, h) if g < h else (h, g), idx, here, counts)
                        for h in self.groups if h != g and not quiet(h, in_waste))
+
+        # the wild-row count bound only under a row cap: without one (Wizard's Tower) the pairs' needs,
+        # alone or two by two, stayed below the eight Wizards on every deal measured, at a cost
+        wild_keys = [key_index[k] for k in keys if k[0] == WILD] if game.has_wilds and cap is not None else []
+
+        def wild_pool_ok(moved: tuple[int, ...] | None) -> bool:
+            """Do the pairs' wild costs fit in the wild-topped rows and wild cards left (always yes
+            without wild cards or row cap)? ``moved``: the pairs whose joint needs with another may
+            have changed (None: all). See ``_Subgames._cost``."""
+            if not wild_keys:
+                return True
+            pool = sum(counts[k] for k in wild_keys) + class_left[WILD] + waste.count(WILD)
+            return self.wild_rows_suffice(subgames, idx, bytes(waste), counts, pool, moved)
+
+        def short_of_places() -> bool:
+            """The per-class room check on this position (after a wild card moved: without one the
+            slack cannot change)."""
+            need = list(class_left)
+            for c in waste:
+                need[c] += 1
+            rows = [keys[k] for k in range(len(keys)) for _ in range(counts[k])]
+            return self.short_of_places(rows, need)
 
         class_left = [0] * len(accepts)  # cards of each class not yet turned
         for c in seq_cls:
@@ -422,7 +653,7 @@ class Solver:
 
         if cap is not None and len(waste) + n_seq > sum(counts[k] * (cap - keys[k][1]) for k in range(len(keys))):
             return None  # not enough room left on the rows (each play uses one place: checked once)
-        if not all(subgame_ok(g) for g in self.groups):
+        if not wild_pool_ok(None) or not all(subgame_ok(g) for g in self.groups):
             return None
         if share is not None:
             self.budget = min(self.budget, self.nodes + share)
@@ -488,7 +719,8 @@ class Solver:
             if not dead:
                 # a wild card moved, or a row left the wild ones: every pair's sub-games changed
                 checks = self.groups if WILD in moved else (group[c],)
-                if not all(subgame_ok(g) for g in checks):
+                if (not wild_pool_ok(checks) or (cap is not None and WILD in moved and short_of_places())
+                        or not all(subgame_ok(g) for g in checks)):
                     failed.add(key)
                     dead = True
             if dead:
@@ -499,6 +731,10 @@ class Solver:
 
 class _OutOfBudget(Exception):
     """The node budget ran out before the position was decided."""
+
+
+class _TooCostly(Exception):
+    """A sub-game query took more than ``SUBGAME_EFFORT`` new positions."""
 
 
 def solve_deal(game: PairingGame, seed: int | str, rng: str = "native", budget: int | None = None) -> Solution:
