@@ -67,6 +67,8 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1) -> tuple[int, flo
             for wild_group in combinations(wilds, j):
                 cards = group + wild_group
                 columns.append((cards, found[1] + sign * sum(own[c] for c in cards)))
+    if not columns:  # no four of the cards make a set (HiGHS needs a column): every card is left out
+        return -sign * sum(own.values()), 0.0
     index = {c: i for i, c in enumerate(codes)}
     rows, cols = [], []
     for col, (cards, _) in enumerate(columns):
