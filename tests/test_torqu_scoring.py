@@ -226,3 +226,28 @@ def test_optimum_equals_the_milp_with_several_mirrors(game, codes, mirrors, sign
     assert game.deck.code("Magic-13") == 140  # the Mirrors are codes 140-143
     cards = codes + mirrors
     assert game.scorer.arrange(cards, sign)["score"] == milp_optimum(game.scorer, cards, sign)[0]
+
+
+def test_a_one_suit_deck_packs_exactly(game):
+    """The number side's packed counts must not let a set borrow from the next number's field when
+    a number has a single card (a designer's deck of one suit): brute force over one suit."""
+    from cardgames.engine.games.torqu.optimise import pack
+    from cardgames.engine.games.torqu.sets import Ident
+
+    pts = game.scorer.points
+    cards = [Ident(0, n, ((n - 1) // 4,)) for n in (1, 2, 3, 4, 5, 6, 7, 9, 12, 13)]
+    members = {pic: tuple(c for c in cards if pic in c.pictures) for pic in range(4)}
+
+    def best(rest: tuple[Ident, ...]) -> int:
+        if len(rest) < 4:
+            return 0
+        first, others = rest[0], rest[1:]
+        value = best(others)  # the first card left out
+        for trio in itertools.combinations(others, 3):
+            found = kind_of([first, *trio], pts)
+            if found is not None:
+                left = tuple(c for c in others if c not in trio)
+                value = max(value, found[1] + sum(c.number for c in (first, *trio)) + best(left))
+        return value
+
+    assert pack(cards, [], pts, 1, 1, members).value == best(tuple(cards))

@@ -275,9 +275,10 @@ class _Search:
         four_points = None if four is None else four[1]
         # Bits per number in the packed counts: one card per suit of a number (more only if a
         # deck held copies), so the width, part of the cache key, stays the same between calls;
-        # plus the number side's guard bit.
+        # plus the number side's guard bit, above any count and any set's need (at most 4), so
+        # that a set's subtraction never borrows from the next number's field.
         most = max([sum(c.number == n for c in reals) for n in {c.number for c in reals}], default=0)
-        self.width = width = max(num_suits, most).bit_length() + 1
+        self.width = width = max(num_suits, most, 4).bit_length() + 1
         self.side = _number_side(pts, sign, tuple(gain), four_points, width)
         # The bound's side: a card left out is worth its share of a Flush, so that what a
         # special takes from the number side is charged at least that (see _node).

@@ -102,7 +102,9 @@ def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
             options.append((pts.fifteen_flush, FIFTEEN_FLUSH, [(flush_suit, n) for n in pick]))
     if wilds <= need <= top * wilds:
         nums = _any_sum(wilds, need, top)
-        options.append((pts.fifteen, FIFTEEN, _spread(nums, reals, num_suits, avoid=flush_suit if one_suit else None)))
+        stand = _spread(nums, reals, num_suits, avoid=flush_suit if one_suit else None)
+        if stand is not None:
+            options.append((pts.fifteen, FIFTEEN, stand))
     if distinct and (not numbers or numbers[-1] - numbers[0] <= 3):
         start = min(numbers[0] if numbers else top - 3, top - 3)
         if not numbers or start + 3 >= numbers[-1]:
@@ -110,8 +112,9 @@ def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
             total_w = sum(range(start, start + 4))
             if one_suit:
                 options.append((pts.straight_flush + total_w, STRAIGHT_FLUSH, [(flush_suit, n) for n in window]))
-            options.append((pts.straight + total_w, STRAIGHT,
-                            _spread(window, reals, num_suits, avoid=flush_suit if one_suit else None)))
+            stand = _spread(window, reals, num_suits, avoid=flush_suit if one_suit else None)
+            if stand is not None:
+                options.append((pts.straight + total_w, STRAIGHT, stand))
     if not numbers or numbers[0] == numbers[-1]:
         n = numbers[0] if numbers else top
         free_suits = [s for s in range(num_suits) if (s, n) not in taken]
@@ -149,13 +152,20 @@ def _any_sum(count: int, total: int, top: int) -> list[int]:
     return nums
 
 
-def _spread(numbers: list[int], reals: Sequence[Ident], num_suits: int, avoid: int | None) -> list[tuple[int, int]]:
+def _spread(numbers: list[int], reals: Sequence[Ident], num_suits: int,
+            avoid: int | None) -> list[tuple[int, int]] | None:
     """Give each wild number a suit so identities stay distinct and, when ``avoid`` is set, the
-    set is not all of that one suit."""
+    set is not all of that one suit (other suits first); None if the deck's suits do not allow
+    it (a designer's deck of one or two suits)."""
     taken = {(c.suit, c.number) for c in reals}
     out = []
     for n in numbers:
-        suit = next(s for s in range(num_suits) if s != avoid and (s, n) not in taken)
+        free = [s for s in range(num_suits) if (s, n) not in taken]
+        if not free:
+            return None
+        suit = next((s for s in free if s != avoid), free[0])
         taken.add((suit, n))
         out.append((suit, n))
+    if avoid is not None and all(suit == avoid for suit, _ in out):
+        return None
     return out
