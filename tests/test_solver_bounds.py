@@ -33,43 +33,34 @@ def short_of_wild_rows(game, state) -> bool:
     return not solver.wild_rows_suffice(solver.search_memo(state).subgames, 0, waste, counts, pool)
 
 
-def pool_check(game, state) -> bool:
-    refuted = short_of_wild_rows(game, state)
+def short_of_places(game, state) -> bool:
+    """Is some class short of places on its rows (``Solver._short_of_places``)?"""
+    return Solver(game)._short_of_places(state)
+
+
+# (the bound, its test games, the game on whose first deals it must refute something)
+BOUNDS = [(short_of_wild_rows, POOL_GAMES, "duo-capped"), (short_of_places, PLACE_GAMES, "tight-capped")]
+CASES = [(bound, name, variants) for bound, games, _ in BOUNDS for name, variants in games]
+BITES = {bound: game for bound, _, game in BOUNDS}
+
+
+def refutes_only_lost(bound, game, state) -> bool:
+    refuted = bound(game, state)
     if refuted:
-        assert not brute_force(state.clone()), "the wild-row bound refuted a winnable position"
+        assert not brute_force(state.clone()), f"{bound.__name__} refuted a winnable position"
     return refuted
 
 
-@pytest.mark.parametrize("name, variants", POOL_GAMES)
-def test_wild_row_bound_refutes_only_lost_deals(name, variants):
+@pytest.mark.parametrize("bound, name, variants", CASES)
+def test_bound_refutes_only_lost_deals(bound, name, variants):
     game = load_game(name, variants, catalog=CATALOG)
-    refuted = sum(pool_check(game, game.new_state(seed)) for seed in range(50))
-    if name == "duo-capped":
-        assert refuted, "the bound should bite on this deck of two wild cards and three rows"
+    refuted = sum(refutes_only_lost(bound, game, game.new_state(seed)) for seed in range(50))
+    if name == BITES[bound]:
+        assert refuted, f"{bound.__name__} should bite on {name}'s deals"
 
 
-@settings(max_examples=40, deadline=None)
-@given(which=st.sampled_from(POOL_GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
-def test_wild_row_bound_refutes_only_lost_positions(which, seed, moves):
-    pool_check(*position_after(which, seed, moves))
-
-
-def places_check(game, state) -> bool:
-    refuted = Solver(game)._short_of_places(state)
-    if refuted:
-        assert not brute_force(state.clone()), "the per-class room check refuted a winnable position"
-    return refuted
-
-
-@pytest.mark.parametrize("name, variants", PLACE_GAMES)
-def test_places_per_class_refute_only_lost_deals(name, variants):
-    game = load_game(name, variants, catalog=CATALOG)
-    refuted = sum(places_check(game, game.new_state(seed)) for seed in range(40))
-    if name == "tight-capped":
-        assert refuted, "the per-class room check should bite on this tight layout"
-
-
-@settings(max_examples=40, deadline=None)
-@given(which=st.sampled_from(PLACE_GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
-def test_places_per_class_refute_only_lost_positions(which, seed, moves):
-    places_check(*position_after(which, seed, moves))
+@settings(max_examples=80, deadline=None)
+@given(case=st.sampled_from(CASES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
+def test_bound_refutes_only_lost_positions(case, seed, moves):
+    bound, *which = case
+    refutes_only_lost(bound, *position_after(tuple(which), seed, moves))
