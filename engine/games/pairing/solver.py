@@ -56,7 +56,7 @@ named for each play, often keeps the cap and so wins, before the search resumes.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,15 +161,7 @@ class _Subgames:
         (a pair of many cards under a row cap can have too many waste orders to enumerate, as
         some Keshava XII deals' pairs of 48 cards do): the search gets the budget instead.
         """
-        if gs in self.costly:
-            return True
-        _, _, _, drop, key_ids, at, _ = self._info(gs)
-        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
-        try:
-            return self.winnable(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
-        except _TooCostly:
-            self.costly.add(gs)
-            return True
+        return self._query(self.costly, True, self.winnable, gs, idx, waste, counts)
 
     def _narrow(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], g: int) -> bool:
         """Is one-pair sub-game ``g`` winnable from a position of sub-game ``gs``?"""
@@ -185,28 +177,27 @@ class _Subgames:
         ``SUBGAME_EFFORT`` new sub-game positions gives up and answers 0, and so does every later
         query of that sub-game.
         """
-        if gs in self.costly_costs:
-            return 0
-        _, _, _, drop, key_ids, at, _ = self._info(gs)
-        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
-        try:
-            return self._cost(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids))
-        except _TooCostly:
-            self.costly_costs.add(gs)
-            return 0
+        return self._query(self.costly_costs, 0, self._cost, gs, idx, waste, counts)
 
     def fits(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], bound: int) -> bool:
         """Can sub-game ``gs`` be won taking at most ``bound`` wild-topped rows (see ``_cost``), from the
         main position? A query that gives up (``SUBGAME_EFFORT``) says yes, as do later ones."""
-        if gs in self.costly_costs:
-            return True
+        return self._query(self.costly_costs, True, self._fits, gs, idx, waste, counts, bound)
+
+    def _query(self, given_up: set[tuple[int, ...]], fallback: Any, search: Callable[..., Any],
+               gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], *args: Any) -> Any:
+        """``search`` on sub-game ``gs`` from the main position (``idx`` stock cards turned), within
+        ``SUBGAME_EFFORT`` new sub-game positions: past them it gives up with ``fallback`` (what a
+        pruning test may always answer), and so does every later query of ``gs`` (``given_up``)."""
+        if gs in given_up:
+            return fallback
         _, _, _, drop, key_ids, at, _ = self._info(gs)
         self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
         try:
-            return self._fits(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids), bound)
+            return search(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids), *args)
         except _TooCostly:
-            self.costly_costs.add(gs)
-            return True
+            given_up.add(gs)
+            return fallback
 
     def _fits(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], bound: int) -> bool:
         """``fits`` within the sub-game: a depth-first search that stops at the first win within the
