@@ -47,11 +47,16 @@ def agrees_with_brute_force(solution, state) -> bool:
     truth = brute_force(state.clone())
     assert solution.winnable is truth
     if truth:
-        position = state.clone()
-        for action in solution.line:
-            position.apply(action)
-        assert position.won()
+        assert_line_wins(state, solution.line)
     return truth
+
+
+def assert_line_wins(state, line) -> None:
+    """Assert that ``line`` is legal from ``state`` (left unchanged) and ends in a win."""
+    position = state.clone()
+    for action in line:
+        position.apply(action)
+    assert position.won()
 
 
 @pytest.mark.parametrize("name, variants", [("tiny-plain", ()), ("tiny-plain", ("strict",)), ("tiny-capped", ()),
@@ -98,9 +103,7 @@ def test_solver_from_a_position_mid_game():
         state.apply(action)
     again = Solver(game).solve(state)
     assert again.winnable
-    for action in again.line:
-        state.apply(action)
-    assert state.won()
+    assert_line_wins(state, again.line)
 
 
 def test_budget_runs_out_to_null():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import CATALOG, brute_force, position_after
+from test_solver import CATALOG, assert_line_wins, brute_force, position_after
 
 from cardgames.engine.games.pairing.intervals import IntervalSolver, OutOfBudget
 from cardgames.engine.games.pairing.solver import SEARCH_SHARE, Solver
@@ -19,10 +19,7 @@ def check(game, state) -> bool:
     line = IntervalSolver(game, state, 10**6).solve()
     assert (line is not None) is brute_force(state.clone())
     if line is not None:
-        position = state.clone()
-        for action in line:
-            position.apply(action)
-        assert position.won()
+        assert_line_wins(state, line)
     return line is not None
 
 
@@ -58,7 +55,4 @@ def test_staged_solver_decides_a_deal_the_search_alone_cannot():
     game = load_game("eiffel-tower")
     solution = Solver(game).solve(game.new_state(26))
     assert solution.winnable is True and solution.nodes > SEARCH_SHARE
-    state = game.new_state(26)
-    for action in solution.line:
-        state.apply(action)
-    assert state.won()
+    assert_line_wins(game.new_state(26), solution.line)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_solver import CATALOG, agrees_with_brute_force, brute_force, position_after
+from test_solver import CATALOG, agrees_with_brute_force, assert_line_wins, brute_force, position_after
 
 from cardgames.engine.games.pairing import solver as solver_module
 from cardgames.engine.games.pairing.intervals import IntervalSolver
@@ -78,8 +78,6 @@ def test_capped_lines_of_the_uncapped_game_are_real_wins():
         state = game.new_state(seed)
         line = IntervalSolver(game, state, 10**6, relax_cap=True).capped_line()
         if line is not None:
-            for action in line:
-                state.apply(action)
-            assert state.won()
+            assert_line_wins(state, line)
             found += 1
     assert found
