@@ -43,6 +43,7 @@ from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Points, complete
 NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
 NEG = float("-inf")
 CACHE_LIMIT = 400_000  # number-side positions kept between calls (a pure function: only speed)
+FOUR_WILDS = -1  # the number side's pick of a set of four wild cards alone
 
 
 class Packing(NamedTuple):
@@ -70,7 +71,12 @@ class _NumberSide:
         # What a card left out is worth: nothing, or (for the bound) spare[n] for number n and
         # spare[0] for a wild card.
         self.spare = spare or (0.0,) * (pts.top + 1)
-        self.memo: dict[int, tuple[float, NumberSet | None]] = {}
+        # One table per count of wild cards still free: ``memo[j][x]`` the value, ``picks[j][x]``
+        # the set chosen (an index into ``shapes[top number]``, FOUR_WILDS for four wild cards
+        # alone; none when every card of the top number is left out). Plain numbers, not tuples:
+        # the garbage collector does not walk them, and these tables reach 10^5-10^6 entries.
+        self.memo: list[dict[int, float]] = [{} for _ in range(len(gain))]
+        self.picks: list[dict[int, int]] = [{} for _ in range(len(gain))]
         self.four_wilds = four_wilds  # points of a set of four wild cards (None: no set)
         self.shapes = _all_shapes(pts, sign, width)
         # The top bit of each number's field is a guard, never set in a count: a set fits the
@@ -78,57 +84,72 @@ class _NumberSide:
         self.guards = sum(1 << (width * m + width - 1) for m in range(pts.top))
 
     def best(self, x: int, j: int) -> float:
-        key = x * (self.wilds + 1) + j
-        got = self.memo.get(key)
+        memo = self.memo
+        got = memo[j].get(x)
         if got is not None:
-            return got[0]
+            return got
         if not x:
-            result = self._wilds_only(j)
-        else:
-            width = self.width
-            n = (x.bit_length() + width - 1) // width
-            low = width * (n - 1)
-            # Either no further set has a card of the top number n (they are all left out) ...
-            value = self.spare[n] * (x >> low) + self.best(x & ((1 << low) - 1), j)
-            choice = None
-            # ... or one does (the search takes the sets with that card one at a time).
-            guards = self.guards
-            guarded = x | guards
-            for delta, numbers, wilds, gain in self.shapes[n]:
-                if wilds > j:
-                    break
-                if (guarded - delta) & guards == guards:
-                    v = gain + self.best(x - delta, j - wilds)
-                    if v > value:
-                        value, choice = v, (numbers, wilds)
-            result = (value, choice)
-        self.memo[key] = result
-        return result[0]
+            return self._wilds_only(j)
+        width = self.width
+        n = (x.bit_length() + width - 1) // width
+        low = width * (n - 1)
+        # Either no further set has a card of the top number n (they are all left out) ...
+        rest = x & ((1 << low) - 1)
+        got = memo[j].get(rest)
+        value = self.spare[n] * (x >> low) + (got if got is not None else self.best(rest, j))
+        pick = -1
+        # ... or one does (the search takes the sets with that card one at a time). Children
+        # already known are read here: most are, and a call costs more than the lookup.
+        guards = self.guards
+        guarded = x | guards
+        for k, (delta, _, wilds, gain) in enumerate(self.shapes[n]):
+            if wilds > j:
+                break
+            if (guarded - delta) & guards == guards:
+                child, left = x - delta, j - wilds
+                got = memo[left].get(child)
+                v = gain + (got if got is not None else self.best(child, left))
+                if v > value:
+                    value, pick = v, k
+        memo[j][x] = value
+        if pick >= 0:
+            self.picks[j][x] = pick
+        return value
 
-    def _wilds_only(self, j: int) -> tuple[float, NumberSet | None]:
-        used = self.wilds - j
-        base = self.gain[used] + self.spare[0] * j
+    def size(self) -> int:
+        """Positions kept."""
+        return sum(map(len, self.memo))
+
+    def _wilds_only(self, j: int) -> float:
+        value = self.gain[self.wilds - j] + self.spare[0] * j
         if j >= 4 and self.four_wilds is not None:
             with_set = self.four_wilds + self.best(0, j - 4)
-            if with_set > base:
-                return with_set, ((), 4)
-        return base, None
+            if with_set > value:
+                value = with_set
+                self.picks[j][0] = FOUR_WILDS
+        self.memo[j][0] = value
+        return value
 
     def sets(self, x: int, j: int) -> list[NumberSet]:
         """The sets of the best packing found by :meth:`best` for ``(x, j)``."""
-        out = []
+        out: list[NumberSet] = []
         self.best(x, j)
+        width = self.width
         while True:
-            choice = self.memo[x * (self.wilds + 1) + j][1]
-            if choice is None:
-                if not x:
-                    return out
-                n = (x.bit_length() + self.width - 1) // self.width
-                x &= (1 << self.width * (n - 1)) - 1
+            pick = self.picks[j].get(x)
+            if pick == FOUR_WILDS:
+                out.append(((), 4))
+                j -= 4
                 continue
-            numbers, wilds = choice
-            out.append(choice)
-            x -= sum(1 << self.width * (m - 1) for m in numbers)
+            if not x:
+                return out
+            n = (x.bit_length() + width - 1) // width
+            if pick is None:
+                x &= (1 << width * (n - 1)) - 1
+                continue
+            delta, numbers, wilds, _ = self.shapes[n][pick]
+            out.append((numbers, wilds))
+            x -= delta
             j -= wilds
 
 
@@ -202,8 +223,8 @@ def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int 
     function of the counts: games score many overlapping tableaux."""
     key = (pts, sign, gain, four_wilds, width, spare)
     side = _CACHE.get(key)
-    if side is None or len(side.memo) > CACHE_LIMIT:
-        if sum(len(s.memo) for s in _CACHE.values()) > CACHE_LIMIT:
+    if side is None or side.size() > CACHE_LIMIT:
+        if sum(s.size() for s in _CACHE.values()) > CACHE_LIMIT:
             _CACHE.clear()
         side = _CACHE[key] = _NumberSide(pts, sign, gain, four_wilds, width, spare)
     return side
