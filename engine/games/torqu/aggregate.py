@@ -1,0 +1,114 @@
+"""A second exact solver for Torqu arrangements: the count-level integer model, solved by CP-SAT.
+
+Why it exists: :mod:`.optimise` is the scorer the game uses (pure Python, deterministic down to
+which optimal arrangement it returns), but a 72-card tableau costs it seconds to minutes. To
+measure thousands of 2-player matches (issue 4's greedy-against-random rate) only the optimum's
+*value* is needed, and this model gives it in about a second at that size. It shares no search
+code with :mod:`.optimise`, so the tests also use it as an independent reference. It is not used
+in play: among several optimal arrangements CP-SAT may return any, so logs could differ between
+its versions.
+
+The model (the same split as :mod:`.optimise`):
+
+* one binary per *special*, a group whose best kind is card-specific (Flush, Straight Flush,
+  Fifteen Flush, Perfect Four, with wild cards or not; :func:`.optimise._specials`), each real
+  card in at most one;
+* one integer per *number pattern* (the numbers of a Fifteen, a Straight or a Four of a Kind):
+  how many such sets are made. Cards of one number are interchangeable for them, so one
+  constraint per number bounds what the specials and the patterns take;
+* wild cards: ``fill[n]`` wild cards stand for a pattern's card of number n (never more than the
+  patterns' slots of n), specials take theirs, four wild cards may make a set alone, and the wild
+  cards used are the ones with the best own-number term (``used`` is decreasing).
+
+A pattern made of one suit's cards is valued as a number kind although it scores its suit kind:
+the special for the same cards is worth more, so the optimum is unchanged.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from typing import Any, Sequence
+
+from .optimise import _partitions, _specials
+from .sets import complete
+
+
+def _patterns(pts: Any, sign: int) -> list[tuple[tuple[int, ...], int]]:
+    """Every number pattern and its value (points plus ``sign`` times its four numbers)."""
+    out = [(parts, pts.fifteen + sign * sum(parts)) for parts in _partitions(pts.fifteen_sum, 4, pts.top)]
+    for low in range(1, pts.top - 2):
+        window = tuple(range(low, low + 4))
+        out.append((window, pts.straight + sum(window) + sign * sum(window)))
+    out += [((n,) * 4, pts.four_of_a_kind * n + sign * 4 * n) for n in range(1, pts.top + 1)]
+    return out
+
+
+def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
+    """The value ``scorer.arrange(codes, sign, wild)["score"]`` has, found by CP-SAT (exact)."""
+    from ortools.sat.python import cp_model
+
+    pts = scorer.points
+    wilds = [c for c in codes if c in scorer.wild] if wild else []
+    reals = [c for c in codes if c not in wilds]
+    idents = [scorer.idents[c] for c in reals]
+    own = sorted((sign * scorer.deck.cards[c].value for c in wilds), reverse=True)
+    counts = [0] * (pts.top + 1)
+    for ident in idents:
+        counts[ident.number] += 1
+
+    model = cp_model.CpModel()
+    objective: list[Any] = []
+    by_card: list[list[Any]] = [[] for _ in reals]
+    by_number: list[list[Any]] = [[] for _ in counts]
+    slots: list[list[Any]] = [[] for _ in counts]
+    wild_uses: list[Any] = []
+    specials = _specials(idents, len(own), pts, sign, len(scorer.suit_ids), scorer.members,
+                        max(0, own[0]) if own else 0)
+    for k, special in enumerate(specials):
+        x = model.NewBoolVar(f"special{k}")
+        objective.append(special.value * x)
+        for i in range(len(reals)):
+            if special.mask >> i & 1:
+                by_card[i].append(x)
+                by_number[idents[i].number].append(x)
+        if special.wilds:
+            wild_uses.append(special.wilds * x)
+    for k, (numbers, value) in enumerate(_patterns(pts, sign)):
+        most = min(counts[n] // numbers.count(n) for n in set(numbers)) + len(own)
+        if most:
+            y = model.NewIntVar(0, most, f"pattern{k}")
+            objective.append(value * y)
+            for n in set(numbers):
+                by_number[n].append(numbers.count(n) * y)
+                slots[n].append(numbers.count(n) * y)
+    if own:
+        used = [model.NewBoolVar(f"used{i}") for i in range(len(own))]
+        for a, b in pairwise(used):
+            model.Add(a >= b)
+        objective += [o * u for o, u in zip(own, used, strict=True)]
+        for n in range(1, pts.top + 1):
+            if slots[n]:
+                fill = model.NewIntVar(0, len(own), f"fill{n}")
+                model.Add(fill <= sum(slots[n]))
+                objective.append(-sign * n * fill)
+                by_number[n].append(-fill)
+                wild_uses.append(fill)
+        four = complete([], 4, pts, len(scorer.suit_ids), scorer.members) if len(own) >= 4 else None
+        if four is not None:
+            alone = model.NewBoolVar("four_wilds")
+            objective.append(four[1] * alone)
+            wild_uses.append(4 * alone)
+        model.Add(sum(wild_uses) == sum(used))
+    for terms in by_card:
+        if len(terms) > 1:
+            model.AddAtMostOne(terms)
+    for n, terms in enumerate(by_number):
+        if terms:
+            model.Add(sum(terms) <= counts[n])
+    model.Maximize(sum(objective))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    status = solver.Solve(model)
+    if status != cp_model.OPTIMAL:
+        raise RuntimeError(f"CP-SAT ended with status {solver.StatusName(status)}")
+    return round(solver.ObjectiveValue()) - sign * sum(scorer.deck.cards[c].value for c in codes)
