@@ -18,11 +18,13 @@ part of the key (each card turned on top of ``i`` has one place fewer).
 
 The whole deal: the waste's cards are played top first, each after some stretch of the stock
 has been cleared above it; the deal is won when the stock is cleared to its end with an empty
-waste. Everything is exact; the node budget counts memoised ``reach`` entries.
+waste. Everything is exact; the node budget counts memoised ``reach`` entries and the positions
+``winnable_from`` tries (it goes move by move and stops at the first win).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from .rules import TURN, WILD, PairingGame, PairingState
@@ -99,10 +101,39 @@ class IntervalSolver:
             prefix.append(prefix[-1] + self.delta[c])
         self.prefix = prefix
         self.cap = game.waste_cap
-        self.last = [c not in self.seq[i + 1:] for i, c in enumerate(self.seq)]  # no later card of its class
+        # the next card of the same class after each stock card (len(seq) when none): see ``reach``
+        self.next_same = [next((j for j in range(i + 1, len(self.seq)) if self.seq[j] == c), len(self.seq))
+                          for i, c in enumerate(self.seq)]
+        self.loose = self._loose()
         self.span, self.width = weight, len(self.seq) + 1  # the memo key packs (d, k, i) into one integer
         self.memo: dict[int, int] = {}
         self.won_memo: dict[tuple[int, int, int], bool] = {}
+        self.last_at = [-1] * classes  # the last stock index of each class (-1: none)
+        for i, c in enumerate(self.seq):
+            self.last_at[c] = i
+
+    def _loose(self) -> list[list[tuple[int, int, int, int]]]:
+        """Per stock index ``i``: (base, size, low, high) for each counted pair whose counter, anywhere in
+        ``low..high``, can block none of its cards from ``i`` on, whatever their order (``low`` = its
+        upper cards to come: enough lower-topped rows for all of them; ``high`` = its rows less its
+        lower cards to come: room for all of them). ``reach(i, k)`` is then the same for every such
+        value, so ``reach`` keys them all by ``low`` (a pair with no card left is the common case)."""
+        seq, kind, base, size = self.seq, self.kind, self.base, self.size
+        lows = [c for c in range(1, len(kind)) if kind[c] == 1]
+        left = {c: 0 for c in lows}  # lower cards from i on
+        upper = {c: 0 for c in lows}  # upper cards from i on
+        low_of = {c: c for c in lows}
+        for c in range(1, len(kind)):
+            if kind[c] == -1:
+                low_of[c] = next(x for x in lows if base[x] == base[c])
+        out: list[list[tuple[int, int, int, int]]] = [[] for _ in range(len(seq) + 1)]
+        for i in range(len(seq), -1, -1):
+            if i < len(seq) and kind[seq[i]] in (1, -1):
+                c = seq[i]
+                (left if kind[c] == 1 else upper)[low_of[c]] += 1
+            out[i] = [(base[c], size[c], upper[c], size[c] - 1 - left[c]) for c in lows
+                      if upper[c] + left[c] < size[c] - 1]
+        return out
 
     # -- the recurrence ----------------------------------------------------------------
     def playable(self, c: int, k: int) -> bool:
@@ -119,11 +150,20 @@ class IntervalSolver:
         """Bit set of ``j``: the stock's cards ``i..j-1`` can be turned and all played from counters ``k``
         with at most ``d`` of them on the waste at once (``d`` is ignored without a Strict cap).
 
-        Two shortcuts, both the forced-play argument of ``solver.py``: a card that pairs with its own
-        class, or the last card of its class, when playable at once, is best played at once (burying it
-        only delays a move that no card above it can benefit from), so the other choices are not tried.
+        The forced-play argument of ``solver.py``, widened: when card ``i`` (class ``x``) is playable at
+        once, burying it while the cards ``i+1..m-1`` above it are cleared, with no card of class ``x``
+        among them (``m <= next_same[i]``), is never better than playing it at once: in between, its
+        row's counter stands one step further (still within bounds, since it was playable at ``k`` and
+        only the partner class moves it back meanwhile), which only the partner class's cards see, and
+        they gain from it; the waste below holds one card fewer. So those choices are all inside
+        ``reach(i + 1, k + step)``, and only burials past the next card of its class are tried apart.
+        A card that pairs with its own class is always played at once.
         """
         memo, span, width = self.memo, self.span, self.width
+        for base, size, low, high in self.loose[i]:
+            count = (k // base) % size
+            if low < count <= high:
+                k -= (count - low) * base
         key = (d * span + k) * width + i
         found = memo.get(key)
         if found is not None:
@@ -136,11 +176,11 @@ class IntervalSolver:
         if i < len(seq) and d > 0:
             c = seq[i]
             kind, step = self.kind[c], self.delta[c]
-            if kind == 0 or (self.last[i] and self.playable(c, k)):
-                out |= self.reach(i + 1, k + step, d)
-            elif kind is not None:
+            now = kind == 0 or (kind is not None and self.playable(c, k))  # may be played at once
+            later = self._burials(i, now) if kind else 0
+            if later:
                 inner_d = d - 1 if self.cap is not None else d
-                inner = self.reach(i + 1, k, inner_d)
+                inner = self.reach(i + 1, k, inner_d) & later
                 shift = k - self.prefix[i + 1]
                 prefix, reach = self.prefix, self.reach
                 base, top = self.base[c], self.size[c] - 1
@@ -156,41 +196,72 @@ class IntervalSolver:
                         k2 = k1 + step
                         got = memo.get((outer + k2) * width + m)
                         out |= got if got is not None else reach(m, k2, d)
+            if now:
+                out |= self.reach(i + 1, k + step, d)
         memo[key] = out
         return out
+
+    def _burials(self, i: int, now: bool) -> int:
+        """Bit mask of the stock positions ``m`` worth clearing up to before card ``i`` is played: all, or
+        when it may be played at once, only those past the next card of its class (see ``reach``)."""
+        after = self.next_same[i] if now else -1
+        return -1 << (after + 1) if after < len(self.seq) else 0
 
     def room(self, t: int) -> int:
         """Free waste capacity with ``t`` waste cards below (1 stands for unlimited)."""
         return 1 if self.cap is None else self.cap - t
 
     def winnable_from(self, t: int, i: int, k: int) -> bool:
-        """Can the game be won with the waste's bottom ``t`` cards, the stock from ``i`` and counters ``k``?"""
+        """Can the game be won with the waste's bottom ``t`` cards, the stock from ``i`` and counters ``k``?
+
+        Tried move by move (``_onwards``), stopping at the first win: unlike ``reach``, whose sets are
+        complete, a won deal is then often settled after a small part of the ``reach`` closure.
+        Each position counts as a node, as a ``reach`` entry does.
+        """
         key = (t, i, k)
         known = self.won_memo.get(key)
         if known is not None:
             return known
-        result = False
-        if t == 0:
-            result = bool(self.reach(i, k, self.room(0)) >> len(self.seq) & 1)
-        else:
-            for m, k2 in self._waste_plays(t, i, k):
-                if self.winnable_from(t - 1, m, k2):
-                    result = True
-                    break
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise OutOfBudget
+        result = (not t and i == len(self.seq)) or any(self.winnable_from(*after) for after in self._onwards(t, i, k))
         self.won_memo[key] = result
         return result
 
-    def _waste_plays(self, t: int, i: int, k: int):
-        """Ways to play waste card ``t - 1``: clear the stock up to ``m`` above it, then play it."""
-        c = self.waste[t - 1]
-        bits = self.reach(i, k, self.room(t))
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            m = low.bit_length() - 1
-            k1 = k + self.prefix[m] - self.prefix[i]
-            if self.playable(c, k1):
-                yield m, k1 + self.delta[c]
+    def _onwards(self, t: int, i: int, k: int) -> Iterator[tuple[int, int, int]]:
+        """The positions (waste cards, stock index, counters) a winning play may go on to from this one.
+
+        Its next move plays the waste's top card, or turns card ``i``, which must then be played
+        before that waste card: at once, or once the cards turned above it are cleared up to some
+        ``m`` in ``reach(i + 1, k)``. Forced plays, as in ``reach``: a playable card ``i`` is buried only
+        past the next card of its class, and a playable waste top with no card of its class left in
+        the stock is played at once (turning first could only help the cards of its own class).
+        """
+        n = len(self.seq)
+        if t:
+            w = self.waste[t - 1]
+            if self.playable(w, k):
+                yield t - 1, i, k + self.delta[w]
+                if self.last_at[w] < i:
+                    return
+        if i == n or self.room(t) <= 0:
+            return
+        c = self.seq[i]
+        kind, step = self.kind[c], self.delta[c]
+        now = kind == 0 or (kind is not None and self.playable(c, k))
+        if now:
+            yield t, i + 1, k + step
+        later = self._burials(i, now) if kind else 0
+        if later:
+            inner = self.reach(i + 1, k, self.room(t + 1)) & later
+            while inner:
+                low = inner & -inner
+                inner ^= low
+                m = low.bit_length() - 1
+                k1 = k + self.prefix[m] - self.prefix[i + 1]
+                if self.playable(c, k1):
+                    yield t, m, k1 + step
 
     def winnable(self) -> bool:
         """The verdict alone."""
@@ -225,13 +296,15 @@ class IntervalSolver:
         self.budget = float("inf")  # the verdict is in: finding the line must not fail on the budget
         moves: list[int | None] = []
         t, i, k = len(self.waste), 0, self.k0
-        while t:
-            c = self.waste[t - 1]
-            m, k2 = next((m, k2) for m, k2 in self._waste_plays(t, i, k) if self.winnable_from(t - 1, m, k2))
-            self._clear(i, k, self.room(t), m, moves)
-            moves.append(c)
-            t, i, k = t - 1, m, k2
-        self._clear(i, k, self.room(0), len(self.seq), moves)
+        while t or i < len(self.seq):
+            after = next(after for after in self._onwards(t, i, k) if self.winnable_from(*after))
+            if after[0] < t:
+                moves.append(self.waste[t - 1])
+            else:
+                moves.append(None)
+                self._clear(i + 1, k, self.room(t + 1), after[1], moves)
+                moves.append(self.seq[i])
+            t, i, k = after
         return moves
 
     def _clear(self, i: int, k: int, d: int, j: int, moves: list[int | None]) -> None:
