@@ -1,13 +1,15 @@
 """Benchmark the Torqu optimiser on random tableaux against a set-packing MILP (scipy/HiGHS).
 
-    python scripts/bench_torqu_score.py [--count 200] [--size 72] [--seed 1] [--no-milp]
+    python scripts/bench_torqu_score.py [--count 200] [--size 72] [--seed 1] [--no-milp] [--cpsat]
 
 For each instance (``size`` cards drawn from the full 160-card deck with the project's Rng):
 time the exact optimiser; build the straightforward MILP (one binary column per valid four-card
 set, wild completions included; one row per card, <= 1) and time HiGHS solving it (building the
 columns is not timed); check both optima agree. The optimiser keeps a bounded cache of
 number-side positions between calls (as in a game), so later instances profit from earlier ones.
-Prints median and 99th percentile times and the speed ratio at the median.
+Prints median and 99th percentile times and the speed ratio at the median. With ``--cpsat``, also
+times the count-level model solved by CP-SAT (``engine/games/torqu/aggregate.py``, the second
+exact solver) and checks its optimum too.
 """
 
 from __future__ import annotations
@@ -35,10 +37,13 @@ def main() -> None:
     parser.add_argument("--size", type=int, default=72)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-milp", action="store_true")
+    parser.add_argument("--cpsat", action="store_true", help="also time the CP-SAT model")
     args = parser.parse_args()
+    if args.cpsat:  # imported here, before any timing (OR-tools takes a good part of a second)
+        from cardgames.engine.games.torqu.aggregate import optimum
     game = load_game("torqu", (), 2)
     scorer = game.scorer
-    ours, theirs = [], []
+    ours, theirs, cpsat = [], [], []
     for k in range(args.count):
         cards = list(range(len(game.deck)))
         Rng(args.seed, f"bench/{k}").shuffle(cards)
@@ -54,6 +59,14 @@ def main() -> None:
             if other != value:
                 print(line + "  MISMATCH", flush=True)
                 sys.exit(1)
+        if args.cpsat:
+            start = time.perf_counter()
+            other = optimum(scorer, codes)
+            cpsat.append(time.perf_counter() - start)
+            line += f"; CP-SAT in {cpsat[-1] * 1000:9.1f} ms"
+            if other != value:
+                print(line + "  MISMATCH", flush=True)
+                sys.exit(1)
         print(line, flush=True)
     median, p99 = median_p99(ours)
     print(f"optimiser: median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
@@ -62,6 +75,10 @@ def main() -> None:
         milp_median, milp_p99 = median_p99(theirs)
         print(f"MILP (HiGHS): median {milp_median * 1000:.1f} ms, p99 {milp_p99 * 1000:.1f} ms;"
               f" equal optima on all {args.count}; speed ratio at the median {milp_median / median:.1f}x")
+    if cpsat:
+        cpsat_median, cpsat_p99 = median_p99(cpsat)
+        print(f"CP-SAT model: median {cpsat_median * 1000:.1f} ms, p99 {cpsat_p99 * 1000:.1f} ms;"
+              f" equal optima on all {args.count}")
 
 
 if __name__ == "__main__":
