@@ -29,18 +29,8 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
-from .optimise import _partitions, _specials
-from .sets import complete
-
-
-def _patterns(pts: Any, sign: int) -> list[tuple[tuple[int, ...], int]]:
-    """Every number pattern and its value (points plus ``sign`` times its four numbers)."""
-    out = [(parts, pts.fifteen + sign * sum(parts)) for parts in _partitions(pts.fifteen_sum, 4, pts.top)]
-    for low in range(1, pts.top - 2):
-        window = tuple(range(low, low + 4))
-        out.append((window, pts.straight + sum(window) + sign * sum(window)))
-    out += [((n,) * 4, pts.four_of_a_kind * n + sign * 4 * n) for n in range(1, pts.top + 1)]
-    return out
+from .optimise import _specials
+from .sets import complete, number_patterns
 
 
 def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
@@ -73,7 +63,8 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
                 by_number[idents[i].number].append(x)
         if special.wilds:
             wild_uses.append(special.wilds * x)
-    for k, (numbers, value) in enumerate(_patterns(pts, sign)):
+    for k, (numbers, points) in enumerate(number_patterns(pts)):
+        value = points + sign * sum(numbers)
         most = min(counts[n] // numbers.count(n) for n in set(numbers)) + len(own)
         if most:
             y = model.NewIntVar(0, most, f"pattern{k}")

@@ -12,8 +12,7 @@ import time
 from itertools import combinations, product
 from typing import Any
 
-from .optimise import _partitions
-from .sets import complete
+from .sets import complete, number_patterns
 
 
 def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int, ...]]:
@@ -33,12 +32,8 @@ def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int,
     for members in families.values():
         out.update(combinations(members, size))
     shapes: set[tuple[int, ...]] = set()
-    for low in range(1, pts.top - 2):
-        shapes.update(combinations(range(low, low + 4), size))
-    for n in range(1, pts.top + 1):
-        shapes.add((n,) * size)
-    for parts in _partitions(pts.fifteen_sum, 4, pts.top):
-        shapes.update(combinations(parts, size))
+    for numbers, _ in number_patterns(pts):
+        shapes.update(combinations(numbers, size))
     for shape in shapes:
         pools = [list(combinations(by_number.get(n, []), shape.count(n))) for n in sorted(set(shape))]
         for choice in product(*pools):

@@ -38,7 +38,7 @@ from bisect import bisect_left
 from itertools import combinations
 from typing import NamedTuple, Sequence
 
-from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Points, complete
+from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Points, complete, number_patterns
 
 NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
 NEG = float("-inf")
@@ -161,19 +161,12 @@ def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
     possibly a wild card: (what it subtracts from the packed counts, numbers of its real cards,
     wild cards, value without the wild cards' own numbers); fewest wild cards first."""
     best: dict[tuple[tuple[int, ...], int], int] = {}
-    for reals in range(1, 5):
-        _offer(best, (n,) * reals, 4 - reals, pts.four_of_a_kind * n + sign * n * reals)
-    for low in range(max(1, n - 3), min(n, pts.top - 3) + 1):
-        window = range(low, low + 4)
-        for numbers in _subsets([m for m in window if m < n]):
-            _offer(best, (n, *numbers), 3 - len(numbers),
-                   pts.straight + sum(window) + sign * (n + sum(numbers)))
-    for parts in _partitions(pts.fifteen_sum, 4, pts.top):
-        if n in parts:
-            lower = list(parts)
-            lower.remove(n)
-            for numbers in _subsets([m for m in lower if m <= n]):
-                _offer(best, (n, *numbers), 3 - len(numbers), pts.fifteen + sign * (n + sum(numbers)))
+    for numbers, points in number_patterns(pts):
+        if n in numbers:
+            others = list(numbers)
+            others.remove(n)
+            for reals in _subsets([m for m in others if m <= n]):
+                _offer(best, (n, *reals), 3 - len(reals), points + sign * (n + sum(reals)))
     out = []
     for (numbers, wilds), value in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0])):
         out.append((sum(1 << width * (m - 1) for m in numbers), numbers, wilds, value))
@@ -202,16 +195,6 @@ def _subsets(numbers: list[int]) -> set[tuple[int, ...]]:
     """Every sub-multiset of ``numbers`` (the members that are real cards, the rest wild)."""
     return {tuple(m for k, m in enumerate(numbers) if mask >> k & 1) for mask in range(1 << len(numbers))}
 
-
-def _partitions(total: int, parts: int, top: int, low: int = 1) -> list[tuple[int, ...]]:
-    """Non-decreasing tuples of ``parts`` numbers in low..top summing to ``total``."""
-    if parts == 1:
-        return [(total,)] if low <= total <= top else []
-    out = []
-    for first in range(low, min(top, total) + 1):
-        for rest in _partitions(total - first, parts - 1, top, first):
-            out.append((first, *rest))
-    return out
 
 
 _CACHE: dict[tuple, _NumberSide] = {}

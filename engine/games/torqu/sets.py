@@ -70,6 +70,33 @@ def kind_of(cards: Sequence[Ident], pts: Points) -> tuple[str, int] | None:
     return None if best is None else (best[1], best[0])
 
 
+def number_patterns(pts: Points) -> list[tuple[tuple[int, ...], int]]:
+    """Every four numbers that make a number kind (Fifteen, Straight, Four of a Kind) from cards of
+    different suits, non-decreasing, with the points :func:`kind_of` gives them: Fifteens, then
+    Straights, then Fours of a Kind. Cards of one number are interchangeable for these kinds, so
+    the optimiser, its CP-SAT twin and the MILP reference all start from this list."""
+    groups = _partitions(pts.fifteen_sum, 4, pts.top)
+    groups += [tuple(range(low, low + 4)) for low in range(1, pts.top - 2)]
+    groups += [(n,) * 4 for n in range(1, pts.top + 1)]
+    out = []
+    for numbers in dict.fromkeys(groups):  # a designer's Fifteen may also be a Straight: once
+        found = kind_of([Ident(suit, m, (-1 - suit,)) for suit, m in enumerate(numbers)], pts)
+        assert found is not None
+        out.append((numbers, found[1]))
+    return out
+
+
+def _partitions(total: int, parts: int, top: int, low: int = 1) -> list[tuple[int, ...]]:
+    """Non-decreasing tuples of ``parts`` numbers in low..top summing to ``total``."""
+    if parts == 1:
+        return [(total,)] if low <= total <= top else []
+    out = []
+    for first in range(low, min(top, total) + 1):
+        for rest in _partitions(total - first, parts - 1, top, first):
+            out.append((first, *rest))
+    return out
+
+
 def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
              picture_members: dict[int, tuple[Ident, ...]]) -> tuple[str, int, list[Ident]] | None:
     """The best set ``reals`` plus ``wilds`` wild cards can make: (kind, points, what the wild
