@@ -31,6 +31,13 @@ def median_p99(times: list[float]) -> tuple[float, float]:
     return median, p99
 
 
+def stop_unless_equal(line: str, other: int, value: int) -> None:
+    """Another solver's optimum must be the optimiser's: print the instance's line and stop if not."""
+    if other != value:
+        print(line + "  MISMATCH", flush=True)
+        sys.exit(1)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=200)
@@ -56,17 +63,13 @@ def main() -> None:
             other, seconds = milp_optimum(scorer, codes)
             theirs.append(seconds)
             line += f"; MILP {other:5d} in {theirs[-1] * 1000:9.1f} ms"
-            if other != value:
-                print(line + "  MISMATCH", flush=True)
-                sys.exit(1)
+            stop_unless_equal(line, other, value)
         if args.cpsat:
             start = time.perf_counter()
             other = optimum(scorer, codes)
             cpsat.append(time.perf_counter() - start)
             line += f"; CP-SAT in {cpsat[-1] * 1000:9.1f} ms"
-            if other != value:
-                print(line + "  MISMATCH", flush=True)
-                sys.exit(1)
+            stop_unless_equal(line, other, value)
         print(line, flush=True)
     median, p99 = median_p99(ours)
     print(f"optimiser: median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
