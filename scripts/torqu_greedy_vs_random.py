@@ -21,6 +21,7 @@ optimiser`` plays the match exactly as ``simulate`` does.
 from __future__ import annotations
 
 import argparse
+import functools
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
@@ -50,13 +51,24 @@ class ValueScorer(Scorer):
         return {"score": value, "sets": [], "leftover": []}
 
 
+@functools.cache
+def games(final: str) -> tuple[Any, Any]:
+    """The agents' game and the match's, loaded once per worker process. With ``final`` fastest
+    the match has its own game object, whose scorer is a :class:`ValueScorer`: the agents keep
+    the optimiser."""
+    game = load_game("torqu", (), 2)
+    if final != "fastest":
+        return game, game
+    scored = load_game("torqu", (), 2)
+    scored.scorer = ValueScorer(scored.deck, scored.options)
+    return game, scored
+
+
 def match(seed: int, final: str, check_every: int) -> tuple[int, int, int]:
     """Play seed's match; return (seed, greedy's match score, random's)."""
-    game = load_game("torqu", (), 2)
-    agents = make_agents(["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"], game)
-    if final == "fastest":  # the match's own game object: the agents keep the optimiser
-        game = load_game("torqu", (), 2)
-        game.scorer = ValueScorer(game.deck, game.options)
+    agents_game, game = games(final)
+    agents = make_agents(["greedy", "random"] if seed % 2 == 0 else ["random", "greedy"], agents_game)
+    if final == "fastest":
         game.scorer.check = check_every > 0 and seed % check_every == 0
     run = play(game, seed, agents, stop=lambda s: s.rounds_played >= 1)
     scores = run.state.match_scores[0]
