@@ -49,6 +49,20 @@ def test_validate_facts_cover_every_player_count(run_cli):
     assert {f["players"]: (f["dealt"], f["exposed"]) for f in facts} == {n: (160, 9) for n in range(2, 9)}
 
 
+def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
+    """The scorer packs each number's count into 4 bits: two copies of the deck (20 cards of each
+    number) are refused by ``check_config``, with the reason."""
+    from cardgames.engine.games.torqu.rules import check_config
+
+    data = yaml.safe_load((bundled_root() / "games" / "torqu.yaml").read_text())
+    data["deck"]["copies"] = 2
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "torqu.yaml").write_text(yaml.safe_dump(data))
+    spec = Catalog([tmp_path, bundled_root()]).resolve("torqu", (), 4)
+    assert "deck torqu: the scorer handles up to 15 cards of one number, not 20" in check_config(spec)
+    assert not [e for e in check_config(Catalog().resolve("torqu", (), 4)) if "scorer" in e]
+
+
 def test_exposure_geometry():
     t = Tableau.dealt(list(range(16 + 64 + 64)), 16, 8, 8)
     assert sorted(t.exposed()) == sorted([15] + [16 + 64 + 8 * i + 7 for i in range(8)])

@@ -196,6 +196,22 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
     assert game.scorer.tableau_score(list(reversed(codes))) == fresh
 
 
+def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
+    """The compiled search stops when a number side's table is half full; the table doubles and
+    the search starts again. From two slots on, that happens at every depth of the search."""
+    from cardgames.engine.games.torqu import optimise
+
+    cards = list(range(len(game.deck)))
+    Rng(1, "bench/0").shuffle(cards)
+    codes = sorted(cards[:36]) + [game.deck.code("Magic-14")]
+    optimise._CACHE.clear()
+    expected = game.scorer.tableau_score(codes)
+    monkeypatch.setattr(optimise, "TABLE_START", 2)
+    optimise._CACHE.clear()
+    assert game.scorer.tableau_score(codes) == expected
+    assert len(next(iter(optimise._CACHE.values())).tab) > 2
+
+
 @settings(max_examples=15)
 @given(st.lists(st.sampled_from(POOL), min_size=4, max_size=9, unique=True))
 def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
@@ -279,11 +295,11 @@ def test_a_one_suit_deck_packs_exactly(game):
     """The number side's packed counts must not let a set borrow from the next number's field when
     a number has a single card (a designer's deck of one suit): brute force over one suit."""
     from cardgames.engine.games.torqu.optimise import pack
-    from cardgames.engine.games.torqu.sets import Ident
+    from cardgames.engine.games.torqu.sets import Ident, Pictures
 
     pts = game.scorer.points
     cards = [Ident(0, n, ((n - 1) // 4,)) for n in (1, 2, 3, 4, 5, 6, 7, 9, 12, 13)]
-    members = {pic: tuple(c for c in cards if pic in c.pictures) for pic in range(4)}
+    members = Pictures({pic: tuple(c for c in cards if pic in c.pictures) for pic in range(4)})
 
     def best(rest: tuple[Ident, ...]) -> int:
         if len(rest) < 4:

@@ -23,8 +23,8 @@ Method: the set kinds split in two (see :mod:`.sets`, the one definition of the 
   that share of its cards (a plain Flush: nothing).
 
 Speed (issue 4): exact, but the count-level search grows quickly with the cards and with wild
-cards; 36-card tableaux take ~0.03-1 s and 72-card ones minutes (see the report of
-``scripts/bench_torqu_score.py``). The number side's positions are kept between calls.
+cards (figures: ``scripts/bench_torqu_score.py``), so its two loops are compiled
+(:mod:`.kernels`). The number side's positions are kept between calls.
 
 Wild cards (Mirrors) are interchangeable except for their own numbers, so they are used in a
 fixed order (best own-number term first) and only their count is tracked. On the number side a
@@ -34,16 +34,42 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from functools import lru_cache
 from itertools import combinations
-from typing import NamedTuple, Sequence
+from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Points, complete, number_patterns
+from ...errors import CardgamesError
+from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Pictures, Points, complete, number_patterns
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
 NEG = float("-inf")
-CACHE_LIMIT = 400_000  # number-side positions kept between calls (a pure function: only speed)
-FOUR_WILDS = -1  # the number side's pick of a set of four wild cards alone
+QUARTER = 4  # the kernels count in quarter points: a share of a Flush is a quarter of its points
+NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 cards in 64 bits
+MAX_NUMBER = 64 // NUMBER_BITS
+MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
+CACHE_LIMIT = 1_000_000  # number-side positions kept between calls (a pure function: only speed)
+TABLE_START = 1 << 15  # a new number side's table slots (it doubles when half full)
+
+
+def fits_packed_counts(top: int, most: int) -> str | None:
+    """Why a deck cannot be scored (numbers above MAX_NUMBER, or more than MAX_PER_NUMBER cards
+    of one number), or None."""
+    if top > MAX_NUMBER:
+        return f"the scorer handles numbers up to {MAX_NUMBER}, not {top}"
+    if most > MAX_PER_NUMBER:
+        return f"the scorer handles up to {MAX_PER_NUMBER} cards of one number, not {most}"
+    return None
+
+
+def _kernels():
+    """The compiled loops, imported on first use: numba takes a good part of a second to load,
+    which commands that never score (``cardgames --help``) must not pay."""
+    from . import kernels
+
+    return kernels
 
 
 class Packing(NamedTuple):
@@ -57,109 +83,100 @@ class Packing(NamedTuple):
 NumberSet = tuple[tuple[int, ...], int]
 
 
+class _Shapes(NamedTuple):
+    """Every number-kind set as the kernels read them, grouped by the highest number of its real
+    cards (``start[n]:start[n + 1]``), fewest wild cards first: what it subtracts from the packed
+    counts, its wild cards, its value without the wild cards' own numbers, and its real cards'
+    distinct numbers (``num``) with how many of each (``cnt``, ``size`` of them). ``sets`` holds
+    each one's (numbers, wild cards) for the arrangement."""
+
+    start: np.ndarray
+    delta: np.ndarray
+    wilds: np.ndarray
+    gain: np.ndarray
+    size: np.ndarray
+    num: np.ndarray
+    cnt: np.ndarray
+    sets: list[NumberSet]
+
+
 class _NumberSide:
-    """Best packing of counts into number kinds. ``best(x, j)``: ``x`` the count of each number
-    packed into one integer (``width`` bits per number, number n at bits ``width * (n - 1)``:
-    hashing and subtracting a set are single integer operations), ``j`` wild cards still free.
-    Its value is points plus ``sign`` times the real cards' numbers, plus ``gain[used wild
-    cards]`` for all wild cards used by then (``J - j_final``), so values do not depend on who
-    used the wild cards."""
+    """Best packing of counts into number kinds: ``best(x, j)``, ``x`` the count of each number
+    packed into one integer (:data:`NUMBER_BITS` bits per number, number n at bits
+    ``NUMBER_BITS * (n - 1)``: hashing and subtracting a set are single integer operations),
+    ``j`` wild cards still free. Its value is points plus ``sign`` times the real cards'
+    numbers, plus ``gain[used wild cards]`` for all wild cards used by then (``J - j_final``), so
+    values do not depend on who used the wild cards; a card left out is worth nothing, or (for
+    the bound) ``spare[n]`` for number n and ``spare[0]`` for a wild card. All of these are in
+    quarter points (:data:`QUARTER`), so the kernels add integers.
+
+    The search is :func:`.kernels.number_best`: either no further set has a card of the top
+    number n (they are all left out), or one does, taken from the shapes with that top number.
+    Its memo is a table of numpy arrays (see :mod:`.kernels`) that grows when half full."""
 
     def __init__(self, pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
-                 width: int, spare: tuple[float, ...] = ()):
-        self.pts, self.sign, self.gain, self.wilds, self.width = pts, sign, gain, len(gain) - 1, width
-        # What a card left out is worth: nothing, or (for the bound) spare[n] for number n and
-        # spare[0] for a wild card.
-        self.spare = spare or (0.0,) * (pts.top + 1)
-        # One table per count of wild cards still free: ``memo[j][x]`` the value, ``picks[j][x]``
-        # the set chosen (an index into ``shapes[top number]``, FOUR_WILDS for four wild cards
-        # alone; none when every card of the top number is left out). Plain numbers, not tuples:
-        # the garbage collector does not walk them, and these tables reach 10^5-10^6 entries.
-        self.memo: list[dict[int, float]] = [{} for _ in range(len(gain))]
-        self.picks: list[dict[int, int]] = [{} for _ in range(len(gain))]
-        self.four_wilds = four_wilds  # points of a set of four wild cards (None: no set)
-        self.shapes = _all_shapes(pts, sign, width)
-        # The top bit of each number's field is a guard, never set in a count: a set fits the
-        # counts x exactly when subtracting it from x with every guard set clears no guard.
-        self.guards = sum(1 << (width * m + width - 1) for m in range(pts.top))
+                 spare: tuple[int, ...] = ()):
+        import numpy as np
 
-    def best(self, x: int, j: int) -> float:
-        memo = self.memo
-        got = memo[j].get(x)
-        if got is not None:
-            return got
-        if not x:
-            return self._wilds_only(j)
-        width = self.width
-        n = (x.bit_length() + width - 1) // width
-        low = width * (n - 1)
-        # Either no further set has a card of the top number n (they are all left out) ...
-        rest = x & ((1 << low) - 1)
-        got = memo[j].get(rest)
-        value = self.spare[n] * (x >> low) + (got if got is not None else self.best(rest, j))
-        pick = -1
-        # ... or one does (the search takes the sets with that card one at a time). Children
-        # already known are read here: most are, and a call costs more than the lookup.
-        guards = self.guards
-        guarded = x | guards
-        for k, (delta, _, wilds, gain) in enumerate(self.shapes[n]):
-            if wilds > j:
-                break
-            if (guarded - delta) & guards == guards:
-                child, left = x - delta, j - wilds
-                got = memo[left].get(child)
-                v = gain + (got if got is not None else self.best(child, left))
-                if v > value:
-                    value, pick = v, k
-        memo[j][x] = value
-        if pick >= 0:
-            self.picks[j][x] = pick
-        return value
+        self.shapes = _all_shapes(pts, sign)
+        self.spare = np.array(spare or (0,) * (pts.top + 1), np.int64)
+        self.gain = np.array([QUARTER * g for g in gain], np.int64)
+        self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
+        self.has_four = four_wilds is not None  # ... if they make one
+        self._allocate(TABLE_START)
+
+    def _allocate(self, slots: int) -> None:
+        import numpy as np
+
+        self.tab = np.zeros((slots, 2), np.int64)
+        self.filled = np.zeros(1, np.int64)
+
+    def table(self) -> tuple:
+        """The memo and constants in :func:`.kernels.number_best`'s argument order."""
+        return (self.tab, self.filled, self.spare)
+
+    def full(self) -> bool:
+        return 2 * int(self.filled[0]) >= len(self.tab)
+
+    def grow(self) -> None:
+        """Double the table, keeping every position."""
+        old = self.tab
+        self._allocate(2 * len(old))
+        _kernels().rehash(old, self.tab)
+        self.filled[0] = int((self.tab[:, 1] != 0).sum())
 
     def size(self) -> int:
         """Positions kept."""
-        return sum(map(len, self.memo))
+        return int(self.filled[0])
 
-    def _wilds_only(self, j: int) -> float:
-        value = self.gain[self.wilds - j] + self.spare[0] * j
-        if j >= 4 and self.four_wilds is not None:
-            with_set = self.four_wilds + self.best(0, j - 4)
-            if with_set > value:
-                value = with_set
-                self.picks[j][0] = FOUR_WILDS
-        self.memo[j][0] = value
-        return value
+    def best(self, x: int, j: int) -> float:
+        import numpy as np
+
+        k, s = _kernels(), self.shapes
+        while True:
+            done, value = k.number_best(*self.table(), self.gain, self.four_wilds, self.has_four, s.start, s.delta,
+                                        s.wilds, s.gain, s.size, s.num, s.cnt, np.empty(k.STACK, np.uint64),
+                                        np.empty((k.STACK, 4), np.int64), np.uint64(x), j)
+            if done:
+                return value / QUARTER
+            self.grow()
 
     def sets(self, x: int, j: int) -> list[NumberSet]:
-        """The sets of the best packing found by :meth:`best` for ``(x, j)``."""
-        out: list[NumberSet] = []
+        """The sets of the best packing for ``(x, j)``."""
+        import numpy as np
+
         self.best(x, j)
-        width = self.width
-        while True:
-            pick = self.picks[j].get(x)
-            if pick == FOUR_WILDS:
-                out.append(((), 4))
-                j -= 4
-                continue
-            if not x:
-                return out
-            n = (x.bit_length() + width - 1) // width
-            if pick is None:
-                x &= (1 << width * (n - 1)) - 1
-                continue
-            delta, numbers, wilds, _ = self.shapes[n][pick]
-            out.append((numbers, wilds))
-            x -= delta
-            j -= wilds
+        cards = sum(x >> NUMBER_BITS * k & MAX_PER_NUMBER for k in range(MAX_NUMBER))
+        out = np.empty(cards + j, np.int64)  # every set takes a real card or four wild cards
+        count = _kernels().number_sets(self.tab, self.shapes.start, self.shapes.delta, self.shapes.wilds,
+                                       np.uint64(x), j, out)
+        return [((), 4) if k == _kernels().FOUR_WILDS else self.shapes.sets[k] for k in out[:count].tolist()]
 
 
-Shape = tuple[int, tuple[int, ...], int, int]
-
-
-def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
+def _shapes(pts: Points, sign: int, n: int) -> list[tuple[tuple[int, ...], int, int]]:
     """Every number-kind set whose highest real card has number ``n``, any other member
-    possibly a wild card: (what it subtracts from the packed counts, numbers of its real cards,
-    wild cards, value without the wild cards' own numbers); fewest wild cards first."""
+    possibly a wild card: (numbers of its real cards, wild cards, value without the wild cards'
+    own numbers); fewest wild cards first."""
     best: dict[tuple[tuple[int, ...], int], int] = {}
     for numbers, points in number_patterns(pts):
         if n in numbers:
@@ -167,20 +184,33 @@ def _shapes(pts: Points, sign: int, width: int, n: int) -> list[Shape]:
             others.remove(n)
             for reals in _subsets([m for m in others if m <= n]):
                 _offer(best, (n, *reals), 3 - len(reals), points + sign * (n + sum(reals)))
-    out = []
-    for (numbers, wilds), value in sorted(best.items(), key=lambda kv: (kv[0][1], kv[0])):
-        out.append((sum(1 << width * (m - 1) for m in numbers), numbers, wilds, value))
-    return out
+    return [(numbers, wilds, value) for (numbers, wilds), value in sorted(best.items(),
+                                                                         key=lambda kv: (kv[0][1], kv[0]))]
 
 
-_SHAPES: dict[tuple[Points, int, int], list[list[Shape]]] = {}
+_SHAPES: dict[tuple[Points, int], _Shapes] = {}
 
 
-def _all_shapes(pts: Points, sign: int, width: int) -> list[list[Shape]]:
-    """:func:`_shapes` for every top number (index n), computed once per points and sign."""
-    key = (pts, sign, width)
+def _all_shapes(pts: Points, sign: int) -> _Shapes:
+    """:func:`_shapes` for every top number, as arrays, computed once per points and sign."""
+    import numpy as np
+
+    key = (pts, sign)
     if key not in _SHAPES:
-        _SHAPES[key] = [[]] + [_shapes(pts, sign, width, n) for n in range(1, pts.top + 1)]
+        start, rows = [0, 0], []
+        for n in range(1, pts.top + 1):
+            rows += _shapes(pts, sign, n)
+            start.append(len(rows))
+        distinct = [sorted(set(numbers)) for numbers, _, _ in rows]
+        num = [d + [1] * (4 - len(d)) for d in distinct]
+        cnt = [[numbers.count(m) for m in d] + [0] * (4 - len(d))
+               for d, (numbers, _, _) in zip(distinct, rows, strict=True)]
+        _SHAPES[key] = _Shapes(
+            np.array(start, np.int64),
+            np.array([sum(1 << NUMBER_BITS * (m - 1) for m in numbers) for numbers, _, _ in rows], np.uint64),
+            np.array([w for _, w, _ in rows], np.int64), np.array([QUARTER * v for _, _, v in rows], np.int64),
+            np.array([len(d) for d in distinct], np.int64), np.array(num, np.int64).reshape(-1, 4),
+            np.array(cnt, np.int64).reshape(-1, 4), [(numbers, w) for numbers, w, _ in rows])
     return _SHAPES[key]
 
 
@@ -196,20 +226,19 @@ def _subsets(numbers: list[int]) -> set[tuple[int, ...]]:
     return {tuple(m for k, m in enumerate(numbers) if mask >> k & 1) for mask in range(1 << len(numbers))}
 
 
-
 _CACHE: dict[tuple, _NumberSide] = {}
 
 
-def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None, width: int,
-                 spare: tuple[float, ...] = ()) -> _NumberSide:
+def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
+                 spare: tuple[int, ...] = ()) -> _NumberSide:
     """The number side for these constants, kept between calls (bounded) since it is a pure
     function of the counts: games score many overlapping tableaux."""
-    key = (pts, sign, gain, four_wilds, width, spare)
+    key = (pts, sign, gain, four_wilds, spare)
     side = _CACHE.get(key)
     if side is None or side.size() > CACHE_LIMIT:
         if sum(s.size() for s in _CACHE.values()) > CACHE_LIMIT:
             _CACHE.clear()
-        side = _CACHE[key] = _NumberSide(pts, sign, gain, four_wilds, width, spare)
+        side = _CACHE[key] = _NumberSide(pts, sign, gain, four_wilds, spare)
     return side
 
 
@@ -222,7 +251,7 @@ class _Special(NamedTuple):
 
 
 def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: int,
-              picture_members: dict[int, tuple[Ident, ...]], best_wild: int) -> list[_Special]:
+              picture_members: Pictures, best_wild: int) -> list[_Special]:
     """Every group of real cards (plus wild cards) whose best kind is not a number kind and that
     can add value; highest value first (ties by mask: deterministic)."""
     families: dict[tuple[int, ...], None] = {}
@@ -238,24 +267,35 @@ def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_su
     for members in (*by_suit.values(), *cross):
         families[tuple(members)] = None
     found: dict[tuple[int, int], _Special] = {}
-    seen: set[tuple[int, int]] = set()
     for members in families:
-        for w in range(0, min(wilds, 3) + 1):
-            for idx in combinations(members, 4 - w):
-                mask = _mask(idx)
-                if (mask, w) in seen:
-                    continue
-                seen.add((mask, w))
-                best = complete([reals[i] for i in idx], w, pts, num_suits, picture_members)
-                if best is None or best[0] in NUMBER_KINDS:
-                    continue
-                value = best[1] + sign * sum(reals[i].number for i in idx)
-                if value + w * best_wild <= 0:
-                    continue
-                suits = sorted(reals[i].suit for i in idx)
-                suit = max(suits, key=lambda t: (suits.count(t), -t))
-                found[(mask, w)] = _Special(value, mask, w, suit, suits.count(suit))
+        family = tuple(reals[i] for i in members)
+        for picked, w, value, suit, per in _family_specials(family, min(wilds, 3), pts, sign, num_suits,
+                                                            picture_members, best_wild):
+            mask = _mask([members[r] for r in picked])
+            found[(mask, w)] = _Special(value, mask, w, suit, per)  # a group in two families: once
     return sorted(found.values(), key=lambda s: (-(s.value + s.wilds * best_wild), s.mask, s.wilds))
+
+
+@lru_cache(maxsize=1 << 14)
+def _family_specials(family: tuple[Ident, ...], wilds: int, pts: Points, sign: int, num_suits: int,
+                     picture_members: Pictures, best_wild: int) -> tuple[tuple[tuple[int, ...], int, int, int, int]]:
+    """The specials within one family (a suit's cards, or a cross-suit picture's): (positions in
+    ``family``, wild cards, value, main suit, its cards). Kept: a game meets the same suits'
+    cards over and over."""
+    out = []
+    for w in range(0, wilds + 1):
+        for picked in combinations(range(len(family)), 4 - w):
+            cards = [family[r] for r in picked]
+            best = complete(cards, w, pts, num_suits, picture_members)
+            if best is None or best[0] in NUMBER_KINDS:
+                continue
+            value = best[1] + sign * sum(c.number for c in cards)
+            if value + w * best_wild <= 0:
+                continue
+            suits = sorted(c.suit for c in cards)
+            suit = max(suits, key=lambda t: (suits.count(t), -t))
+            out.append((picked, w, value, suit, suits.count(suit)))
+    return tuple(out)
 
 
 def _mask(idx: Sequence[int]) -> int:
@@ -266,8 +306,29 @@ def _mask(idx: Sequence[int]) -> int:
 
 
 class _Search:
+    """The branch and bound over specials. Each node (a selection of specials, in their order) is
+    valued exactly by the number side on the counts they leave, and its subtree is pruned with two
+    upper bounds on what further specials can add:
+
+    * ``_extra``: the number side only loses cards when specials are added, so each further
+      special adds at most its own value: per suit, the best special without wild cards times how
+      many fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
+      (each takes one at least), own numbers included;
+    * ``_reduced_extra``, a Lagrangian one: :attr:`bound_side` values each card it leaves out at
+      its share of a Flush (``spare``), so a special's cards are worth at most ``spare`` each to
+      it: F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own number).
+      A subtree is worth at most bound_side(x, j) (or, without evaluating it, the parent's less
+      the last special's charge) plus the positive reduced values of the specials still
+      possible, per suit as many as fit and one per wild card.
+
+    Nearly every node is pruned on entry, by the parent's bound or the exact ``bound_side``, so
+    the plain number side is evaluated only for the few that remain. The loop itself is
+    :func:`.kernels.search`; this class prepares its arrays and rebuilds the packing."""
+
     def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
-                 num_suits: int, picture_members: dict[int, tuple[Ident, ...]]):
+                 num_suits: int, picture_members: Pictures):
+        import numpy as np
+
         self.reals = reals
         own = sorted((sign * o for o in wild_own), reverse=True)
         gain = [0]
@@ -277,52 +338,71 @@ class _Search:
         self.best_wild = max(0, own[0]) if own else 0
         four = complete([], 4, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
-        # Bits per number in the packed counts: one card per suit of a number (more only if a
-        # deck held copies), so the width, part of the cache key, stays the same between calls;
-        # plus the number side's guard bit, above any count and any set's need (at most 4), so
-        # that a set's subtraction never borrows from the next number's field.
         most = max([sum(c.number == n for c in reals) for n in {c.number for c in reals}], default=0)
-        self.width = width = max(num_suits, most, 4).bit_length() + 1
-        self.side = _number_side(pts, sign, tuple(gain), four_points, width)
+        why = fits_packed_counts(pts.top, most)
+        if why:
+            raise CardgamesError(f"Torqu scoring: {why}")
+        self.side = _number_side(pts, sign, tuple(gain), four_points)
         # The bound's side: a card left out is worth its share of a Flush, so that what a
-        # special takes from the number side is charged at least that (see _node).
-        spare = tuple([pts.flush / 4 + self.best_wild] + [max(0.0, pts.flush / 4 + sign * n)
-                                                         for n in range(1, pts.top + 1)])
-        self.spare = spare
-        self.bound_side = _number_side(pts, sign, tuple(gain), four_points, width, spare)
+        # special takes from the number side is charged at least that (in quarter points).
+        spare = tuple([pts.flush + QUARTER * self.best_wild] + [max(0, pts.flush + QUARTER * sign * n)
+                                                               for n in range(1, pts.top + 1)])
+        self.bound_side = _number_side(pts, sign, tuple(gain), four_points, spare)
         self.numbers = [c.number for c in reals]
-        self.suits = [c.suit for c in reals]
-        self.suit_count = [0] * num_suits
-        for c in reals:
-            self.suit_count[c.suit] += 1
-        self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members, self.best_wild)
-        self.charges = [self._charge(s) for s in self.specials]
-        self.reduced = [s.value - c for s, c in zip(self.specials, self.charges, strict=True)]
-        # Indices the bounds scan, in the specials' order (highest value first): those with a
-        # positive reduced value, those with wild cards, and the others by suit.
-        self.positive = [k for k, r in enumerate(self.reduced) if r > 0]
-        self.with_wilds = [k for k, s in enumerate(self.specials) if s.wilds]
-        self.by_group: dict[int, list[int]] = {}
-        for k, s in enumerate(self.specials):
-            if not s.wilds:
-                self.by_group.setdefault(s.group, []).append(k)
-        # Suits whose specials all take the same number of its cards (all but the Dragons
-        # variant's cross-suit Perfect Fours): their best special settles their term.
-        self.uniform = {g: len({self.specials[k].per_group for k in idx}) == 1 for g, idx in self.by_group.items()}
-        self.unit = [1 << width * (c.number - 1) for c in reals]  # one card in the packed counts
+        self.unit = [1 << NUMBER_BITS * (n - 1) for n in self.numbers]  # one card in the packed counts
         self.counts = sum(self.unit)
-        self.best_value = NEG
-        self.best_chosen: tuple[int, ...] = ()
+        suit_count = [0] * num_suits
+        for c in reals:
+            suit_count[c.suit] += 1
+        specials = self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members,
+                                             self.best_wild)
+        cards = [[i for i in range(len(reals)) if s.mask >> i & 1] for s in specials]
+        charges = [s.wilds * (spare[0] - QUARTER * self.best_wild) + sum(spare[self.numbers[i]] for i in idx)
+                   for s, idx in zip(specials, cards, strict=True)]
+        reduced = [QUARTER * s.value - c for s, c in zip(specials, charges, strict=True)]
+        # Suits whose specials all take the same number of its cards (all but the Dragons
+        # variant's cross-suit Perfect Fours): their best special settles ``_extra``'s term.
+        by_group: list[list[int]] = [[] for _ in range(num_suits)]
+        for k, s in enumerate(specials):
+            if not s.wilds:
+                by_group[s.group].append(k)
+        uniform = [len({specials[k].per_group for k in idx}) <= 1 for idx in by_group]
+
+        def ints(values: Sequence[int]) -> np.ndarray:
+            return np.array(values, np.int64)
+
+        self.arrays = (
+            np.uint64(self.counts), self.wilds, ints(suit_count), np.array(self.unit, np.uint64),
+            ints([c.suit for c in reals]), QUARTER * self.best_wild,
+            ints([QUARTER * s.value for s in specials]),
+            ints([idx + [0] * (4 - len(idx)) for idx in cards]).reshape(-1, 4), ints([len(i) for i in cards]),
+            ints([s.wilds for s in specials]), ints([s.group for s in specials]),
+            ints([s.per_group for s in specials]), ints(charges), ints(reduced),
+            # the specials the bounds scan, in the specials' order (highest value first): those with
+            # a positive reduced value, those with wild cards, and the others by suit
+            ints([k for k, r in enumerate(reduced) if r > 0]), ints([k for k, s in enumerate(specials) if s.wilds]),
+            ints([0] + list(np.cumsum([len(idx) for idx in by_group]))), ints([k for idx in by_group for k in idx]),
+            np.array(uniform, np.bool_))
 
     def run(self) -> Packing:
-        self.root_bound = self.bound_side.best(self.counts, self.wilds)
-        self._node(0, 0, self.counts, self.wilds, 0, (), list(self.suit_count), self.root_bound)
-        chosen = [self.specials[k] for k in self.best_chosen]
-        counts = self.counts
-        used = 0
-        wilds = self.wilds
+        import numpy as np
+
+        shapes = self.side.shapes
+        chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
+        while True:
+            done, value, length = _kernels().search(
+                *self.arrays, *self.bound_side.table(), *self.side.table(), self.side.gain, self.side.four_wilds,
+                self.side.has_four, shapes.start, shapes.delta, shapes.wilds, shapes.gain, shapes.size, shapes.num,
+                shapes.cnt, chosen_out)
+            if done:
+                break
+            for side in (self.side, self.bound_side):  # a table was half full: grow it, search again
+                if side.full():
+                    side.grow()
+        counts, wilds, used = self.counts, self.wilds, 0
         sets: list[tuple[tuple[int, ...], int]] = []
-        for s in chosen:
+        for k in chosen_out[:length].tolist():
+            s = self.specials[k]
             idx = tuple(i for i in range(len(self.reals)) if s.mask >> i & 1)
             counts -= sum(self.unit[i] for i in idx)
             used |= s.mask
@@ -334,114 +414,11 @@ class _Search:
                 pool.setdefault(n, []).append(i)
         for numbers, w in self.side.sets(counts, wilds):
             sets.append((tuple(sorted(pool[n].pop(0) for n in numbers)), w))
-        return Packing(int(self.best_value), sets)
-
-    def _charge(self, s: _Special) -> float:
-        charge = s.wilds * (self.spare[0] - self.best_wild)
-        for i in range(len(self.reals)):
-            if s.mask >> i & 1:
-                charge += self.spare[self.numbers[i]]
-        return charge
-
-    def _node(self, start: int, used: int, counts: int, wilds: int, value: int,
-              chosen: tuple[int, ...], left: list[int], bound: float) -> None:
-        """Search the selections that add specials from ``start`` on to ``chosen``. ``bound`` is
-        an upper bound on ``bound_side(counts, wilds)`` known without evaluating it (the
-        parent's, less this node's last special's charge: see :meth:`_reduced_extra`). Nearly
-        every node is pruned on entry, by that or by the exact ``bound_side``, so the plain
-        number side is evaluated only for the few that remain."""
-        extra = self._reduced_extra(start, used, wilds, left)
-        if value + bound + extra <= self.best_value:
-            return
-        exact = self.bound_side.best(counts, wilds)
-        if value + exact + extra <= self.best_value:
-            return
-        here = value + self.side.best(counts, wilds)
-        if here > self.best_value:
-            self.best_value, self.best_chosen = here, chosen
-        specials = self.specials
-        for k in range(start, len(specials)):
-            s = specials[k]
-            if s.mask & used or s.wilds > wilds:
-                continue
-            if here + self._extra(k, used, wilds, left) <= self.best_value:
-                return
-            if value + exact + self._reduced_extra(k, used, wilds, left) <= self.best_value:
-                return
-            child = counts
-            rest = list(left)
-            m = s.mask
-            while m:
-                low = m & -m
-                i = low.bit_length() - 1
-                child -= self.unit[i]
-                rest[self.suits[i]] -= 1
-                m ^= low
-            self._node(k + 1, used | s.mask, child, wilds - s.wilds, value + s.value, (*chosen, k), rest,
-                       exact - self.charges[k])
-
-    def _reduced_extra(self, start: int, used: int, wilds: int, left: list[int]) -> float:
-        """The specials' part of the Lagrangian bound on a subtree: a special's cards are worth at
-        most ``spare`` each to the number side (:attr:`bound_side` values the cards it leaves out
-        so), so F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own
-        number). The subtree is worth at most bound_side(x, j) (or, without evaluating it, the
-        parent's bound_side less the last special's charge) plus what this returns: the
-        positive reduced values of the specials still possible, per suit as many as fit and one
-        per wild card, as in :meth:`_extra`."""
-        total = 0.0
-        per_suit: dict[int, tuple[float, int]] = {}
-        with_wilds: list[float] = []
-        positive = self.positive
-        for k in positive[bisect_left(positive, start):]:
-            r = self.reduced[k]
-            s = self.specials[k]
-            if s.mask & used or s.wilds > wilds:
-                continue
-            if s.wilds:
-                with_wilds.append(r)
-            else:
-                got = per_suit.get(s.group, (0.0, 4))
-                per_suit[s.group] = (max(got[0], r), min(got[1], s.per_group))
-        with_wilds.sort(reverse=True)
-        total += sum(with_wilds[:wilds])
-        for group, (r, per) in per_suit.items():
-            total += r * (left[group] // per)
-        return total
-
-    def _extra(self, start: int, used: int, wilds: int, left: list[int]) -> float:
-        """An upper bound on what specials from ``start`` on can add: per suit, the best special
-        without wild cards times how many fit in what is left of the suit; plus the best
-        ``wilds`` specials with wild cards (each takes one at least), own numbers included."""
-        specials = self.specials
-        total = 0.0
-        if wilds:
-            found = 0
-            for k in self.with_wilds[bisect_left(self.with_wilds, start):]:
-                s = specials[k]
-                if s.mask & used or s.wilds > wilds:
-                    continue
-                total += s.value + s.wilds * self.best_wild
-                found += 1
-                if found == wilds:
-                    break
-        for group, idx in self.by_group.items():
-            value = per = None
-            for k in idx[bisect_left(idx, start):]:
-                s = specials[k]
-                if s.mask & used:
-                    continue
-                if value is None:
-                    value, per = s.value, s.per_group
-                    if self.uniform[group]:
-                        break
-                elif s.per_group < per:
-                    per = s.per_group
-            if value is not None:
-                total += value * (left[group] // per)
-        return total
+        assert value % QUARTER == 0
+        return Packing(value // QUARTER, sets)
 
 
 def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
-         picture_members: dict[int, tuple[Ident, ...]]) -> Packing:
+         picture_members: Pictures) -> Packing:
     """The optimal packing of ``reals`` plus wild cards with own numbers ``wild_own``."""
     return _Search(reals, wild_own, pts, sign, num_suits, picture_members).run()

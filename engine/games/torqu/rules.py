@@ -26,6 +26,7 @@ from ...errors import CardgamesError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
 from .board import move_stones
 from .layout import Tableau, capacity_total
+from .optimise import fits_packed_counts
 from .scoring import Scorer
 
 
@@ -380,8 +381,8 @@ class TorquState(State):
 
 
 def check_config(spec: GameSpec) -> list[str]:
-    """Every deal row adds up to the deck, leaves the right number of cards exposed, and the
-    tableau capacities and wild cards exist."""
+    """Every deal row adds up to the deck, leaves the right number of cards exposed, the
+    tableau capacities and wild cards exist, and the scorer can count the deck's numbers."""
     from ...cards import Deck
 
     errors = []
@@ -404,6 +405,10 @@ def check_config(spec: GameSpec) -> list[str]:
     for name in opts["wild_cards"]:
         if name not in deck.by_name:
             errors.append(f"options.wild_cards: no card {name!r} in deck {deck.id}")
+    numbers = [c.value for c in deck.cards]
+    why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
+    if why:
+        errors.append(f"deck {deck.id}: {why}")
     return errors
 
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...cards import Deck
 from ...errors import CardgamesError
 from .optimise import pack
-from .sets import Ident, Points, complete
+from .sets import Ident, Pictures, Points, complete
 
 KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
               "straight_flush": "Straight Flush", "straight": "Straight", "four_of_a_kind": "Four of a Kind",
@@ -45,7 +45,7 @@ class Scorer:
         for ident in idents:
             for pic in ident.pictures:
                 members.setdefault(pic, []).append(ident)
-        self.members = {pic: tuple(m) for pic, m in members.items()}
+        self.members = Pictures({pic: tuple(m) for pic, m in members.items()})
         p = options["points"]
         top = max(c.value for c in deck.cards)
         self.points = Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"],

@@ -8,7 +8,8 @@ is named for). Points follow the seed; a group that is none of the kinds is not 
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence
+from functools import lru_cache
+from typing import Iterator, Mapping, NamedTuple, Sequence
 
 PERFECT_FOUR = "perfect_four"
 FIFTEEN_FLUSH = "fifteen_flush"
@@ -97,13 +98,45 @@ def _partitions(total: int, parts: int, top: int, low: int = 1) -> list[tuple[in
     return out
 
 
+class Pictures(Mapping[int, tuple[Ident, ...]]):
+    """The member cards of each picture. Immutable and hashable, so that :func:`complete` can
+    keep its answers: a game asks about the same few cards of a suit over and over."""
+
+    __slots__ = ("_members", "_hash")
+
+    def __init__(self, members: Mapping[int, tuple[Ident, ...]]):
+        self._members = dict(members)
+        self._hash = hash(tuple(sorted(self._members.items())))
+
+    def __getitem__(self, pic: int) -> tuple[Ident, ...]:
+        return self._members[pic]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._members)
+
+    def __len__(self) -> int:
+        return len(self._members)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Pictures) and self._members == other._members
+
+
 def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
-             picture_members: dict[int, tuple[Ident, ...]]) -> tuple[str, int, list[Ident]] | None:
+             picture_members: Pictures) -> tuple[str, int, tuple[Ident, ...]] | None:
     """The best set ``reals`` plus ``wilds`` wild cards can make: (kind, points, what the wild
     cards stand for), or None. Each wild card may be any identity not already in the set."""
+    return _complete(tuple(reals), wilds, pts, num_suits, picture_members)
+
+
+@lru_cache(maxsize=1 << 16)
+def _complete(reals: tuple[Ident, ...], wilds: int, pts: Points, num_suits: int,
+              picture_members: Pictures) -> tuple[str, int, tuple[Ident, ...]] | None:
     if wilds == 0:
         found = kind_of(reals, pts)
-        return None if found is None else (found[0], found[1], [])
+        return None if found is None else (found[0], found[1], ())
     taken = {(c.suit, c.number) for c in reals}
     options: list[tuple[int, str, list[tuple[int, int]]]] = []
     # Perfect Four: every real card shares a picture that has enough other members.
@@ -153,7 +186,7 @@ def complete(reals: Sequence[Ident], wilds: int, pts: Points, num_suits: int,
     if not options:
         return None
     points, kind, stand = max(options, key=lambda o: o[0])
-    return kind, points, [Ident(s, n, ()) for s, n in stand]
+    return kind, points, tuple(Ident(s, n, ()) for s, n in stand)
 
 
 def _distinct_sum(free: list[int], count: int, total: int) -> list[int] | None:

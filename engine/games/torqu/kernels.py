@@ -1,0 +1,369 @@
+"""The optimiser's inner loops, compiled with numba: the number side's memoised search and the
+branch and bound over specials. :mod:`.optimise` holds the method (read its docstring first),
+prepares these arrays and reads the results back; nothing here knows a card or a set kind.
+
+Why compiled: both loops are tight integer work over a hash table of up to millions of
+positions; in CPython (``optimise.py``'s loops until issue 4's sixth pass) they cost ~0.2 µs of
+interpreter per step and made a 72-card tableau take seconds to minutes. The compiled loops make
+the same choices (the first best in the same order, by the same strict comparisons), so the
+values and the arrangements are the ones the Python code gave (the golden logs did not change).
+``cache=True`` keeps the machine code beside this file: only the first process of an
+installation pays the compilation (some seconds); later ones load it (a fraction of a second).
+
+Packed counts: :data:`.optimise.NUMBER_BITS` (4) bits per number, number n at bits 4(n-1), so up
+to 16 numbers with up to 15 cards each fit one uint64 (checked by the caller).
+
+Values are integers in quarters: every value here is points, card numbers and shares of a
+Flush (``spare``, a quarter of the Flush's points plus a number), so four times it is an
+integer and every sum and comparison is exact, the same on any machine.
+
+The memo is an open-addressing table per number side, two int64 words a slot so that a probe
+touches one cache line: the packed counts, then ``value << 24 | (pick + 2) << 8 | (j + 1)``
+(``j`` wild cards still free, 0 marking an empty slot; ``pick`` the set taken there: an offset
+into the top number's shapes, :data:`FOUR_WILDS`, or :data:`NO_PICK` when every card of the
+top number is left out). A function that would fill a table past half returns a failure flag
+instead; the caller grows the table and calls again (entries persist).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .optimise import NUMBER_BITS
+
+FOUR_WILDS = -1
+NO_PICK = -2
+STACK = 1 << 9  # the number side's stack: one entry per real card and per four wild cards, and more
+_FRESH, _AWAIT_REST, _AWAIT_FOUR = -1, -2, -3  # a stacked position's step before its shapes
+_MIX1 = np.uint64(0x9E3779B97F4A7C15)
+_MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_NIBBLE = np.uint64((1 << NUMBER_BITS) - 1)
+
+
+@njit(cache=True)
+def _slot(tab, x, j):
+    """The slot holding ``(x, j)``, or the empty slot where it would go."""
+    mask = tab.shape[0] - 1
+    h = (x ^ (np.uint64(j) << np.uint64(60))) * _MIX1
+    h = (h ^ (h >> np.uint64(31))) * _MIX2
+    i = np.int64(h >> np.uint64(29)) & mask
+    key = np.int64(x)
+    while tab[i, 1] != 0 and (tab[i, 0] != key or (tab[i, 1] & 255) != j + 1):
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True)
+def _value(tab, i):
+    return tab[i, 1] >> 24
+
+
+@njit(cache=True)
+def _store(tab, i, x, j, value, pick):
+    tab[i, 0] = np.int64(x)
+    tab[i, 1] = (value << 24) | ((pick + 2) << 8) | (j + 1)
+
+
+@njit(cache=True)
+def _pick(tab, i):
+    return ((tab[i, 1] >> 8) & 0xFFFF) - 2
+
+
+@njit(cache=True)
+def rehash(tab, new_tab):
+    """Copy every entry of a table into a larger empty one."""
+    for i in range(tab.shape[0]):
+        if tab[i, 1] != 0:
+            s = _slot(new_tab, np.uint64(tab[i, 0]), (tab[i, 1] & 255) - 1)
+            new_tab[s, 0], new_tab[s, 1] = tab[i, 0], tab[i, 1]
+
+
+@njit(cache=True)
+def _top_number(x):
+    n = 64 // NUMBER_BITS
+    while (x >> np.uint64(NUMBER_BITS * (n - 1))) == 0:
+        n -= 1
+    return n
+
+
+@njit(cache=True)
+def number_best(tab, filled, spare, gain, four_wilds, has_four,
+                sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x0, j0):
+    """The number side's value at ``(x0, j0)`` (see ``optimise._NumberSide``): (False, 0) if the
+    table must grow first. The recursion: leave every card of the top number n out (each worth
+    ``spare[n]``), or take one of the shapes whose highest real card is n, whichever is worth
+    most (the first in shape order on a tie). It runs on an explicit stack of positions being
+    valued: ``stack_x`` their counts, ``stack`` rows of (wild cards free, step, value so far,
+    pick so far), where the step is :data:`_FRESH`, a wait for the child that leaves the top
+    number out or for four wild cards' child, or the shape whose child is being valued; a
+    position resumes there, so each child is probed about once. Each entry has fewer real
+    cards (or four fewer wild cards) than the one below it, so the depth stays under
+    :data:`STACK`."""
+    limit = tab.shape[0] // 2
+    wilds = gain.shape[0] - 1
+    stack_x[0] = x0
+    stack[0, 0], stack[0, 1] = j0, _FRESH
+    sp = 1
+    while sp > 0:
+        top = sp - 1
+        x, j, step = stack_x[top], stack[top, 0], stack[top, 1]
+        if step == _FRESH:
+            if tab[_slot(tab, x, j), 1] != 0:
+                sp -= 1
+                continue
+            if filled[0] >= limit:
+                return False, 0
+        if x == 0:  # wild cards alone: left out, or four of them as a set
+            value, pick = gain[wilds - j] + spare[0] * j, NO_PICK
+            if j >= 4 and has_four:
+                c = _slot(tab, x, j - 4)
+                if tab[c, 1] == 0:
+                    stack[top, 1] = _AWAIT_FOUR
+                    sp = _push(stack_x, stack, sp, x, j - 4)
+                    continue
+                if four_wilds + _value(tab, c) > value:
+                    value, pick = four_wilds + _value(tab, c), FOUR_WILDS
+        else:
+            n = _top_number(x)
+            if step < 0:  # the child that leaves every card of number n out comes first
+                low = np.uint64(NUMBER_BITS * (n - 1))
+                rest = x & ((np.uint64(1) << low) - np.uint64(1))
+                c = _slot(tab, rest, j)
+                if tab[c, 1] == 0:
+                    stack[top, 1] = _AWAIT_REST
+                    sp = _push(stack_x, stack, sp, rest, j)
+                    continue
+                value, pick, step = spare[n] * np.int64(x >> low) + _value(tab, c), NO_PICK, sh_start[n]
+            else:
+                value, pick = stack[top, 2], stack[top, 3]
+            waiting = False
+            for k in range(step, sh_start[n + 1]):
+                w = sh_wilds[k]
+                if w > j:
+                    break
+                fits = True
+                for t in range(sh_len[k]):
+                    shift = np.uint64(NUMBER_BITS * (sh_num[k, t] - 1))
+                    if np.int64((x >> shift) & _NIBBLE) < sh_cnt[k, t]:
+                        fits = False
+                        break
+                if not fits:
+                    continue
+                child = x - sh_delta[k]
+                c = _slot(tab, child, j - w)
+                if tab[c, 1] == 0:
+                    stack[top, 1], stack[top, 2], stack[top, 3] = k, value, pick
+                    sp = _push(stack_x, stack, sp, child, j - w)
+                    waiting = True
+                    break
+                if sh_gain[k] + _value(tab, c) > value:
+                    value, pick = sh_gain[k] + _value(tab, c), k - sh_start[n]
+            if waiting:
+                continue
+        _store(tab, _slot(tab, x, j), x, j, value, pick)  # the slot is looked up again: inserts moved it
+        filled[0] += 1
+        sp -= 1
+    return True, _value(tab, _slot(tab, x0, j0))
+
+
+@njit(cache=True)
+def _push(stack_x, stack, sp, x, j):
+    if sp >= stack_x.shape[0]:
+        raise RuntimeError("the number side's stack is deeper than its cards allow")
+    stack_x[sp] = x
+    stack[sp, 0], stack[sp, 1] = j, _FRESH
+    return sp + 1
+
+
+@njit(cache=True)
+def number_sets(tab, sh_start, sh_delta, sh_wilds, x, j, out):
+    """The sets of the best packing at ``(x, j)``, already valued: each a global shape index or
+    FOUR_WILDS, written to ``out``; returns how many."""
+    count = 0
+    while True:
+        pick = _pick(tab, _slot(tab, x, j))
+        if pick == FOUR_WILDS:
+            out[count] = FOUR_WILDS
+            count += 1
+            j -= 4
+            continue
+        if x == 0:
+            return count
+        n = _top_number(x)
+        if pick == NO_PICK:
+            x &= (np.uint64(1) << np.uint64(NUMBER_BITS * (n - 1))) - np.uint64(1)
+            continue
+        k = sh_start[n] + pick
+        out[count] = k
+        count += 1
+        x -= sh_delta[k]
+        j -= sh_wilds[k]
+
+
+@njit(cache=True)
+def _clashes(k, sp_cards, sp_size, used):
+    for t in range(sp_size[k]):
+        if used[sp_cards[k, t]]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group,
+                   sp_per, group_best, group_per, scratch):
+    """The specials' part of the Lagrangian bound (``optimise._Search`` explains it)."""
+    found = 0
+    for p in range(np.searchsorted(positive, start), positive.shape[0]):
+        k = positive[p]
+        if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
+            continue
+        r = sp_reduced[k]
+        if sp_wilds[k]:
+            scratch[found] = r
+            found += 1
+        else:
+            g = sp_group[k]
+            if group_per[g] == 0:
+                group_best[g], group_per[g] = 0, 4
+            group_best[g] = max(group_best[g], r)
+            group_per[g] = min(group_per[g], sp_per[k])
+    total = 0
+    if found:
+        top = np.sort(scratch[:found])[::-1]
+        total += top[:wilds].sum()
+    for g in range(group_per.shape[0]):
+        if group_per[g]:
+            total += group_best[g] * (left[g] // group_per[g])
+            group_per[g] = 0
+    return total
+
+
+@njit(cache=True)
+def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds, sp_per,
+           group_start, group_idx, uniform):
+    """An upper bound on what specials from ``start`` on can add (``optimise._Search``)."""
+    total = 0
+    if wilds:
+        found = 0
+        for p in range(np.searchsorted(with_wilds, start), with_wilds.shape[0]):
+            k = with_wilds[p]
+            if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
+                continue
+            total += sp_value[k] + sp_wilds[k] * best_wild
+            found += 1
+            if found == wilds:
+                break
+    for g in range(group_start.shape[0] - 1):
+        idx = group_idx[group_start[g]:group_start[g + 1]]
+        value = per = -1
+        for p in range(np.searchsorted(idx, start), idx.shape[0]):
+            k = idx[p]
+            if _clashes(k, sp_cards, sp_size, used):
+                continue
+            if value < 0:
+                value, per = sp_value[k], sp_per[k]
+                if uniform[g]:
+                    break
+            elif sp_per[k] < per:
+                per = sp_per[k]
+        if value >= 0:
+            total += value * (left[g] // per)
+    return total
+
+
+@njit(cache=True)
+def search(counts, wilds, left, unit, card_suit, best_wild,
+           sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
+           positive, with_wilds, group_start, group_idx, uniform,
+           b_tab, b_filled, b_spare, p_tab, p_filled, p_spare,
+           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, chosen_out):
+    """The branch and bound over specials (``optimise._Search``): returns (done, best value, number
+    of specials in ``chosen_out``); ``done`` is False when a number side's table must grow. The
+    root is always valued, so ``found`` stands for the Python method's best of minus infinity."""
+    stack_x = np.empty(STACK, np.uint64)
+    stack = np.empty((STACK, 4), np.int64)
+    left = left.copy()  # cards left of each suit: changed as specials are taken, and a search may restart
+    groups = left.shape[0]
+    group_best = np.zeros(groups, np.int64)
+    group_per = np.zeros(groups, np.int64)
+    scratch = np.empty(max(1, sp_value.shape[0]), np.int64)
+    used = np.zeros(unit.shape[0], np.bool_)
+    depth = unit.shape[0] // 4 + wilds + 2
+    f_start = np.zeros(depth, np.int64)
+    f_k = np.zeros(depth, np.int64)
+    f_counts = np.zeros(depth, np.uint64)
+    f_wilds = np.zeros(depth, np.int64)
+    f_value = np.zeros(depth, np.int64)
+    f_bound = np.zeros(depth, np.int64)
+    f_exact = np.zeros(depth, np.int64)
+    f_here = np.zeros(depth, np.int64)
+    chosen = np.zeros(depth, np.int64)
+    best, best_len, found = 0, 0, False
+    ok, root = number_best(b_tab, b_filled, b_spare, gain, four_wilds, has_four, sh_start,
+                           sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, counts, wilds)
+    if not ok:
+        return False, best, 0
+    f_counts[0], f_wilds[0], f_bound[0] = counts, wilds, root
+    d = 0
+    mode = 0  # 0: enter the node at depth d; 1: go on with its children; 2: leave it
+    while True:
+        if mode == 0:
+            x, j, value = f_counts[d], f_wilds[d], f_value[d]
+            extra = _reduced_extra(f_start[d], used, j, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds,
+                                   sp_group, sp_per, group_best, group_per, scratch)
+            mode = 2
+            if found and value + f_bound[d] + extra <= best:
+                continue
+            ok, exact = number_best(b_tab, b_filled, b_spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                    sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
+            if not ok:
+                return False, best, 0
+            if found and value + exact + extra <= best:
+                continue
+            ok, plain = number_best(p_tab, p_filled, p_spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                    sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
+            if not ok:
+                return False, best, 0
+            here = value + plain
+            if not found or here > best:
+                best, best_len, found = here, d, True
+                chosen_out[:d] = chosen[:d]
+            f_exact[d], f_here[d], f_k[d] = exact, here, f_start[d]
+            mode = 1
+        elif mode == 1:
+            x, j, value, exact, here = f_counts[d], f_wilds[d], f_value[d], f_exact[d], f_here[d]
+            mode = 2
+            for k in range(f_k[d], sp_value.shape[0]):
+                if sp_wilds[k] > j or _clashes(k, sp_cards, sp_size, used):
+                    continue
+                if here + _extra(k, used, j, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds,
+                                 sp_per, group_start, group_idx, uniform) <= best:
+                    break
+                if value + exact + _reduced_extra(k, used, j, left, positive, sp_reduced, sp_cards, sp_size,
+                                                  sp_wilds, sp_group, sp_per, group_best, group_per,
+                                                  scratch) <= best:
+                    break
+                child = x
+                for t in range(sp_size[k]):
+                    i = sp_cards[k, t]
+                    used[i] = True
+                    child -= unit[i]
+                    left[card_suit[i]] -= 1
+                chosen[d], f_k[d] = k, k
+                d += 1
+                f_start[d], f_counts[d], f_wilds[d] = k + 1, child, j - sp_wilds[k]
+                f_value[d], f_bound[d] = value + sp_value[k], exact - sp_charge[k]
+                mode = 0
+                break
+        else:
+            if d == 0:
+                return True, best, best_len
+            d -= 1
+            k = chosen[d]
+            for t in range(sp_size[k]):
+                i = sp_cards[k, t]
+                used[i] = False
+                left[card_suit[i]] += 1
+            f_k[d] = k + 1
+            mode = 1
