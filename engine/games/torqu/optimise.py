@@ -34,7 +34,6 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
@@ -276,12 +275,10 @@ def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_su
     return sorted(found.values(), key=lambda s: (-(s.value + s.wilds * best_wild), s.mask, s.wilds))
 
 
-@lru_cache(maxsize=1 << 14)
 def _family_specials(family: tuple[Ident, ...], wilds: int, pts: Points, sign: int, num_suits: int,
                      picture_members: Pictures, best_wild: int) -> tuple[tuple[tuple[int, ...], int, int, int, int]]:
     """The specials within one family (a suit's cards, or a cross-suit picture's): (positions in
-    ``family``, wild cards, value, main suit, its cards). Kept: a game meets the same suits'
-    cards over and over."""
+    ``family``, wild cards, value, main suit, its cards)."""
     out = []
     for w in range(0, wilds + 1):
         for picked in combinations(range(len(family)), 4 - w):
