@@ -34,6 +34,7 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
@@ -276,9 +277,11 @@ def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_su
 
 
 def _family_specials(family: tuple[Ident, ...], wilds: int, pts: Points, sign: int, num_suits: int,
-                     picture_members: Pictures, best_wild: int) -> tuple[tuple[tuple[int, ...], int, int, int, int]]:
+                     picture_members: Pictures, best_wild: int) -> list[tuple[tuple[int, ...], int, int, int, int]]:
     """The specials within one family (a suit's cards, or a cross-suit picture's): (positions in
-    ``family``, wild cards, value, main suit, its cards)."""
+    ``family``, wild cards, value, main suit, how many of its cards: the suit most of the real
+    cards have, the lowest on a tie)."""
+    one_suit = len({c.suit for c in family}) == 1  # every family but the Dragons' cross-suit pictures
     out = []
     for w in range(0, wilds + 1):
         for picked in combinations(range(len(family)), 4 - w):
@@ -289,10 +292,14 @@ def _family_specials(family: tuple[Ident, ...], wilds: int, pts: Points, sign: i
             value = best[1] + sign * sum(c.number for c in cards)
             if value + w * best_wild <= 0:
                 continue
-            suits = sorted(c.suit for c in cards)
-            suit = max(suits, key=lambda t: (suits.count(t), -t))
-            out.append((picked, w, value, suit, suits.count(suit)))
-    return tuple(out)
+            if one_suit:
+                suit, per = family[0].suit, len(cards)
+            else:
+                counts = Counter(c.suit for c in cards)
+                suit = min(counts, key=lambda t: (-counts[t], t))
+                per = counts[suit]
+            out.append((picked, w, value, suit, per))
+    return out
 
 
 def _mask(idx: Sequence[int]) -> int:
@@ -335,7 +342,7 @@ class _Search:
         self.best_wild = max(0, own[0]) if own else 0
         four = complete([], 4, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
-        most = max([sum(c.number == n for c in reals) for n in {c.number for c in reals}], default=0)
+        most = max(Counter(c.number for c in reals).values(), default=0)
         why = fits_packed_counts(pts.top, most)
         if why:
             raise CardgamesError(f"Torqu scoring: {why}")
