@@ -321,14 +321,16 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
                 return False, best, 0
             if found and value + exact + extra <= best:
                 continue
-            ok, plain = number_best(p_tab, p_filled, p_spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                    sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
-            if not ok:
-                return False, best, 0
-            here = value + plain
-            if not found or here > best:
-                best, best_len, found = here, d, True
-                chosen_out[:d] = chosen[:d]
+            here = value + exact  # the node's own value is at most this: if no better than the best,
+            if not found or here > best:  # the plain side is not valued (its children's test uses this)
+                ok, plain = number_best(p_tab, p_filled, p_spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                        sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
+                if not ok:
+                    return False, best, 0
+                here = value + plain
+                if not found or here > best:
+                    best, best_len, found = here, d, True
+                    chosen_out[:d] = chosen[:d]
             f_exact[d], f_here[d], f_k[d] = exact, here, f_start[d]
             mode = 1
         elif mode == 1:
