@@ -325,8 +325,9 @@ class _Search:
       the last special's charge) plus the positive reduced values of the specials still
       possible, per suit as many as fit and one per wild card.
 
-    Nearly every node is pruned on entry, by the parent's bound or the exact ``bound_side``, so
-    the plain number side is evaluated only for the few that remain. The loop itself is
+    Nearly every node is pruned on entry, by the parent's bound or the exact ``bound_side``, and
+    the plain number side is evaluated only for the few that remain and whose ``bound_side``
+    could still beat the best packing found (the others cannot). The loop itself is
     :func:`.kernels.search`; this class prepares its arrays and rebuilds the packing."""
 
     def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
