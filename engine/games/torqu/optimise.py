@@ -244,7 +244,8 @@ def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int 
 
 class _Special(NamedTuple):
     value: int  # points + sign * own numbers of its real cards
-    mask: int  # its real cards
+    mask: int  # its real cards ...
+    cards: tuple[int, ...]  # ... and their indices
     wilds: int
     group: int  # the suit most of its real cards have (bounds group specials by suit)
     per_group: int  # how many cards of that suit it takes
@@ -271,8 +272,9 @@ def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_su
         family = tuple(reals[i] for i in members)
         for picked, w, value, suit, per in _family_specials(family, min(wilds, 3), pts, sign, num_suits,
                                                             picture_members, best_wild):
-            mask = _mask([members[r] for r in picked])
-            found[(mask, w)] = _Special(value, mask, w, suit, per)  # a group in two families: once
+            cards = tuple(members[r] for r in picked)
+            mask = _mask(cards)
+            found[(mask, w)] = _Special(value, mask, cards, w, suit, per)  # a group in two families: once
     return sorted(found.values(), key=lambda s: (-(s.value + s.wilds * best_wild), s.mask, s.wilds))
 
 
@@ -361,9 +363,8 @@ class _Search:
             suit_count[c.suit] += 1
         specials = self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members,
                                              self.best_wild)
-        cards = [[i for i in range(len(reals)) if s.mask >> i & 1] for s in specials]
-        charges = [s.wilds * (spare[0] - QUARTER * self.best_wild) + sum(spare[self.numbers[i]] for i in idx)
-                   for s, idx in zip(specials, cards, strict=True)]
+        charges = [s.wilds * (spare[0] - QUARTER * self.best_wild) + sum(spare[self.numbers[i]] for i in s.cards)
+                   for s in specials]
         reduced = [QUARTER * s.value - c for s, c in zip(specials, charges, strict=True)]
         # Suits whose specials all take the same number of its cards (all but the Dragons
         # variant's cross-suit Perfect Fours): their best special settles ``_extra``'s term.
@@ -380,7 +381,8 @@ class _Search:
             np.uint64(self.counts), self.wilds, ints(suit_count), np.array(self.unit, np.uint64),
             ints([c.suit for c in reals]), QUARTER * self.best_wild,
             ints([QUARTER * s.value for s in specials]),
-            ints([idx + [0] * (4 - len(idx)) for idx in cards]).reshape(-1, 4), ints([len(i) for i in cards]),
+            ints([s.cards + (0,) * (4 - len(s.cards)) for s in specials]).reshape(-1, 4),
+            ints([len(s.cards) for s in specials]),
             ints([s.wilds for s in specials]), ints([s.group for s in specials]),
             ints([s.per_group for s in specials]), ints(charges), ints(reduced),
             # the specials the bounds scan, in the specials' order (highest value first): those with
@@ -408,11 +410,10 @@ class _Search:
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen_out[:length].tolist():
             s = self.specials[k]
-            idx = tuple(i for i in range(len(self.reals)) if s.mask >> i & 1)
-            counts -= sum(self.unit[i] for i in idx)
+            counts -= sum(self.unit[i] for i in s.cards)
             used |= s.mask
             wilds -= s.wilds
-            sets.append((idx, s.wilds))
+            sets.append((s.cards, s.wilds))
         pool: dict[int, list[int]] = {}
         for i, n in enumerate(self.numbers):
             if not used >> i & 1:
