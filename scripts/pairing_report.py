@@ -8,7 +8,8 @@ winnable rate and greedy win rate, with Wilson 95 % intervals (engine/batch/stat
 
 Undecided deals (the solver's node budget ran out) are counted apart and left out of the
 winnable rate's denominator; the page says how many there were, and each row names its seeds
-and budget. ``--workers`` only spreads the seeds over processes: the figures do not depend on it.
+and budget. ``--workers`` only spreads the seeds over processes: the figures do not depend on it. ``--update`` with
+``--games`` replaces only those games' rows of the existing page (and says so under its header).
 
 ``--cache FILE`` keeps each finished chunk of seeds (keyed by game, seeds, budget and the game's
 resolved options, so a layout change invalidates it) in a JSON file, so that an interrupted or
@@ -87,6 +88,33 @@ def row(name: str, plan: tuple[int, int, int], chunks: list[dict]) -> str:
             f"| {1000 * median(times):.0f} / {1000 * sum(times) / len(times):.0f} / {max(times):.1f} |")
 
 
+def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> None:
+    """Replace the rows of ``rows``' games in the page at ``out`` (every other row and the header stay) and say
+    so under the header: a partial run must not pass for a full one."""
+    if not args.games:
+        raise SystemExit("--update needs --games: the games whose rows to replace")
+    lines = out.read_text().splitlines()
+    seen = set()
+    for i, line in enumerate(lines):
+        name = line.split("|")[1].strip() if line.startswith("| ") else None
+        if name in rows:
+            lines[i] = rows[name]
+            seen.add(name)
+    missing = sorted(set(rows) - seen)
+    if missing:
+        raise SystemExit(f"{out} has no row for {', '.join(missing)}: write the whole page instead")
+    limits_text = "".join(f" --limit {t}" for t in args.limit)
+    budget_text = f" --budget {args.budget}" if args.budget else ""
+    games = " ".join(args.games)
+    note = (f"Rows {', '.join(args.games)} replaced by `scripts/pairing_report.py --update --games {games} "
+            f"--seeds {args.seeds}{budget_text}{limits_text}` (the other rows are from the run named above).")
+    table = next(i for i, line in enumerate(lines) if line.startswith("| game |"))
+    lines.insert(table, "")
+    lines.insert(table, note)
+    write_atomic(out, ("\n".join(lines) + "\n").encode())
+    print(f"updated {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seeds", default="1-1000")
@@ -100,6 +128,8 @@ def main() -> None:
     parser.add_argument("--cache", default=None, metavar="FILE", help="JSON file of finished chunks (resumable)")
     parser.add_argument("--fresh", action="append", default=[], metavar="GAME", help="ignore GAME's cached chunks")
     parser.add_argument("--no-page", action="store_true", help="only fill the cache (with --games: a partial run)")
+    parser.add_argument("--update", action="store_true",
+                        help="with --games: replace only those games' rows of the existing page (--out), keep the rest")
     args = parser.parse_args()
     catalog = Catalog()
     bases = [g for g in catalog.ids("games") if catalog.game(g)["engine"] == "pairing"]
@@ -135,6 +165,9 @@ def main() -> None:
     if pool:
         pool.shutdown()
     if args.no_page:
+        return
+    if args.update:
+        update_page(Path(args.out), {name: row(name, plan[name], chunks(name)) for name in names}, args)
         return
     limits_text = "".join(f" --limit {t}" for t in args.limit)
     budget_text = f" --budget {args.budget}" if args.budget else ""

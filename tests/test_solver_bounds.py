@@ -1,5 +1,6 @@
-"""The solver's count bounds (the wild-topped rows the pairs need, the places per class under a row cap)
-against brute force on small decks: a bound may only refute lost positions, and must refute some."""
+"""The solver's count bounds (the wild-topped rows the pairs need, the places per class under a row cap,
+the wild-free rest when the needs take the whole pool) against brute force on small decks: a bound may only
+refute lost positions, and must refute some."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
 POOL_GAMES = [("duo-capped", ()), ("duo-capped", ("strict",)), ("wild-capped", ()), ("wild-capped", ("strict",))]
+REST_GAMES = [("octo-capped", ("strict",)), ("duo-capped", ("strict",)), ("wild-capped", ()),
+              ("wild-capped", ("strict",))]
 PLACE_GAMES = [("tight-capped", ()), ("tight-capped", ("strict",)), ("wild-capped", ()), ("duo-capped", ())]
 
 
@@ -38,8 +41,28 @@ def short_of_places(game, state) -> bool:
     return Solver(game)._short_of_places(state)
 
 
+def wild_free_rest_lost(game, state) -> bool:
+    """When the pairs' wild needs take the whole pool, is the game of the pairs needing none, without wild
+    cards, lost (``Solver.wild_free_rest_lost``)?"""
+    solver = Solver(game)
+    if solver.over_capacity(state):
+        return False  # not this bound's refutation
+    needs = solver.wild_needs(state, solver.search_memo(state).subgames)
+    return solver.wild_free_rest_lost(state, needs) is True
+
+
+def three_pairs_short(game, state) -> bool:
+    """Can some pair needing wild-topped rows not win its three-pair sub-games within the pool
+    (``Solver.triples_short``)?"""
+    solver = Solver(game)
+    subgames = solver.search_memo(state).subgames
+    return solver.triples_short(state, subgames, solver.wild_needs(state, subgames))
+
+
 # (the bound, its test games, the game on whose first deals it must refute something)
-BOUNDS = [(short_of_wild_rows, POOL_GAMES, "duo-capped"), (short_of_places, PLACE_GAMES, "tight-capped")]
+BOUNDS = [(short_of_wild_rows, POOL_GAMES, ("duo-capped", ())), (short_of_places, PLACE_GAMES, ("tight-capped", ())),
+          (wild_free_rest_lost, REST_GAMES, ("octo-capped", ("strict",))),
+          (three_pairs_short, REST_GAMES, ("octo-capped", ("strict",)))]
 CASES = [(bound, name, variants) for bound, games, _ in BOUNDS for name, variants in games]
 BITES = {bound: game for bound, _, game in BOUNDS}
 
@@ -55,7 +78,7 @@ def refutes_only_lost(bound, game, state) -> bool:
 def test_bound_refutes_only_lost_deals(bound, name, variants):
     game = load_game(name, variants, catalog=CATALOG)
     refuted = sum(refutes_only_lost(bound, game, game.new_state(seed)) for seed in range(50))
-    if name == BITES[bound]:
+    if (name, variants) == BITES[bound]:
         assert refuted, f"{bound.__name__} should bite on {name}'s deals"
 
 

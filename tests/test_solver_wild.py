@@ -14,7 +14,7 @@ from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
 WILD_GAMES = [("duo-wild", ()), ("duo-wild", ("strict",)), ("duo-capped", ()), ("duo-capped", ("strict",)),
-              ("mini-wild", ())]
+              ("mini-wild", ()), ("octo-capped", ("strict",))]
 
 
 def check(game, state) -> bool:
@@ -81,3 +81,48 @@ def test_capped_lines_of_the_uncapped_game_are_real_wins():
             assert_line_wins(state, line)
             found += 1
     assert found
+
+
+def hasty(game, state):
+    """(the solver, its memo, the hasty search's line) on ``state``; None for a deal greedy play wins
+    or the room check refutes (the solver never runs the hasty search on those)."""
+    solver = Solver(game)
+    if solver.over_capacity(state) or solver.greedy_line(state) is not None:
+        return None
+    memo = solver.search_memo(state)
+    needs, _ = solver.wild_needs(state, memo.subgames)
+    return solver, memo, solver.hasty_line(state, memo, frozenset(g for g, need in needs.items() if need == 0))
+
+
+@pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("octo-capped", ("strict",)), ("wild-capped", ())])
+def test_hasty_lines_win(name, variants):
+    """The hasty search (the pairs needing no wild-topped row played at once onto their own rows) offers only
+    lines that replay to a win, finds some where greedy play does not, and its failed positions do not reach
+    the full search's memo."""
+    game = load_game(name, variants, catalog=CATALOG)
+    found = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        run = hasty(game, state)
+        if run is None:
+            continue
+        _, memo, line = run
+        assert not memo.failed, "the hasty search's failed positions prove nothing"
+        if line is not None:
+            assert_line_wins(state, line)
+            found += 1
+    assert found
+
+
+def test_a_missing_hasty_line_proves_nothing():
+    """The hasty search is a restriction: on some deal it finds no line, yet the deal is won (and the solver,
+    which goes on with the full search, says so)."""
+    game = load_game("wild-capped", (), catalog=CATALOG)
+    missed = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        run = hasty(game, state)
+        if run is not None and run[2] is None and brute_force(state.clone()):
+            assert Solver(game).solve(state).winnable is True
+            missed += 1
+    assert missed

@@ -30,6 +30,16 @@ card's pair, so the pairs' least numbers of wild-topped rows (``_Subgames.wild_c
 fit in the wild-topped rows and wild cards left, and so must each two pairs' joint need with the
 other pairs' own ones (``wild_rows_suffice``), checked at every node.
 
+When those needs take the whole pool, the pairs that need none never touch a wild-topped row, so
+the game of their rows and cards alone, without wild cards (``tame.py``), must be winnable: this
+solver's own stages for capped games without wild cards decide it (``wild_free_rest_lost``), and a
+loss there is a loss. Before the full search, a *hasty* one looks for a line with those pairs'
+cards played at once onto their own roomiest row (``hasty_line``): most of them are easy, and
+their many orders are what the full search drowns in; a line it finds is a win, and its failures
+prove nothing (they are kept apart from the full search's memo). With a waste cap too (Strict
+Castle), the two-pair bound is then tried for three pairs, one of them needing wild-topped rows
+(``triples_short``).
+
 A sub-game query may explode (a pair of 48 cards under a row cap has too many waste orders): one
 that takes more than ``SUBGAME_EFFORT`` new positions gives up, answering "winnable" (or a wild
 cost of 0), which a pruning test may always do, and the search gets the budget instead.
@@ -58,11 +68,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from .intervals import IntervalSolver
 from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .rules import TURN, WILD, PairingGame, PairingState, Play
+from .tame import projection, without_wild_cards
 
 DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
 # A search node costs some ten times an interval entry: games that only have the search (wild
@@ -73,6 +85,10 @@ SEARCH_SHARE = 5_000  # nodes the depth-first search gets (beyond its start-up c
 # 2-4 rows give 10^12): the search, whose pair sub-games bite hard with many pairs, gets the budget instead.
 INTERVAL_SPAN_LIMIT = 10**9
 SUBGAME_EFFORT = 100_000  # new sub-game positions one query from the search may take before it gives up
+HASTY_SHARE = 0.25  # the share of the budget the hasty search for a line gets (row cap and wild cards)
+HASTY_EFFORT = 2_000  # ``SUBGAME_EFFORT`` during the hasty search
+TRIPLE_SHARE = 0.15  # the share of the budget the three-pair wild-row checks get (row cap and wild cards)
+TRIPLE_EFFORT = 2_000  # ``SUBGAME_EFFORT`` for each of them
 UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
 
 
@@ -126,6 +142,8 @@ class _Subgames:
         self.costs: dict[tuple, int] = {}
         self.fit_memo: dict[tuple, tuple[int, int]] = {}  # ``_fits``: (largest bound failing, smallest doing)
         self.cost_stop = 0  # the node count at which the query under way gives up
+        self.effort = SUBGAME_EFFORT  # new positions one query may take before it gives up
+        self.pairwise = True  # False: queries of several pairs give up at once
         self.costly: set[tuple[int, ...]] = set()  # sub-games whose queries gave up: taken as winnable
         self.costly_costs: set[tuple[int, ...]] = set()  # sub-games whose cost queries gave up: cost taken as 0
 
@@ -187,12 +205,13 @@ class _Subgames:
     def _query(self, given_up: set[tuple[int, ...]], fallback: Any, search: Callable[..., Any],
                gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], *args: Any) -> Any:
         """``search`` on sub-game ``gs`` from the main position (``idx`` stock cards turned), within
-        ``SUBGAME_EFFORT`` new sub-game positions: past them it gives up with ``fallback`` (what a
-        pruning test may always answer), and so does every later query of ``gs`` (``given_up``)."""
-        if gs in given_up:
+        ``effort`` (``SUBGAME_EFFORT``) new sub-game positions: past them it gives up with ``fallback``
+        (what a pruning test may always answer), and so does every later query of ``gs``
+        (``given_up``); without ``pairwise``, a query of several pairs gives up at once."""
+        if gs in given_up or (len(gs) > 1 and not self.pairwise):
             return fallback
         _, _, _, drop, key_ids, at, _ = self._info(gs)
-        self.cost_stop = self.solver.nodes + SUBGAME_EFFORT
+        self.cost_stop = self.solver.nodes + self.effort
         try:
             return search(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids), *args)
         except _TooCostly:
@@ -368,6 +387,21 @@ class Solver:
         if intervals is not None and intervals.span > INTERVAL_SPAN_LIMIT:
             intervals = None  # too many counters (Uta Pagoda's 50 pairs): the search gets the whole budget
         memo = self.search_memo(state)
+        if game.has_wilds and game.row_cap is not None:
+            try:
+                needs = self.wild_needs(state, memo.subgames)
+                lost = self.wild_free_rest_lost(state, needs)
+            except _OutOfBudget:
+                lost = None
+            if lost is not False:
+                return Solution(None if lost is None else False, self.nodes, time.perf_counter() - start)
+            line = self.hasty_line(state, memo, frozenset(g for g, need in needs[0].items() if need == 0))
+            if line is not None:
+                return Solution(True, self.nodes, time.perf_counter() - start, line)
+            # with a waste cap the three-pair sub-games stay small; without one most of their queries give
+            # up, and on Castle they cost the search more deals than they refuted (seeds 1..1000: 614 against 574)
+            if game.waste_cap is not None and self.triples_short(state, memo.subgames, needs):
+                return Solution(False, self.nodes, time.perf_counter() - start)
         line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None, memo)
         if verdict is None and intervals is not None:
             intervals.budget = budget - self.nodes
@@ -470,6 +504,89 @@ class Solver:
                 return True
         return False
 
+    def _root(self, state: PairingState) -> tuple[list[int], bytes, int]:
+        """(open rows by kind, the waste's classes, the pool: wild-topped rows now plus wild cards
+        still to place) at ``state``, as sub-game queries from the search's memo take them (row cap)."""
+        card_class, cap = self.game.card_class, self.game.row_cap
+        counts = [0] * len(self.keys)
+        for row in state.rows:
+            if len(row) < cap:
+                counts[self.key_index[(card_class[row[-1]], len(row))]] += 1
+        waste = bytes(card_class[c] for c in state.waste)
+        pool = (sum(n for n, key in zip(counts, self.keys, strict=True) if key[0] == WILD)
+                + sum(card_class[c] == WILD for c in [*state.stock[state.next:], *state.waste]))
+        return counts, waste, pool
+
+    def wild_needs(self, state: PairingState, subgames: "_Subgames") -> tuple[dict[int, int], int]:
+        """({pair group: its least need of wild-topped rows}, the pool) at ``state`` (row cap and wild
+        cards only; see ``_Subgames.wild_cost``)."""
+        counts, waste, pool = self._root(state)
+        # the memo's stock is the position's from its next card on, so its index starts at 0
+        return {g: subgames.wild_cost((g,), 0, waste, counts) for g in self.groups}, pool
+
+    def triples_short(self, state: PairingState, subgames: "_Subgames", needs: tuple[dict[int, int], int]) -> bool:
+        """Is some pair needing wild-topped rows, with some two other pairs, unable to win their
+        three-pair sub-game within what the other pairs' own needs leave of the pool? Then
+        ``state`` is lost: the bound :meth:`wild_rows_suffice` applies to two pairs, for three.
+        Within ``TRIPLE_SHARE`` of the budget, each query giving up (proving nothing) after
+        ``TRIPLE_EFFORT`` positions; on Castle's hard deals one pair needs the whole pool and
+        three pairs' cards block each other on the waste where no two do."""
+        own, pool = needs
+        total = sum(own.values())
+        if total > pool:
+            return False  # the search finds it at once
+        counts, waste, _ = self._root(state)
+        budget, given_up = self.budget, set(subgames.costly_costs)
+        self.budget = min(budget, self.nodes + int(budget * TRIPLE_SHARE))
+        subgames.effort = TRIPLE_EFFORT
+        try:
+            for p in (g for g in self.groups if own[g]):
+                for q, r in combinations([g for g in self.groups if g != p], 2):
+                    gs = tuple(sorted((p, q, r)))
+                    if not subgames.fits(gs, 0, waste, counts, pool - total + own[p] + own[q] + own[r]):
+                        return True
+            return False
+        except _OutOfBudget:
+            return False
+        finally:
+            self.budget = budget
+            subgames.effort = SUBGAME_EFFORT
+            subgames.costly_costs = given_up
+
+    def wild_free_rest_lost(self, state: PairingState, needs: tuple[dict[int, int], int]) -> bool | None:
+        """When the pairs' least needs of wild-topped rows (``needs``, from :meth:`wild_needs`) take the
+        whole pool, is the game of the pairs that need none, without wild cards, lost? Then so is
+        ``state`` (``tame.py`` says why). That game is decided by this solver's own stages for
+        games without wild cards, within the rest of the budget: None when it ran out."""
+        own, pool = needs
+        if sum(own.values()) != pool:
+            return False  # room to spare (or already too little, which the search finds at once)
+        card_class, group = self.game.card_class, self.group
+        rest = projection(state, lambda c: card_class[c] != WILD and own[group[card_class[c]]] == 0)
+        verdict = Solver(without_wild_cards(self.game), self.budget - self.nodes).solve(rest)
+        self.nodes += verdict.nodes
+        return None if verdict.winnable is None else not verdict.winnable
+
+    def hasty_line(self, state: PairingState, memo: _SearchMemo, hasty: frozenset[int]) -> list[Any] | None:
+        """A winning line found by the search with the ``hasty`` pairs' cards played at once onto
+        their own rows (see :meth:`_search`) within ``HASTY_SHARE`` of the budget, its sub-game
+        queries giving up after ``HASTY_EFFORT`` positions; None if it found none (which proves
+        nothing). Under a row cap with wild cards, the pairs needing no wild-topped row are
+        mostly easy, and their many orders are what the full search drowns in; a line is a line."""
+        budget, subgames = self.budget, memo.subgames
+        given_up = set(subgames.costly), set(subgames.costly_costs)
+        self.budget = min(budget, self.nodes + int(budget * HASTY_SHARE))
+        subgames.effort, subgames.pairwise = HASTY_EFFORT, False
+        try:
+            return self._search(state, None, _SearchMemo(set(), subgames), hasty)
+        except _OutOfBudget:
+            return None
+        finally:
+            self.budget = budget
+            subgames.effort, subgames.pairwise = SUBGAME_EFFORT, True
+            # a query that gave up under the smaller effort may not under the full one
+            subgames.costly, subgames.costly_costs = given_up
+
     def wild_rows_suffice(self, subgames: "_Subgames", idx: int, waste: bytes, counts: list[int], pool: int,
                           moved: tuple[int, ...] | None = None) -> bool:
         """Do the pairs' least needs of wild-topped rows (``_Subgames.wild_cost``) add up to at most
@@ -529,9 +646,13 @@ class Solver:
         return False
 
     # -- the search ----------------------------------------------------------------------
-    def _search(self, state: PairingState, share: int | None, memo: _SearchMemo) -> list[Any] | None:
+    def _search(self, state: PairingState, share: int | None, memo: _SearchMemo,
+                hasty: frozenset[int] = frozenset()) -> list[Any] | None:
         """Depth-first search, plays before turns, with do/undo on one mutable position; ``share``
-        bounds its nodes beyond the start-up checks (None: the budget does)."""
+        bounds its nodes beyond the start-up checks (None: the budget does). ``hasty``: pair groups
+        whose card on the waste's top, when a row of its own pair takes it, goes onto the roomiest
+        such row at once (no other move tried): a search for a line, not a proof, so its failed
+        positions must go into a memo of their own."""
         game = self.game
         card_class, accepts, cap, waste_cap = game.card_class, game.accepts, game.row_cap, game.waste_cap
         keys, key_index, group = self.keys, self.key_index, self.group
@@ -634,6 +755,10 @@ class Solver:
                 found = [("play", k) for k in range(len(counts) - 1, -1, -1) if counts[k] and keys[k][0] in acc]
                 if found and simple and (class_left[top] == 0 or acc == {WILD, top}):
                     return found
+                if hasty and group[top] in hasty:
+                    own = [move for move in found if keys[move[1]][0] != WILD]
+                    if own:
+                        return own[-1:]
                 if len(found) > 1 and uncapped_wilds and found[-1][1] == wild_key:
                     found.pop()
                 if top == WILD and len(found) > 1:
