@@ -280,7 +280,7 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
            gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, chosen_out):
     """The branch and bound over specials (``optimise._Search``): returns (done, best value, number
     of specials in ``chosen_out``); ``done`` is False when a number side's table must grow. The
-    root is always valued, so ``found`` stands for the Python method's best of minus infinity."""
+    best is minus infinity until the root is valued (``found``)."""
     stack_x = np.empty(STACK, np.uint64)
     stack = np.empty((STACK, 4), np.int64)
     left = left.copy()  # cards left of each suit: changed as specials are taken, and a search may restart

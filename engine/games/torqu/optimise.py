@@ -316,11 +316,11 @@ class _Search:
     valued exactly by the number side on the counts they leave, and its subtree is pruned with two
     upper bounds on what further specials can add:
 
-    * ``_extra``: the number side only loses cards when specials are added, so each further
+    * ``kernels._extra``: the number side only loses cards when specials are added, so each further
       special adds at most its own value: per suit, the best special without wild cards times how
       many fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
       (each takes one at least), own numbers included;
-    * ``_reduced_extra``, a Lagrangian one: :attr:`bound_side` values each card it leaves out at
+    * ``kernels._reduced_extra``, a Lagrangian one: :attr:`bound_side` values each card it leaves out at
       its share of a Flush (``spare``), so a special's cards are worth at most ``spare`` each to
       it: F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own number).
       A subtree is worth at most bound_side(x, j) (or, without evaluating it, the parent's less
@@ -367,7 +367,7 @@ class _Search:
                    for s in specials]
         reduced = [QUARTER * s.value - c for s, c in zip(specials, charges, strict=True)]
         # Suits whose specials all take the same number of its cards (all but the Dragons
-        # variant's cross-suit Perfect Fours): their best special settles ``_extra``'s term.
+        # variant's cross-suit Perfect Fours): their best special settles ``kernels._extra``'s term.
         by_group: list[list[int]] = [[] for _ in range(num_suits)]
         for k, s in enumerate(specials):
             if not s.wilds:
