@@ -109,8 +109,9 @@ def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> No
     note = (f"Rows {', '.join(args.games)} replaced by `scripts/pairing_report.py --update --games {games} "
             f"--seeds {args.seeds}{budget_text}{limits_text}` (the other rows are from the run named above).")
     table = next(i for i, line in enumerate(lines) if line.startswith("| game |"))
-    lines.insert(table, "")
-    lines.insert(table, note)
+    if note not in lines:  # an update of other rows adds its own note; the same update, none
+        lines.insert(table, "")
+        lines.insert(table, note)
     write_atomic(out, ("\n".join(lines) + "\n").encode())
     print(f"updated {out}")
 
