@@ -11,9 +11,10 @@ Both agents play exactly as in the game (the greedy agent scores its candidate p
 game's own optimiser). Only the two final tableaux (up to 72 cards) may be valued differently,
 since only their value matters here: by default (``--final fastest``) a tableau with two or more
 Mirrors is valued by the CP-SAT model (``engine/games/torqu/aggregate.py``, exact), any other by
-the game's optimiser. Each is the faster of the two there: on the 16 final tableaux of seeds 1-8,
-the optimiser took 0.6-10 s with 0-1 Mirrors and 2-56 s with 2-4, CP-SAT 0.4-6 s with 2-4 and up
-to 126 s with 0-1. The two agree on every instance the tests draw; ``--check-every N`` also
+the game's optimiser. Each was the faster of the two there when chosen (issue 4's fifth pass, before
+the optimiser's loops were compiled; not measured again since): on the 16 final tableaux of seeds
+1-8, the optimiser took 0.6-10 s with 0-1 Mirrors and 2-56 s with 2-4, CP-SAT 0.4-6 s with 2-4 and
+up to 126 s with 0-1. The two agree on every instance the tests draw; ``--check-every N`` also
 values every N-th seed's tableaux both ways and stops at the first difference. ``--final
 optimiser`` plays the match exactly as ``simulate`` does.
 """

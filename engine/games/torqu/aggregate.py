@@ -1,9 +1,10 @@
 """A second exact solver for Torqu arrangements: the count-level integer model, solved by CP-SAT.
 
-Why it exists: :mod:`.optimise` is the scorer the game uses (pure Python, deterministic down to
-which optimal arrangement it returns), but a 72-card tableau costs it seconds to minutes. To
-measure thousands of 2-player matches (issue 4's greedy-against-random rate) only the optimum's
-*value* is needed, and this model gives it in about a second at that size. It shares no search
+Why it exists: :mod:`.optimise` is the scorer the game uses (deterministic down to which optimal
+arrangement it returns), but a 72-card tableau cost it seconds to minutes before its loops were
+compiled (issue 4's fifth pass; now a median of 0.7 s, up to 20 s). To measure thousands of
+2-player matches (issue 4's greedy-against-random rate) only the optimum's *value* is needed,
+and this model gives it in about a second at that size. It shares no search
 code with :mod:`.optimise`, so the tests also use it as an independent reference. It is not used
 in play: among several optimal arrangements CP-SAT may return any, so logs could differ between
 its versions.
@@ -57,10 +58,9 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
     for k, special in enumerate(specials):
         x = model.NewBoolVar(f"special{k}")
         objective.append(special.value * x)
-        for i in range(len(reals)):
-            if special.mask >> i & 1:
-                by_card[i].append(x)
-                by_number[idents[i].number].append(x)
+        for i in special.cards:
+            by_card[i].append(x)
+            by_number[idents[i].number].append(x)
         if special.wilds:
             wild_uses.append(special.wilds * x)
     for k, (numbers, points) in enumerate(number_patterns(pts)):
