@@ -177,17 +177,14 @@ def test_arrangement_accounts_for_every_card(game):
     assert result["score"] == sum(s["points"] for s in result["sets"]) - own
 
 
-# -- the optimiser's number-side cache and determinism ----------------------------------------------
+# -- the optimiser's tables and determinism ------------------------------------------------------
 
 def test_arrangement_does_not_depend_on_what_was_scored_before(game):
-    """The optimiser keeps number-side positions between calls: a pure function of the counts,
-    so an arrangement must be the same in a fresh process state and after other scorings."""
-    from cardgames.engine.games.torqu import optimise
-
+    """An arrangement is a function of the cards alone: the same after other scorings (shapes
+    and picture completions are cached across calls) and whatever order the cards come in."""
     names = ["Air-1", "Earth-1", "Water-2", "Fire-11", "Air-5", "Air-6", "Air-7", "Air-8", "Plant-9",
              "War-9", "Animal-9", "Magic-9", "Magic-16", "Celestial-3", "Dragon-4", "Earth-12"]
     codes = game.deck.codes(names)
-    optimise._CACHE.clear()
     fresh = game.scorer.tableau_score(codes)
     for other in ([1, 2, 3, 40, 41, 42, 90], list(range(100, 124)), codes[:9]):
         game.scorer.tableau_score(other)
@@ -204,12 +201,13 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
     cards = list(range(len(game.deck)))
     Rng(1, "bench/0").shuffle(cards)
     codes = sorted(cards[:36]) + [game.deck.code("Magic-14")]
-    optimise._CACHE.clear()
     expected = game.scorer.tableau_score(codes)
+    grown = []
+    grow = optimise._NumberSide.grow
     monkeypatch.setattr(optimise, "TABLE_START", 2)
-    optimise._CACHE.clear()
+    monkeypatch.setattr(optimise._NumberSide, "grow", lambda side: (grown.append(len(side.tab)), grow(side)))
     assert game.scorer.tableau_score(codes) == expected
-    assert len(next(iter(optimise._CACHE.values())).tab) > 2
+    assert grown[:3] == [2, 4, 8] and len(grown) > 10
 
 
 @settings(max_examples=15)

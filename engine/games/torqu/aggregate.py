@@ -12,7 +12,7 @@ its versions.
 The model (the same split as :mod:`.optimise`):
 
 * one binary per *special*, a group whose best kind is card-specific (Flush, Straight Flush,
-  Fifteen Flush, Perfect Four, with wild cards or not; :func:`.optimise._specials`), each real
+  Fifteen Flush, Perfect Four, with wild cards or not; :func:`.specials.find`), each real
   card in at most one;
 * one integer per *number pattern* (the numbers of a Fifteen, a Straight or a Four of a Kind):
   how many such sets are made. Cards of one number are interchangeable for them, so one
@@ -30,8 +30,8 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
-from .optimise import _specials
 from .sets import complete, number_patterns
+from .specials import find as find_specials
 
 
 def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
@@ -53,16 +53,16 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
     by_number: list[list[Any]] = [[] for _ in counts]
     slots: list[list[Any]] = [[] for _ in counts]
     wild_uses: list[Any] = []
-    specials = _specials(idents, len(own), pts, sign, len(scorer.suit_ids), scorer.members,
-                        max(0, own[0]) if own else 0)
-    for k, special in enumerate(specials):
+    specials = find_specials(idents, len(own), pts, sign, len(scorer.suit_ids), scorer.members,
+                            max(0, own[0]) if own else 0)
+    for k, (value, wilds) in enumerate(zip(specials.value.tolist(), specials.wilds.tolist(), strict=True)):
         x = model.NewBoolVar(f"special{k}")
-        objective.append(special.value * x)
-        for i in special.cards:
+        objective.append(value * x)
+        for i in specials.members(k):
             by_card[i].append(x)
             by_number[idents[i].number].append(x)
-        if special.wilds:
-            wild_uses.append(special.wilds * x)
+        if wilds:
+            wild_uses.append(wilds * x)
     for k, (numbers, points) in enumerate(number_patterns(pts)):
         value = points + sign * sum(numbers)
         most = min(counts[n] // numbers.count(n) for n in set(numbers)) + len(own)

@@ -31,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from .optimise import NUMBER_BITS
+from .specials import MAX_REALS, NO_SPECIAL, UNKNOWN
 
 FOUR_WILDS = -1
 NO_PICK = -2
@@ -60,9 +61,15 @@ def _value(tab, i):
 
 
 @njit(cache=True)
-def _store(tab, i, x, j, value, pick):
+def _bound(tab, i):
+    return tab[i, 2]
+
+
+@njit(cache=True)
+def _store(tab, i, x, j, value, pick, bound):
     tab[i, 0] = np.int64(x)
     tab[i, 1] = (value << 24) | ((pick + 2) << 8) | (j + 1)
+    tab[i, 2] = bound
 
 
 @njit(cache=True)
@@ -76,7 +83,7 @@ def rehash(tab, new_tab):
     for i in range(tab.shape[0]):
         if tab[i, 1] != 0:
             s = _slot(new_tab, np.uint64(tab[i, 0]), (tab[i, 1] & 255) - 1)
-            new_tab[s, 0], new_tab[s, 1] = tab[i, 0], tab[i, 1]
+            new_tab[s, 0], new_tab[s, 1], new_tab[s, 2] = tab[i, 0], tab[i, 1], tab[i, 2]
 
 
 @njit(cache=True)
@@ -90,16 +97,17 @@ def _top_number(x):
 @njit(cache=True)
 def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x0, j0):
-    """The number side's value at ``(x0, j0)`` (see ``optimise._NumberSide``): (False, 0) if the
-    table must grow first. The recursion: leave every card of the top number n out (each worth
-    ``spare[n]``), or take one of the shapes whose highest real card is n, whichever is worth
-    most (the first in shape order on a tie). It runs on an explicit stack of positions being
-    valued: ``stack_x`` their counts, ``stack`` rows of (wild cards free, step, value so far,
-    pick so far), where the step is :data:`_FRESH`, a wait for the child that leaves the top
-    number out or for four wild cards' child, or the shape whose child is being valued; a
-    position resumes there, so each child is probed about once. Each entry has fewer real
-    cards (or four fewer wild cards) than the one below it, so the depth stays under
-    :data:`STACK`."""
+    """The number side's two values at ``(x0, j0)`` (see ``optimise._NumberSide``): (True, plain,
+    bound), or (False, 0, 0) if the table must grow first. The recursion: leave every card of the
+    top number n out (each worth nothing to the plain value and ``spare[n]`` to the bound), or
+    take one of the shapes whose highest real card is n, whichever is worth most (for the plain
+    value, the first in shape order on a tie: its ``pick``). Both values run over the same
+    positions, so one pass computes them. It runs on an explicit stack of positions being valued:
+    ``stack_x`` their counts, ``stack`` rows of (wild cards free, step, plain value so far, pick
+    so far, bound so far), where the step is :data:`_FRESH`, a wait for the child that leaves the
+    top number out or for four wild cards' child, or the shape whose child is being valued; a
+    position resumes there, so each child is probed about once. Each entry has fewer real cards
+    (or four fewer wild cards) than the one below it, so the depth stays under :data:`STACK`."""
     limit = tab.shape[0] // 2
     wilds = gain.shape[0] - 1
     stack_x[0] = x0
@@ -113,9 +121,10 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 sp -= 1
                 continue
             if filled[0] >= limit:
-                return False, 0
+                return False, 0, 0
         if x == 0:  # wild cards alone: left out, or four of them as a set
-            value, pick = gain[wilds - j] + spare[0] * j, NO_PICK
+            value, pick = gain[wilds - j], NO_PICK
+            bound = value + spare[0] * j
             if j >= 4 and has_four:
                 c = _slot(tab, x, j - 4)
                 if tab[c, 1] == 0:
@@ -124,6 +133,7 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                     continue
                 if four_wilds + _value(tab, c) > value:
                     value, pick = four_wilds + _value(tab, c), FOUR_WILDS
+                bound = max(bound, four_wilds + _bound(tab, c))
         else:
             n = _top_number(x)
             if step < 0:  # the child that leaves every card of number n out comes first
@@ -134,9 +144,10 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                     stack[top, 1] = _AWAIT_REST
                     sp = _push(stack_x, stack, sp, rest, j)
                     continue
-                value, pick, step = spare[n] * np.int64(x >> low) + _value(tab, c), NO_PICK, sh_start[n]
+                value, pick, step = _value(tab, c), NO_PICK, sh_start[n]
+                bound = spare[n] * np.int64(x >> low) + _bound(tab, c)
             else:
-                value, pick = stack[top, 2], stack[top, 3]
+                value, pick, bound = stack[top, 2], stack[top, 3], stack[top, 4]
             waiting = False
             for k in range(step, sh_start[n + 1]):
                 w = sh_wilds[k]
@@ -153,18 +164,20 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 child = x - sh_delta[k]
                 c = _slot(tab, child, j - w)
                 if tab[c, 1] == 0:
-                    stack[top, 1], stack[top, 2], stack[top, 3] = k, value, pick
+                    stack[top, 1], stack[top, 2], stack[top, 3], stack[top, 4] = k, value, pick, bound
                     sp = _push(stack_x, stack, sp, child, j - w)
                     waiting = True
                     break
                 if sh_gain[k] + _value(tab, c) > value:
                     value, pick = sh_gain[k] + _value(tab, c), k - sh_start[n]
+                bound = max(bound, sh_gain[k] + _bound(tab, c))
             if waiting:
                 continue
-        _store(tab, _slot(tab, x, j), x, j, value, pick)  # the slot is looked up again: inserts moved it
+        _store(tab, _slot(tab, x, j), x, j, value, pick, bound)  # the slot is looked up again: inserts moved it
         filled[0] += 1
         sp -= 1
-    return True, _value(tab, _slot(tab, x0, j0))
+    c = _slot(tab, x0, j0)
+    return True, _value(tab, c), _bound(tab, c)
 
 
 @njit(cache=True)
@@ -275,14 +288,13 @@ def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, 
 @njit(cache=True)
 def search(counts, wilds, left, unit, card_suit, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
-           positive, with_wilds, group_start, group_idx, uniform,
-           b_tab, b_filled, b_spare, p_tab, p_filled, p_spare,
+           positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
            gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, chosen_out):
     """The branch and bound over specials (``optimise._Search``): returns (done, best value, number
     of specials in ``chosen_out``); ``done`` is False when a number side's table must grow. The
     best is minus infinity until the root is valued (``found``)."""
     stack_x = np.empty(STACK, np.uint64)
-    stack = np.empty((STACK, 4), np.int64)
+    stack = np.empty((STACK, 5), np.int64)
     left = left.copy()  # cards left of each suit: changed as specials are taken, and a search may restart
     groups = left.shape[0]
     group_best = np.zeros(groups, np.int64)
@@ -300,8 +312,8 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
     f_here = np.zeros(depth, np.int64)
     chosen = np.zeros(depth, np.int64)
     best, best_len, found = 0, 0, False
-    ok, root = number_best(b_tab, b_filled, b_spare, gain, four_wilds, has_four, sh_start,
-                           sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, counts, wilds)
+    ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                              sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, counts, wilds)
     if not ok:
         return False, best, 0
     f_counts[0], f_wilds[0], f_bound[0] = counts, wilds, root
@@ -315,18 +327,14 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
             mode = 2
             if found and value + f_bound[d] + extra <= best:
                 continue
-            ok, exact = number_best(b_tab, b_filled, b_spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                    sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
+            ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                           sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
             if not ok:
                 return False, best, 0
             if found and value + exact + extra <= best:
                 continue
-            here = value + exact  # the node's own value is at most this: if no better than the best,
-            if not found or here > best:  # the plain side is not valued (its children's test uses this)
-                ok, plain = number_best(p_tab, p_filled, p_spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                        sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
-                if not ok:
-                    return False, best, 0
+            here = value + exact  # the node's own value is at most this: if no better than the best, its
+            if not found or here > best:  # children's test keeps this looser figure
                 here = value + plain
                 if not found or here > best:
                     best, best_len, found = here, d, True
@@ -369,3 +377,51 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
                 left[card_suit[i]] += 1
             f_k[d] = k + 1
             mode = 1
+
+
+@njit(cache=True)
+def suit_specials(starts, members, number, table, offset, base, wilds, sign, best_wild,
+                  value, cards, size, wild, group, missing):
+    """The one-suit specials (``specials.find``): every group of up to three wild cards and the
+    rest of its four real cards of one suit (``members[starts[s]:starts[s + 1]]``), valued from
+    ``table``; written to the output arrays. Returns (groups written, groups missing from the
+    table): a missing one is written to ``missing`` as (wild cards, suit, entry, real cards)."""
+    count = lacking = 0
+    pos = np.empty(MAX_REALS, np.int64)
+    nums = np.empty(MAX_REALS, np.int64)
+    for s in range(starts.shape[0] - 1):
+        lo, m = starts[s], starts[s + 1] - starts[s]
+        for w in range(wilds + 1):
+            r = MAX_REALS - w
+            if r > m:
+                continue
+            for t in range(r):
+                pos[t] = t
+            while True:
+                for t in range(r):
+                    nums[t] = number[members[lo + pos[t]]]
+                nums[:r].sort()
+                entry, total = offset[w], 0
+                for t in range(r):
+                    entry += nums[t] * base ** (r - 1 - t)
+                    total += nums[t]
+                points = table[s, entry]
+                if points == UNKNOWN:
+                    missing[lacking, 0], missing[lacking, 1], missing[lacking, 2] = w, s, entry
+                    for t in range(r):
+                        missing[lacking, 3 + t] = members[lo + pos[t]]
+                    lacking += 1
+                elif points != NO_SPECIAL and points + sign * total + w * best_wild > 0:
+                    value[count], size[count], wild[count], group[count] = points + sign * total, r, w, s
+                    for t in range(r):
+                        cards[count, t] = members[lo + pos[t]]
+                    count += 1
+                i = r - 1  # the next combination of r of the m members
+                while i >= 0 and pos[i] == m - r + i:
+                    i -= 1
+                if i < 0:
+                    break
+                pos[i] += 1
+                for t in range(i + 1, r):
+                    pos[t] = pos[t - 1] + 1
+    return count, lacking

@@ -35,23 +35,21 @@ wild card fills any member of a number kind; four wild cards alone make the best
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ...errors import CardgamesError
-from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Pictures, Points, complete, number_patterns
+from . import specials
+from .sets import Ident, Pictures, Points, complete, number_patterns
 
 if TYPE_CHECKING:
     import numpy as np
 
-NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
 NEG = float("-inf")
 QUARTER = 4  # the kernels count in quarter points: a share of a Flush is a quarter of its points
 NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 cards in 64 bits
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
-CACHE_LIMIT = 1_000_000  # number-side positions kept between calls (a pure function: only speed)
-TABLE_START = 1 << 15  # a new number side's table slots (it doubles when half full)
+TABLE_START = 1 << 15  # a number side's first table slots (it doubles when half full)
 
 
 def fits_packed_counts(top: int, most: int) -> str | None:
@@ -101,25 +99,28 @@ class _Shapes(NamedTuple):
 
 
 class _NumberSide:
-    """Best packing of counts into number kinds: ``best(x, j)``, ``x`` the count of each number
+    """Best packing of counts into number kinds at ``(x, j)``: ``x`` the count of each number
     packed into one integer (:data:`NUMBER_BITS` bits per number, number n at bits
     ``NUMBER_BITS * (n - 1)``: hashing and subtracting a set are single integer operations),
     ``j`` wild cards still free. Its value is points plus ``sign`` times the real cards'
     numbers, plus ``gain[used wild cards]`` for all wild cards used by then (``J - j_final``), so
-    values do not depend on who used the wild cards; a card left out is worth nothing, or (for
-    the bound) ``spare[n]`` for number n and ``spare[0]`` for a wild card. All of these are in
-    quarter points (:data:`QUARTER`), so the kernels add integers.
+    values do not depend on who used the wild cards. It has two values, computed together since
+    they run over the same positions: the *plain* one, where a card left out is worth nothing,
+    and the *bound*, where it is worth ``spare[n]`` for number n and ``spare[0]`` for a wild card.
+    All of these are in quarter points (:data:`QUARTER`), so the kernels add integers.
 
     The search is :func:`.kernels.number_best`: either no further set has a card of the top
     number n (they are all left out), or one does, taken from the shapes with that top number.
-    Its memo is a table of numpy arrays (see :mod:`.kernels`) that grows when half full."""
+    Its memo is a table of numpy arrays (see :mod:`.kernels`) that grows when half full. A table
+    lives for one scoring call: keeping positions between calls was measured to cost more (a
+    larger table, out of the processor's caches) than the few positions that recur save."""
 
     def __init__(self, pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
-                 spare: tuple[int, ...] = ()):
+                 spare: tuple[int, ...]):
         import numpy as np
 
         self.shapes = _all_shapes(pts, sign)
-        self.spare = np.array(spare or (0,) * (pts.top + 1), np.int64)
+        self.spare = np.array(spare, np.int64)
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
@@ -128,12 +129,14 @@ class _NumberSide:
     def _allocate(self, slots: int) -> None:
         import numpy as np
 
-        self.tab = np.zeros((slots, 2), np.int64)
+        self.tab = np.zeros((slots, 3), np.int64)
         self.filled = np.zeros(1, np.int64)
 
-    def table(self) -> tuple:
+    def arguments(self) -> tuple:
         """The memo and constants in :func:`.kernels.number_best`'s argument order."""
-        return (self.tab, self.filled, self.spare)
+        s = self.shapes
+        return (self.tab, self.filled, self.spare, self.gain, self.four_wilds, self.has_four, s.start, s.delta,
+                s.wilds, s.gain, s.size, s.num, s.cnt)
 
     def full(self) -> bool:
         return 2 * int(self.filled[0]) >= len(self.tab)
@@ -149,20 +152,20 @@ class _NumberSide:
         """Positions kept."""
         return int(self.filled[0])
 
-    def best(self, x: int, j: int) -> float:
+    def best(self, x: int, j: int) -> tuple[float, float]:
+        """The plain value and the bound at ``(x, j)``."""
         import numpy as np
 
-        k, s = _kernels(), self.shapes
+        k = _kernels()
         while True:
-            done, value = k.number_best(*self.table(), self.gain, self.four_wilds, self.has_four, s.start, s.delta,
-                                        s.wilds, s.gain, s.size, s.num, s.cnt, np.empty(k.STACK, np.uint64),
-                                        np.empty((k.STACK, 4), np.int64), np.uint64(x), j)
+            done, plain, bound = k.number_best(*self.arguments(), np.empty(k.STACK, np.uint64),
+                                               np.empty((k.STACK, 5), np.int64), np.uint64(x), j)
             if done:
-                return value / QUARTER
+                return plain / QUARTER, bound / QUARTER
             self.grow()
 
     def sets(self, x: int, j: int) -> list[NumberSet]:
-        """The sets of the best packing for ``(x, j)``."""
+        """The sets of the best plain packing for ``(x, j)``."""
         import numpy as np
 
         self.best(x, j)
@@ -226,91 +229,6 @@ def _subsets(numbers: list[int]) -> set[tuple[int, ...]]:
     return {tuple(m for k, m in enumerate(numbers) if mask >> k & 1) for mask in range(1 << len(numbers))}
 
 
-_CACHE: dict[tuple, _NumberSide] = {}
-
-
-def _number_side(pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
-                 spare: tuple[int, ...] = ()) -> _NumberSide:
-    """The number side for these constants, kept between calls (bounded) since it is a pure
-    function of the counts: games score many overlapping tableaux."""
-    key = (pts, sign, gain, four_wilds, spare)
-    side = _CACHE.get(key)
-    if side is None or side.size() > CACHE_LIMIT:
-        if sum(s.size() for s in _CACHE.values()) > CACHE_LIMIT:
-            _CACHE.clear()
-        side = _CACHE[key] = _NumberSide(pts, sign, gain, four_wilds, spare)
-    return side
-
-
-class _Special(NamedTuple):
-    value: int  # points + sign * own numbers of its real cards
-    mask: int  # its real cards ...
-    cards: tuple[int, ...]  # ... and their indices
-    wilds: int
-    group: int  # the suit most of its real cards have (bounds group specials by suit)
-    per_group: int  # how many cards of that suit it takes
-
-
-def _specials(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: int,
-              picture_members: Pictures, best_wild: int) -> list[_Special]:
-    """Every group of real cards (plus wild cards) whose best kind is not a number kind and that
-    can add value; highest value first (ties by mask: deterministic)."""
-    families: dict[tuple[int, ...], None] = {}
-    by_suit: dict[int, list[int]] = {}
-    by_picture: dict[int, list[int]] = {}
-    for i, c in enumerate(reals):
-        by_suit.setdefault(c.suit, []).append(i)
-        for pic in c.pictures:
-            by_picture.setdefault(pic, []).append(i)
-    # A picture within one suit is part of that suit's family; only the Dragons variant's
-    # cross-suit pictures add groups.
-    cross = [m for m in by_picture.values() if len({reals[i].suit for i in m}) > 1]
-    for members in (*by_suit.values(), *cross):
-        families[tuple(members)] = None
-    found: dict[tuple[int, int], _Special] = {}
-    for members in families:
-        family = tuple(reals[i] for i in members)
-        for picked, w, value, suit, per in _family_specials(family, min(wilds, 3), pts, sign, num_suits,
-                                                            picture_members, best_wild):
-            cards = tuple(members[r] for r in picked)
-            mask = _mask(cards)
-            found[(mask, w)] = _Special(value, mask, cards, w, suit, per)  # a group in two families: once
-    return sorted(found.values(), key=lambda s: (-(s.value + s.wilds * best_wild), s.mask, s.wilds))
-
-
-def _family_specials(family: tuple[Ident, ...], wilds: int, pts: Points, sign: int, num_suits: int,
-                     picture_members: Pictures, best_wild: int) -> list[tuple[tuple[int, ...], int, int, int, int]]:
-    """The specials within one family (a suit's cards, or a cross-suit picture's): (positions in
-    ``family``, wild cards, value, main suit, how many of its cards: the suit most of the real
-    cards have, the lowest on a tie)."""
-    one_suit = len({c.suit for c in family}) == 1  # every family but the Dragons' cross-suit pictures
-    out = []
-    for w in range(0, wilds + 1):
-        for picked in combinations(range(len(family)), 4 - w):
-            cards = [family[r] for r in picked]
-            best = complete(cards, w, pts, num_suits, picture_members)
-            if best is None or best[0] in NUMBER_KINDS:
-                continue
-            value = best[1] + sign * sum(c.number for c in cards)
-            if value + w * best_wild <= 0:
-                continue
-            if one_suit:
-                suit, per = family[0].suit, len(cards)
-            else:
-                counts = Counter(c.suit for c in cards)
-                suit = min(counts, key=lambda t: (-counts[t], t))
-                per = counts[suit]
-            out.append((picked, w, value, suit, per))
-    return out
-
-
-def _mask(idx: Sequence[int]) -> int:
-    m = 0
-    for i in idx:
-        m |= 1 << i
-    return m
-
-
 class _Search:
     """The branch and bound over specials. Each node (a selection of specials, in their order) is
     valued exactly by the number side on the counts they leave, and its subtree is pruned with two
@@ -320,16 +238,14 @@ class _Search:
       special adds at most its own value: per suit, the best special without wild cards times how
       many fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
       (each takes one at least), own numbers included;
-    * ``kernels._reduced_extra``, a Lagrangian one: :attr:`bound_side` values each card it leaves out at
-      its share of a Flush (``spare``), so a special's cards are worth at most ``spare`` each to
-      it: F(x - a, j - b) <= bound_side(x, j) - spare(a) - b * (spare_wild - best own number).
-      A subtree is worth at most bound_side(x, j) (or, without evaluating it, the parent's less
+    * ``kernels._reduced_extra``, a Lagrangian one: the number side's bound B values each card it
+      leaves out at its share of a Flush (``spare``), so a special's cards are worth at most
+      ``spare`` each to it: F(x - a, j - b) <= B(x, j) - spare(a) - b * (spare_wild - best own
+      number). A subtree is worth at most B(x, j) (or, without evaluating it, the parent's less
       the last special's charge) plus the positive reduced values of the specials still
       possible, per suit as many as fit and one per wild card.
 
-    Nearly every node is pruned on entry, by the parent's bound or the exact ``bound_side``, and
-    the plain number side is evaluated only for the few that remain and whose ``bound_side``
-    could still beat the best packing found (the others cannot). The loop itself is
+    Nearly every node is pruned on entry, by the parent's bound or its own B. The loop itself is
     :func:`.kernels.search`; this class prepares its arrays and rebuilds the packing."""
 
     def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
@@ -349,74 +265,59 @@ class _Search:
         why = fits_packed_counts(pts.top, most)
         if why:
             raise CardgamesError(f"Torqu scoring: {why}")
-        self.side = _number_side(pts, sign, tuple(gain), four_points)
-        # The bound's side: a card left out is worth its share of a Flush, so that what a
-        # special takes from the number side is charged at least that (in quarter points).
+        # The bound: a card left out is worth its share of a Flush, so that what a special takes
+        # from the number side is charged at least that (in quarter points).
         spare = tuple([pts.flush + QUARTER * self.best_wild] + [max(0, pts.flush + QUARTER * sign * n)
                                                                for n in range(1, pts.top + 1)])
-        self.bound_side = _number_side(pts, sign, tuple(gain), four_points, spare)
-        self.numbers = [c.number for c in reals]
-        self.unit = [1 << NUMBER_BITS * (n - 1) for n in self.numbers]  # one card in the packed counts
+        self.side = _NumberSide(pts, sign, tuple(gain), four_points, spare)
+        numbers = np.array([c.number for c in reals], np.int64)
+        self.numbers = numbers.tolist()
+        unit = np.left_shift(np.uint64(1), (NUMBER_BITS * (numbers - 1)).astype(np.uint64))  # one card, packed
+        self.unit = unit.tolist()
         self.counts = sum(self.unit)
-        suit_count = [0] * num_suits
-        for c in reals:
-            suit_count[c.suit] += 1
-        specials = self.specials = _specials(reals, self.wilds, pts, sign, num_suits, picture_members,
-                                             self.best_wild)
-        charges = [s.wilds * (spare[0] - QUARTER * self.best_wild) + sum(spare[self.numbers[i]] for i in s.cards)
-                   for s in specials]
-        reduced = [QUARTER * s.value - c for s, c in zip(specials, charges, strict=True)]
+        suit = np.array([c.suit for c in reals], np.int64)
+        sp = self.specials = specials.find(reals, self.wilds, pts, sign, num_suits, picture_members, self.best_wild)
+        spare_arr = np.array(spare, np.int64)
+        taken = np.arange(specials.MAX_REALS) < sp.size[:, None]
+        charges = sp.wilds * (spare[0] - QUARTER * self.best_wild) + np.where(taken, spare_arr[numbers[sp.cards]],
+                                                                               0).sum(axis=1)
+        reduced = QUARTER * sp.value - charges
         # Suits whose specials all take the same number of its cards (all but the Dragons
         # variant's cross-suit Perfect Fours): their best special settles ``kernels._extra``'s term.
-        by_group: list[list[int]] = [[] for _ in range(num_suits)]
-        for k, s in enumerate(specials):
-            if not s.wilds:
-                by_group[s.group].append(k)
-        uniform = [len({specials[k].per_group for k in idx}) <= 1 for idx in by_group]
-
-        def ints(values: Sequence[int]) -> np.ndarray:
-            return np.array(values, np.int64)
-
+        plain = np.flatnonzero(sp.wilds == 0)
+        by_group = plain[np.argsort(sp.group[plain], kind="stable")]
+        group_start = np.searchsorted(sp.group[by_group], np.arange(num_suits + 1))
+        uniform = np.array([len(set(sp.per[by_group[group_start[g]:group_start[g + 1]]].tolist())) <= 1
+                            for g in range(num_suits)], np.bool_)
         self.arrays = (
-            np.uint64(self.counts), self.wilds, ints(suit_count), np.array(self.unit, np.uint64),
-            ints([c.suit for c in reals]), QUARTER * self.best_wild,
-            ints([QUARTER * s.value for s in specials]),
-            ints([s.cards + (0,) * (4 - len(s.cards)) for s in specials]).reshape(-1, 4),
-            ints([len(s.cards) for s in specials]),
-            ints([s.wilds for s in specials]), ints([s.group for s in specials]),
-            ints([s.per_group for s in specials]), ints(charges), ints(reduced),
+            np.uint64(self.counts), self.wilds, np.bincount(suit, minlength=num_suits).astype(np.int64), unit, suit,
+            QUARTER * self.best_wild, QUARTER * sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
+            reduced,
             # the specials the bounds scan, in the specials' order (highest value first): those with
             # a positive reduced value, those with wild cards, and the others by suit
-            ints([k for k, r in enumerate(reduced) if r > 0]), ints([k for k, s in enumerate(specials) if s.wilds]),
-            ints([0] + list(np.cumsum([len(idx) for idx in by_group]))), ints([k for idx in by_group for k in idx]),
-            np.array(uniform, np.bool_))
+            np.flatnonzero(reduced > 0), np.flatnonzero(sp.wilds > 0), group_start.astype(np.int64), by_group,
+            uniform)
 
     def run(self) -> Packing:
         import numpy as np
 
-        shapes = self.side.shapes
         chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
         while True:
-            done, value, length = _kernels().search(
-                *self.arrays, *self.bound_side.table(), *self.side.table(), self.side.gain, self.side.four_wilds,
-                self.side.has_four, shapes.start, shapes.delta, shapes.wilds, shapes.gain, shapes.size, shapes.num,
-                shapes.cnt, chosen_out)
+            done, value, length = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
             if done:
                 break
-            for side in (self.side, self.bound_side):  # a table was half full: grow it, search again
-                if side.full():
-                    side.grow()
-        counts, wilds, used = self.counts, self.wilds, 0
+            self.side.grow()  # the table was half full: grow it, search again
+        counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen_out[:length].tolist():
-            s = self.specials[k]
-            counts -= sum(self.unit[i] for i in s.cards)
-            used |= s.mask
-            wilds -= s.wilds
-            sets.append((s.cards, s.wilds))
+            cards = self.specials.members(k)
+            counts -= sum(self.unit[i] for i in cards)
+            used.update(cards)
+            wilds -= int(self.specials.wilds[k])
+            sets.append((cards, int(self.specials.wilds[k])))
         pool: dict[int, list[int]] = {}
         for i, n in enumerate(self.numbers):
-            if not used >> i & 1:
+            if i not in used:
                 pool.setdefault(n, []).append(i)
         for numbers, w in self.side.sets(counts, wilds):
             sets.append((tuple(sorted(pool[n].pop(0) for n in numbers)), w))
