@@ -39,7 +39,9 @@ STACK = 1 << 9  # the number side's stack: one entry per real card and per four 
 _FRESH, _AWAIT_REST, _AWAIT_FOUR = -1, -2, -3  # a stacked position's step before its shapes
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
-_NIBBLE = np.uint64((1 << NUMBER_BITS) - 1)
+assert NUMBER_BITS == 4, "_top_number's binary search is written for fields of 4 bits"
+# Bit 4k for k >= 1: where a borrow enters number k + 1's field when one is subtracted from another.
+_FIELD_LOWS = np.uint64(sum(1 << NUMBER_BITS * k for k in range(1, 64 // NUMBER_BITS)))
 
 
 @njit(cache=True)
@@ -87,16 +89,34 @@ def rehash(tab, new_tab):
 
 
 @njit(cache=True)
+def _fits(x, delta, difference):
+    """Whether every number's count in ``x`` is at least its count in ``delta``, given
+    ``difference = x - delta``: a field that is short borrows from the next one up, and the
+    borrows into each bit are ``x ^ delta ^ difference``; the top field's shows as ``x < delta``."""
+    return x >= delta and ((x ^ delta ^ difference) & _FIELD_LOWS) == 0
+
+
+@njit(cache=True)
 def _top_number(x):
-    n = 64 // NUMBER_BITS
-    while (x >> np.uint64(NUMBER_BITS * (n - 1))) == 0:
-        n -= 1
+    """The highest number with a card in ``x`` (not 0): a binary search over the 16 fields."""
+    n = 1
+    if x >> np.uint64(32):
+        x >>= np.uint64(32)
+        n += 8
+    if x >> np.uint64(16):
+        x >>= np.uint64(16)
+        n += 4
+    if x >> np.uint64(8):
+        x >>= np.uint64(8)
+        n += 2
+    if x >> np.uint64(4):
+        n += 1
     return n
 
 
 @njit(cache=True)
 def number_best(tab, filled, spare, gain, four_wilds, has_four,
-                sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x0, j0):
+                sh_start, sh_delta, sh_wilds, sh_gain, stack_x, stack, x0, j0):
     """The number side's two values at ``(x0, j0)`` (see ``optimise._NumberSide``): (True, plain,
     bound), or (False, 0, 0) if the table must grow first. The recursion: leave every card of the
     top number n out (each worth nothing to the plain value and ``spare[n]`` to the bound), or
@@ -110,18 +130,19 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
     (or four fewer wild cards) than the one below it, so the depth stays under :data:`STACK`."""
     limit = tab.shape[0] // 2
     wilds = gain.shape[0] - 1
+    c = _slot(tab, x0, j0)
+    if tab[c, 1] != 0:
+        return True, _value(tab, c), _bound(tab, c)
     stack_x[0] = x0
     stack[0, 0], stack[0, 1] = j0, _FRESH
     sp = 1
     while sp > 0:
         top = sp - 1
         x, j, step = stack_x[top], stack[top, 0], stack[top, 1]
-        if step == _FRESH:
-            if tab[_slot(tab, x, j), 1] != 0:
-                sp -= 1
-                continue
-            if filled[0] >= limit:
-                return False, 0, 0
+        # An entry is pushed only when the table lacks it, and only its descendants (fewer cards)
+        # are stored before it, so a fresh one is never in the table already.
+        if step == _FRESH and filled[0] >= limit:
+            return False, 0, 0
         if x == 0:  # wild cards alone: left out, or four of them as a set
             value, pick = gain[wilds - j], NO_PICK
             bound = value + spare[0] * j
@@ -153,15 +174,9 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 w = sh_wilds[k]
                 if w > j:
                     break
-                fits = True
-                for t in range(sh_len[k]):
-                    shift = np.uint64(NUMBER_BITS * (sh_num[k, t] - 1))
-                    if np.int64((x >> shift) & _NIBBLE) < sh_cnt[k, t]:
-                        fits = False
-                        break
-                if not fits:
-                    continue
                 child = x - sh_delta[k]
+                if not _fits(x, sh_delta[k], child):
+                    continue
                 c = _slot(tab, child, j - w)
                 if tab[c, 1] == 0:
                     stack[top, 1], stack[top, 2], stack[top, 3], stack[top, 4] = k, value, pick, bound
@@ -289,7 +304,7 @@ def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, 
 def search(counts, wilds, left, unit, card_suit, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
-           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, chosen_out):
+           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out):
     """The branch and bound over specials (``optimise._Search``): returns (done, best value, number
     of specials in ``chosen_out``); ``done`` is False when a number side's table must grow. The
     best is minus infinity until the root is valued (``found``)."""
@@ -313,7 +328,7 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
     chosen = np.zeros(depth, np.int64)
     best, best_len, found = 0, 0, False
     ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                              sh_delta, sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, counts, wilds)
+                              sh_delta, sh_wilds, sh_gain, stack_x, stack, counts, wilds)
     if not ok:
         return False, best, 0
     f_counts[0], f_wilds[0], f_bound[0] = counts, wilds, root
@@ -328,7 +343,7 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
             if found and value + f_bound[d] + extra <= best:
                 continue
             ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                           sh_wilds, sh_gain, sh_len, sh_num, sh_cnt, stack_x, stack, x, j)
+                                           sh_wilds, sh_gain, stack_x, stack, x, j)
             if not ok:
                 return False, best, 0
             if found and value + exact + extra <= best:

@@ -84,17 +84,13 @@ NumberSet = tuple[tuple[int, ...], int]
 class _Shapes(NamedTuple):
     """Every number-kind set as the kernels read them, grouped by the highest number of its real
     cards (``start[n]:start[n + 1]``), fewest wild cards first: what it subtracts from the packed
-    counts, its wild cards, its value without the wild cards' own numbers, and its real cards'
-    distinct numbers (``num``) with how many of each (``cnt``, ``size`` of them). ``sets`` holds
+    counts, its wild cards and its value without the wild cards' own numbers. ``sets`` holds
     each one's (numbers, wild cards) for the arrangement."""
 
     start: np.ndarray
     delta: np.ndarray
     wilds: np.ndarray
     gain: np.ndarray
-    size: np.ndarray
-    num: np.ndarray
-    cnt: np.ndarray
     sets: list[NumberSet]
 
 
@@ -136,7 +132,7 @@ class _NumberSide:
         """The memo and constants in :func:`.kernels.number_best`'s argument order."""
         s = self.shapes
         return (self.tab, self.filled, self.spare, self.gain, self.four_wilds, self.has_four, s.start, s.delta,
-                s.wilds, s.gain, s.size, s.num, s.cnt)
+                s.wilds, s.gain)
 
     def full(self) -> bool:
         return 2 * int(self.filled[0]) >= len(self.tab)
@@ -204,16 +200,11 @@ def _all_shapes(pts: Points, sign: int) -> _Shapes:
         for n in range(1, pts.top + 1):
             rows += _shapes(pts, sign, n)
             start.append(len(rows))
-        distinct = [sorted(set(numbers)) for numbers, _, _ in rows]
-        num = [d + [1] * (4 - len(d)) for d in distinct]
-        cnt = [[numbers.count(m) for m in d] + [0] * (4 - len(d))
-               for d, (numbers, _, _) in zip(distinct, rows, strict=True)]
         _SHAPES[key] = _Shapes(
             np.array(start, np.int64),
             np.array([sum(1 << NUMBER_BITS * (m - 1) for m in numbers) for numbers, _, _ in rows], np.uint64),
             np.array([w for _, w, _ in rows], np.int64), np.array([QUARTER * v for _, _, v in rows], np.int64),
-            np.array([len(d) for d in distinct], np.int64), np.array(num, np.int64).reshape(-1, 4),
-            np.array(cnt, np.int64).reshape(-1, 4), [(numbers, w) for numbers, w, _ in rows])
+            [(numbers, w) for numbers, w, _ in rows])
     return _SHAPES[key]
 
 
