@@ -396,7 +396,7 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
 
 @njit(cache=True)
 def suit_specials(starts, members, number, table, offset, base, wilds, sign, best_wild,
-                  value, cards, size, wild, group, missing):
+                  value, cards, size, wild, group, per, missing):
     """The one-suit specials (``specials.find``): every group of up to three wild cards and the
     rest of its four real cards of one suit (``members[starts[s]:starts[s + 1]]``), valued from
     ``table``; written to the output arrays. Returns (groups written, groups missing from the
@@ -427,7 +427,8 @@ def suit_specials(starts, members, number, table, offset, base, wilds, sign, bes
                         missing[lacking, 3 + t] = members[lo + pos[t]]
                     lacking += 1
                 elif points != NO_SPECIAL and points + sign * total + w * best_wild > 0:
-                    value[count], size[count], wild[count], group[count] = points + sign * total, r, w, s
+                    value[count], size[count], wild[count] = points + sign * total, r, w
+                    group[count], per[count] = s, r
                     for t in range(r):
                         cards[count, t] = members[lo + pos[t]]
                     count += 1
@@ -440,3 +441,25 @@ def suit_specials(starts, members, number, table, offset, base, wilds, sign, bes
                 for t in range(i + 1, r):
                     pos[t] = pos[t - 1] + 1
     return count, lacking
+
+
+@njit(cache=True)
+def special_order(value, cards, size, wild, best_wild):
+    """The specials' order (``specials.find``): highest value with the wild cards' best own
+    numbers first; then by real cards, their set of indices read as a binary number (that is,
+    their indices in descending order compared in turn, a shorter list first on a tie); then
+    fewer wild cards. The indices are packed a byte each: a tableau the scorer accepts has at
+    most 16 numbers of 15 cards, fewer than 255 cards."""
+    n = value.shape[0]
+    key = np.empty(n, np.int64)
+    desc = np.empty(MAX_REALS, np.int64)
+    for k in range(n):
+        r = size[k]
+        desc[:r] = np.sort(cards[k, :r])[::-1]
+        code = 0
+        for t in range(MAX_REALS):
+            code = code * 256 + (desc[t] + 1 if t < r else 0)
+        key[k] = code * 4 + wild[k]
+    order = np.argsort(key, kind="mergesort")
+    first = -(value + wild * best_wild)
+    return order[np.argsort(first[order], kind="mergesort")]

@@ -65,13 +65,13 @@ class Tableau:
         """The exposed cards (tops of exposed stacks)."""
         return [s[-1] for s in self.exposed_stacks()]
 
-    def take(self, card: int) -> None:
-        """Remove exposed card ``card``."""
+    def take(self, card: int) -> bool:
+        """Remove ``card`` if it is exposed here; whether it was."""
         for stack in self.exposed_stacks():
             if stack[-1] == card:
                 stack.pop()
-                return
-        raise ValueError(f"card {card} is not exposed")
+                return True
+        return False
 
     def room(self) -> bool:
         return self._next_stack() is not None

@@ -49,7 +49,7 @@ QUARTER = 4  # the kernels count in quarter points: a share of a Flush is a quar
 NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 cards in 64 bits
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
-TABLE_START = 1 << 15  # a number side's first table slots (it doubles when half full)
+TABLE_START = 1 << 16  # a number side's first table slots (it doubles when half full)
 
 
 def fits_packed_counts(top: int, most: int) -> str | None:

@@ -216,8 +216,8 @@ class TorquState(State):
                            **self.center.to_json(names)})
         self.phase = "draw"
         self._current = (self.dealer + 1) % n
-        self._legal: list | None = None
-        if not self._draws(self._current):
+        self._legal: list | None = self._draws(self._current) or None
+        if self._legal is None:
             self._next_drawer(self._current)
 
     # -- the contract ----------------------------------------------------------------------
@@ -270,9 +270,8 @@ class TorquState(State):
         if type(action) is Draw:
             for name in action.cards:
                 card = code[name].code
-                source = self.center if card in self.center.exposed() else next(
-                    t for t in self.tableaus if card in t.exposed())
-                source.take(card)
+                if not self.center.take(card):  # Death: the second card may be from a personal tableau
+                    next(t for t in self.tableaus if t.take(card))
                 self.hands[seat].append(card)
             self.phase = "lay"
         elif type(action) is Lay:
@@ -297,8 +296,9 @@ class TorquState(State):
             candidates = candidates[:1]
         if self.center.exposed():
             for nxt in candidates:
-                if self._draws(nxt):
-                    self._current = nxt
+                draws = self._draws(nxt)
+                if draws:
+                    self._current, self._legal = nxt, draws
                     return
         self._end_match()
 

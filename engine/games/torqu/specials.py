@@ -58,6 +58,8 @@ class _SuitTable:
         sizes = [self.base ** (MAX_REALS - w) for w in range(MAX_REALS)]
         self.offset = np.array([sum(sizes[:w]) for w in range(MAX_REALS)], np.int64)
         self.table = np.full((num_suits, sum(sizes)), UNKNOWN, np.int64)
+        # Groups across suits exist only if a picture's members span suits (the Dragons variant).
+        self.cross = any(len({c.suit for c in members}) > 1 for members in picture_members.values())
 
     def fill(self, reals: Sequence[Ident], missing: np.ndarray) -> None:
         """Value the groups :func:`.kernels.suit_specials` found missing: rows of (wild cards,
@@ -79,7 +81,7 @@ def find(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: 
     is positive); four wild cards alone are the number side's."""
     import numpy as np
 
-    from .kernels import suit_specials
+    from .kernels import special_order, suit_specials
 
     key = (pts, num_suits, picture_members)
     if key not in _TABLES:
@@ -89,33 +91,25 @@ def find(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: 
     by_suit: list[list[int]] = [[] for _ in range(num_suits)]
     for i, c in enumerate(reals):
         by_suit[c.suit].append(i)
-    room = sum(comb(len(m), MAX_REALS - w) for m in by_suit for w in range(most_wild + 1))
+    cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild) if table.cross else []
+    room = sum(comb(len(m), MAX_REALS - w) for m in by_suit for w in range(most_wild + 1)) + len(cross)
     starts = np.array([0] + [len(m) for m in by_suit], np.int64).cumsum()
     members = np.array([i for m in by_suit for i in m], np.int64)
     number = np.array([c.number for c in reals], np.int64)
-    value, wild, size, group = (np.empty(room, np.int64) for _ in range(4))
+    value, wild, size, group, per = (np.empty(room, np.int64) for _ in range(5))
     cards = np.zeros((room, MAX_REALS), np.int64)
     while True:
         missing = np.empty((room, 3 + MAX_REALS), np.int64)
         count, lacking = suit_specials(starts, members, number, table.table, table.offset, table.base, most_wild,
-                                       sign, best_wild, value, cards, size, wild, group, missing)
+                                       sign, best_wild, value, cards, size, wild, group, per, missing)
         if not lacking:
             break
         table.fill(reals, missing[:lacking])
-    cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild)
-    group = np.concatenate([group[:count], np.array([c[3] for c in cross], np.int64)])
-    per = np.concatenate([size[:count], np.array([c[4] for c in cross], np.int64)])
-    value = np.concatenate([value[:count], np.array([c[2] for c in cross], np.int64)])
-    wild = np.concatenate([wild[:count], np.array([c[1] for c in cross], np.int64)])
-    size = np.concatenate([size[:count], np.array([len(c[0]) for c in cross], np.int64)])
-    cards = np.concatenate([cards[:count], np.array([c[0] + (0,) * (MAX_REALS - len(c[0])) for c in cross],
-                                                    np.int64).reshape(-1, MAX_REALS)])
-    # Order: highest value (with its wild cards' best own numbers) first; then by real cards, as
-    # their set of indices read as a binary number (the descending indices, compared in turn);
-    # then fewer wild cards.
-    padded = np.where(np.arange(MAX_REALS) < size[:, None], cards, -1)
-    desc = -np.sort(-padded, axis=1)
-    order = np.lexsort((wild, *desc.T[::-1], -(value + wild * best_wild)))
+    for k, (picked, w, v, suit, most) in enumerate(cross, start=count):
+        value[k], size[k], wild[k], group[k], per[k] = v, len(picked), w, suit, most
+        cards[k, :len(picked)] = picked
+    n = count + len(cross)
+    order = special_order(value[:n], cards[:n], size[:n], wild[:n], best_wild)
     return Specials(value[order], cards[order], size[order], wild[order], group[order], per[order])
 
 
