@@ -395,16 +395,44 @@ def search(counts, wilds, left, unit, card_suit, best_wild,
 
 
 @njit(cache=True)
-def suit_specials(starts, members, number, table, offset, base, wilds, sign, best_wild,
-                  value, cards, size, wild, group, per, missing):
-    """The one-suit specials (``specials.find``): every group of up to three wild cards and the
-    rest of its four real cards of one suit (``members[starts[s]:starts[s + 1]]``), valued from
-    ``table``; written to the output arrays. Returns (groups written, groups missing from the
-    table): a missing one is written to ``missing`` as (wild cards, suit, entry, real cards)."""
+def _combinations(m, r):
+    """How many ways to choose r of m."""
+    if r > m:
+        return 0
+    out = 1
+    for i in range(r):
+        out = out * (m - i) // (i + 1)
+    return out
+
+
+@njit(cache=True)
+def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
+    """The one-suit specials (``specials.find``): every group of up to ``wilds`` (at most three)
+    wild cards and the rest of its four real cards of one suit, valued from ``table``. Returns
+    (value, cards, size, wild cards, suit) arrays of the groups that can add value, and the
+    groups missing from the table as rows of (wild cards, suit, entry, real cards)."""
+    num_suits = table.shape[0]
+    starts = np.zeros(num_suits + 1, np.int64)  # the cards of suit s: members[starts[s]:starts[s + 1]]
+    for i in range(suit.shape[0]):
+        starts[suit[i] + 1] += 1
+    room = 0
+    for s in range(num_suits):
+        for w in range(wilds + 1):
+            room += _combinations(starts[s + 1], MAX_REALS - w)
+    starts = np.cumsum(starts)
+    members = np.empty(suit.shape[0], np.int64)
+    fill = starts[:-1].copy()
+    for i in range(suit.shape[0]):
+        members[fill[suit[i]]] = i
+        fill[suit[i]] += 1
+    value, size, wild, group = (np.empty(room, np.int64), np.empty(room, np.int64), np.empty(room, np.int64),
+                                np.empty(room, np.int64))
+    cards = np.zeros((room, MAX_REALS), np.int64)
+    missing = np.empty((room, 3 + MAX_REALS), np.int64)
     count = lacking = 0
     pos = np.empty(MAX_REALS, np.int64)
     nums = np.empty(MAX_REALS, np.int64)
-    for s in range(starts.shape[0] - 1):
+    for s in range(num_suits):
         lo, m = starts[s], starts[s + 1] - starts[s]
         for w in range(wilds + 1):
             r = MAX_REALS - w
@@ -427,8 +455,7 @@ def suit_specials(starts, members, number, table, offset, base, wilds, sign, bes
                         missing[lacking, 3 + t] = members[lo + pos[t]]
                     lacking += 1
                 elif points != NO_SPECIAL and points + sign * total + w * best_wild > 0:
-                    value[count], size[count], wild[count] = points + sign * total, r, w
-                    group[count], per[count] = s, r
+                    value[count], size[count], wild[count], group[count] = points + sign * total, r, w, s
                     for t in range(r):
                         cards[count, t] = members[lo + pos[t]]
                     count += 1
@@ -440,7 +467,7 @@ def suit_specials(starts, members, number, table, offset, base, wilds, sign, bes
                 pos[i] += 1
                 for t in range(i + 1, r):
                     pos[t] = pos[t - 1] + 1
-    return count, lacking
+    return value[:count], cards[:count], size[:count], wild[:count], group[:count], missing[:lacking]
 
 
 @njit(cache=True)
@@ -463,3 +490,44 @@ def special_order(value, cards, size, wild, best_wild):
     order = np.argsort(key, kind="mergesort")
     first = -(value + wild * best_wild)
     return order[np.argsort(first[order], kind="mergesort")]
+
+
+@njit(cache=True)
+def bound_terms(value, cards, size, wild, group, per, number, spare, wild_charge, num_suits):
+    """What the bounds of ``search`` read about the specials (``optimise._Search``): each one's
+    charge (its real cards' ``spare`` plus ``wild_charge`` per wild card) and reduced value
+    (value less charge), the indices of those with a positive reduced value and of those with
+    wild cards, and those without wild cards by suit (``by_group[group_start[g]:group_start[g +
+    1]]``, in order) with whether each suit's take the same number of its cards (``uniform``)."""
+    n = value.shape[0]
+    charges = np.empty(n, np.int64)
+    reduced = np.empty(n, np.int64)
+    positive = np.empty(n, np.int64)
+    with_wilds = np.empty(n, np.int64)
+    group_start = np.zeros(num_suits + 1, np.int64)
+    n_positive = n_wild = 0
+    for k in range(n):
+        c = wild[k] * wild_charge
+        for t in range(size[k]):
+            c += spare[number[cards[k, t]]]
+        charges[k], reduced[k] = c, value[k] - c
+        if reduced[k] > 0:
+            positive[n_positive] = k
+            n_positive += 1
+        if wild[k]:
+            with_wilds[n_wild] = k
+            n_wild += 1
+        else:
+            group_start[group[k] + 1] += 1
+    group_start = np.cumsum(group_start)
+    by_group = np.empty(group_start[-1], np.int64)
+    fill = group_start[:-1].copy()
+    uniform = np.ones(num_suits, np.bool_)
+    for k in range(n):
+        if not wild[k]:
+            g = group[k]
+            if fill[g] > group_start[g] and per[by_group[group_start[g]]] != per[k]:
+                uniform[g] = False
+            by_group[fill[g]] = k
+            fill[g] += 1
+    return charges, reduced, positive[:n_positive], with_wilds[:n_wild], group_start, by_group, uniform

@@ -34,7 +34,7 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
-from collections import Counter
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from ...errors import CardgamesError
@@ -220,6 +220,15 @@ def _subsets(numbers: list[int]) -> set[tuple[int, ...]]:
     return {tuple(m for k, m in enumerate(numbers) if mask >> k & 1) for mask in range(1 << len(numbers))}
 
 
+@lru_cache(maxsize=None)
+def _spare(pts: Points, sign: int, best_wild: int) -> tuple[int, ...]:
+    """What the bound counts a card left out worth, in quarter points: its share of a Flush, so
+    that what a special takes from the number side is charged at least that. A wild card's is
+    the share plus the best own number a wild card can add (index 0), number n's at index n."""
+    return tuple([pts.flush + QUARTER * best_wild] + [max(0, pts.flush + QUARTER * sign * n)
+                                                      for n in range(1, pts.top + 1)])
+
+
 class _Search:
     """The branch and bound over specials. Each node (a selection of specials, in their order) is
     valued exactly by the number side on the counts they leave, and its subtree is pruned with two
@@ -252,42 +261,25 @@ class _Search:
         self.best_wild = max(0, own[0]) if own else 0
         four = complete([], 4, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
-        most = max(Counter(c.number for c in reals).values(), default=0)
-        why = fits_packed_counts(pts.top, most)
+        numbers = np.array([c.number for c in reals], np.int64)
+        why = fits_packed_counts(pts.top, int(np.bincount(numbers).max(initial=0)))
         if why:
             raise CardgamesError(f"Torqu scoring: {why}")
-        # The bound: a card left out is worth its share of a Flush, so that what a special takes
-        # from the number side is charged at least that (in quarter points).
-        spare = tuple([pts.flush + QUARTER * self.best_wild] + [max(0, pts.flush + QUARTER * sign * n)
-                                                               for n in range(1, pts.top + 1)])
+        spare = _spare(pts, sign, self.best_wild)
         self.side = _NumberSide(pts, sign, tuple(gain), four_points, spare)
-        numbers = np.array([c.number for c in reals], np.int64)
         self.numbers = numbers.tolist()
         unit = np.left_shift(np.uint64(1), (NUMBER_BITS * (numbers - 1)).astype(np.uint64))  # one card, packed
         self.unit = unit.tolist()
         self.counts = sum(self.unit)
         suit = np.array([c.suit for c in reals], np.int64)
         sp = self.specials = specials.find(reals, self.wilds, pts, sign, num_suits, picture_members, self.best_wild)
-        spare_arr = np.array(spare, np.int64)
-        taken = np.arange(specials.MAX_REALS) < sp.size[:, None]
-        charges = sp.wilds * (spare[0] - QUARTER * self.best_wild) + np.where(taken, spare_arr[numbers[sp.cards]],
-                                                                               0).sum(axis=1)
-        reduced = QUARTER * sp.value - charges
-        # Suits whose specials all take the same number of its cards (all but the Dragons
-        # variant's cross-suit Perfect Fours): their best special settles ``kernels._extra``'s term.
-        plain = np.flatnonzero(sp.wilds == 0)
-        by_group = plain[np.argsort(sp.group[plain], kind="stable")]
-        group_start = np.searchsorted(sp.group[by_group], np.arange(num_suits + 1))
-        uniform = np.array([len(set(sp.per[by_group[group_start[g]:group_start[g + 1]]].tolist())) <= 1
-                            for g in range(num_suits)], np.bool_)
-        self.arrays = (
-            np.uint64(self.counts), self.wilds, np.bincount(suit, minlength=num_suits).astype(np.int64), unit, suit,
-            QUARTER * self.best_wild, QUARTER * sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
-            reduced,
-            # the specials the bounds scan, in the specials' order (highest value first): those with
-            # a positive reduced value, those with wild cards, and the others by suit
-            np.flatnonzero(reduced > 0), np.flatnonzero(sp.wilds > 0), group_start.astype(np.int64), by_group,
-            uniform)
+        value = QUARTER * sp.value
+        charges, reduced, positive, with_wilds, group_start, by_group, uniform = _kernels().bound_terms(
+            value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, numbers, self.side.spare,
+            spare[0] - QUARTER * self.best_wild, num_suits)
+        self.arrays = (np.uint64(self.counts), self.wilds, np.bincount(suit, minlength=num_suits), unit, suit,
+                       QUARTER * self.best_wild, value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
+                       reduced, positive, with_wilds, group_start, by_group, uniform)
 
     def run(self) -> Packing:
         import numpy as np

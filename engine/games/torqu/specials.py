@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections import Counter
 from itertools import combinations
-from math import comb
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
 from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Pictures, Points, complete
@@ -88,28 +87,25 @@ def find(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: 
         _TABLES[key] = _SuitTable(pts, num_suits, picture_members)
     table = _TABLES[key]
     most_wild = min(wilds, MAX_REALS - 1)
-    by_suit: list[list[int]] = [[] for _ in range(num_suits)]
-    for i, c in enumerate(reals):
-        by_suit[c.suit].append(i)
-    cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild) if table.cross else []
-    room = sum(comb(len(m), MAX_REALS - w) for m in by_suit for w in range(most_wild + 1)) + len(cross)
-    starts = np.array([0] + [len(m) for m in by_suit], np.int64).cumsum()
-    members = np.array([i for m in by_suit for i in m], np.int64)
+    suit = np.array([c.suit for c in reals], np.int64)
     number = np.array([c.number for c in reals], np.int64)
-    value, wild, size, group, per = (np.empty(room, np.int64) for _ in range(5))
-    cards = np.zeros((room, MAX_REALS), np.int64)
     while True:
-        missing = np.empty((room, 3 + MAX_REALS), np.int64)
-        count, lacking = suit_specials(starts, members, number, table.table, table.offset, table.base, most_wild,
-                                       sign, best_wild, value, cards, size, wild, group, per, missing)
-        if not lacking:
+        value, cards, size, wild, group, missing = suit_specials(suit, number, table.table, table.offset, table.base,
+                                                                 most_wild, sign, best_wild)
+        if not len(missing):
             break
-        table.fill(reals, missing[:lacking])
-    for k, (picked, w, v, suit, most) in enumerate(cross, start=count):
-        value[k], size[k], wild[k], group[k], per[k] = v, len(picked), w, suit, most
-        cards[k, :len(picked)] = picked
-    n = count + len(cross)
-    order = special_order(value[:n], cards[:n], size[:n], wild[:n], best_wild)
+        table.fill(reals, missing)
+    per = size  # a one-suit group's real cards are all of its suit
+    if table.cross:
+        cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild)
+        value = np.concatenate([value, np.array([c[2] for c in cross], np.int64)])
+        wild = np.concatenate([wild, np.array([c[1] for c in cross], np.int64)])
+        size = np.concatenate([size, np.array([len(c[0]) for c in cross], np.int64)])
+        group = np.concatenate([group, np.array([c[3] for c in cross], np.int64)])
+        per = np.concatenate([per, np.array([c[4] for c in cross], np.int64)])
+        cards = np.concatenate([cards, np.array([c[0] + (0,) * (MAX_REALS - len(c[0])) for c in cross],
+                                                np.int64).reshape(-1, MAX_REALS)])
+    order = special_order(value, cards, size, wild, best_wild)
     return Specials(value[order], cards[order], size[order], wild[order], group[order], per[order])
 
 
