@@ -206,8 +206,10 @@ def _push(stack_x, stack, sp, x, j):
 
 @njit(cache=True)
 def number_sets(tab, sh_start, sh_delta, sh_wilds, x, j, out):
-    """The sets of the best packing at ``(x, j)``, already valued: each a global shape index or
-    FOUR_WILDS, written to ``out``; returns how many."""
+    """The sets of the best packing at ``(x, j)``: each a global shape index or FOUR_WILDS,
+    written to ``out``; returns how many, or -1 if ``(x, j)`` has not been valued yet."""
+    if tab[_slot(tab, x, j), 1] == 0:
+        return -1
     count = 0
     while True:
         pick = _pick(tab, _slot(tab, x, j))
@@ -409,8 +411,9 @@ def _combinations(m, r):
 def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
     """The one-suit specials (``specials.find``): every group of up to ``wilds`` (at most three)
     wild cards and the rest of its four real cards of one suit, valued from ``table``. Returns
-    (value, cards, size, wild cards, suit) arrays of the groups that can add value, and the
-    groups missing from the table as rows of (wild cards, suit, entry, real cards)."""
+    (value, cards, size, wild cards, suit) arrays of the groups that can add value, in
+    :func:`special_order`, and the groups missing from the table as rows of (wild cards, suit,
+    entry, real cards)."""
     num_suits = table.shape[0]
     starts = np.zeros(num_suits + 1, np.int64)  # the cards of suit s: members[starts[s]:starts[s + 1]]
     for i in range(suit.shape[0]):
@@ -467,7 +470,9 @@ def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
                 pos[i] += 1
                 for t in range(i + 1, r):
                     pos[t] = pos[t - 1] + 1
-    return value[:count], cards[:count], size[:count], wild[:count], group[:count], missing[:lacking]
+    value, cards, size, wild, group = value[:count], cards[:count], size[:count], wild[:count], group[:count]
+    order = special_order(value, cards, size, wild, best_wild)
+    return value[order], cards[order], size[order], wild[order], group[order], missing[:lacking]
 
 
 @njit(cache=True)

@@ -148,28 +148,16 @@ class _NumberSide:
         """Positions kept."""
         return int(self.filled[0])
 
-    def best(self, x: int, j: int) -> tuple[float, float]:
-        """The plain value and the bound at ``(x, j)``."""
+    def sets(self, x: int, j: int) -> list[NumberSet]:
+        """The sets of the best plain packing for ``(x, j)``, a position the search has valued."""
         import numpy as np
 
         k = _kernels()
-        while True:
-            done, plain, bound = k.number_best(*self.arguments(), np.empty(k.STACK, np.uint64),
-                                               np.empty((k.STACK, 5), np.int64), np.uint64(x), j)
-            if done:
-                return plain / QUARTER, bound / QUARTER
-            self.grow()
-
-    def sets(self, x: int, j: int) -> list[NumberSet]:
-        """The sets of the best plain packing for ``(x, j)``."""
-        import numpy as np
-
-        self.best(x, j)
-        cards = sum(x >> NUMBER_BITS * k & MAX_PER_NUMBER for k in range(MAX_NUMBER))
-        out = np.empty(cards + j, np.int64)  # every set takes a real card or four wild cards
-        count = _kernels().number_sets(self.tab, self.shapes.start, self.shapes.delta, self.shapes.wilds,
-                                       np.uint64(x), j, out)
-        return [((), 4) if k == _kernels().FOUR_WILDS else self.shapes.sets[k] for k in out[:count].tolist()]
+        out = np.empty(MAX_NUMBER * MAX_PER_NUMBER + j, np.int64)  # every set takes a real card or four wild cards
+        count = k.number_sets(self.tab, self.shapes.start, self.shapes.delta, self.shapes.wilds, np.uint64(x), j, out)
+        if count < 0:
+            raise AssertionError("the search did not value the position it chose")
+        return [((), 4) if s == k.FOUR_WILDS else self.shapes.sets[s] for s in out[:count].tolist()]
 
 
 def _shapes(pts: Points, sign: int, n: int) -> list[tuple[tuple[int, ...], int, int]]:

@@ -96,15 +96,16 @@ def find(reals: Sequence[Ident], wilds: int, pts: Points, sign: int, num_suits: 
             break
         table.fill(reals, missing)
     per = size  # a one-suit group's real cards are all of its suit
-    if table.cross:
-        cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild)
-        value = np.concatenate([value, np.array([c[2] for c in cross], np.int64)])
-        wild = np.concatenate([wild, np.array([c[1] for c in cross], np.int64)])
-        size = np.concatenate([size, np.array([len(c[0]) for c in cross], np.int64)])
-        group = np.concatenate([group, np.array([c[3] for c in cross], np.int64)])
-        per = np.concatenate([per, np.array([c[4] for c in cross], np.int64)])
-        cards = np.concatenate([cards, np.array([c[0] + (0,) * (MAX_REALS - len(c[0])) for c in cross],
-                                                np.int64).reshape(-1, MAX_REALS)])
+    if not table.cross:
+        return Specials(value, cards, size, wild, group, per)
+    cross = _cross_specials(reals, most_wild, pts, sign, num_suits, picture_members, best_wild)
+    value = np.concatenate([value, np.array([c[2] for c in cross], np.int64)])
+    wild = np.concatenate([wild, np.array([c[1] for c in cross], np.int64)])
+    size = np.concatenate([size, np.array([len(c[0]) for c in cross], np.int64)])
+    group = np.concatenate([group, np.array([c[3] for c in cross], np.int64)])
+    per = np.concatenate([per, np.array([c[4] for c in cross], np.int64)])
+    cards = np.concatenate([cards, np.array([c[0] + (0,) * (MAX_REALS - len(c[0])) for c in cross],
+                                            np.int64).reshape(-1, MAX_REALS)])
     order = special_order(value, cards, size, wild, best_wild)
     return Specials(value[order], cards[order], size[order], wild[order], group[order], per[order])
 
