@@ -177,6 +177,86 @@ def test_arrangement_accounts_for_every_card(game):
     assert result["score"] == sum(s["points"] for s in result["sets"]) - own
 
 
+# -- the specials the branch and bound chooses among ---------------------------------------------
+
+def brute_specials(scorer, reals, wilds, sign, best_wild):
+    """Every group of real cards plus up to three wild cards whose best kind is card-specific and
+    that can add value, tried over all combinations of the cards, in the specials' order (by
+    value, then the real cards' indices as a bit mask, then wild cards)."""
+    from cardgames.engine.games.torqu.specials import NUMBER_KINDS
+
+    found = []
+    for w in range(min(wilds, 3) + 1):
+        for picked in itertools.combinations(range(len(reals)), 4 - w):
+            best = complete([reals[i] for i in picked], w, scorer.points, len(scorer.suit_ids), scorer.members)
+            if best is None or best[0] in NUMBER_KINDS:
+                continue
+            value = best[1] + sign * sum(reals[i].number for i in picked)
+            if value + w * best_wild > 0:
+                found.append((value, picked, w))
+    found.sort(key=lambda f: (-(f[0] + f[2] * best_wild), sum(1 << i for i in f[1]), f[2]))
+    return found
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(POOL), min_size=1, max_size=12, unique=True), st.integers(0, 4),
+       st.sampled_from([1, -1]), st.integers(0, 16), st.booleans())
+# Air 1-4 alone (310) ties with Air 2-4 and a wild card worth 1 (309 + 1): the shorter list of
+# real cards, Air 4, 3, 2, comes first, as a smaller bit mask.
+@example([0, 1, 2, 3], 1, 1, 1, False)
+def test_specials_are_every_card_specific_group_in_order(game, dragons, codes, wilds, sign, best_wild,
+                                                         with_dragons):
+    """The compiled enumeration (one suit at a time, against the table of complete()'s answers)
+    plus the Dragons' cross-suit groups finds exactly what trying every combination finds, in
+    the same order; twice, so that the second call reads the table the first one filled."""
+    from cardgames.engine.games.torqu.specials import find
+
+    scorer = (dragons if with_dragons else game).scorer
+    reals = [scorer.idents[c] for c in sorted(codes) if c not in scorer.wild]
+    expected = brute_specials(scorer, reals, wilds, sign, best_wild)
+    for _ in range(2):
+        sp = find(reals, wilds, scorer.points, sign, len(scorer.suit_ids), scorer.members, best_wild)
+        got = [(int(sp.value[k]), sp.members(k), int(sp.wilds[k])) for k in range(len(sp.value))]
+        assert got == expected
+        for k, (_, picked, _) in enumerate(got):
+            suits = [reals[i].suit for i in picked]
+            main = min(set(suits), key=lambda t: (-suits.count(t), t))
+            assert (sp.group[k], sp.per[k]) == (main, suits.count(main))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.sampled_from(POOL), min_size=4, max_size=14, unique=True), st.integers(0, 3), st.booleans())
+# Water 1-4, 7 and the Rain Dragon (Dragon-9): the Rain picture's cross-suit groups take 1-3
+# Water cards, the Water suit's own groups 2-4.
+@example([32, 33, 34, 35, 38, 152], 2, True)
+def test_bound_terms_match_their_definition(game, dragons, codes, wilds, with_dragons):
+    """``kernels.bound_terms`` (what the search's bounds read about the specials) against the
+    definition in ``optimise._Search``: charges, reduced values, the positive and wild ones, the
+    wild-free ones by suit, and whether a suit's all take as many of its cards."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu.kernels import bound_terms
+    from cardgames.engine.games.torqu.specials import find
+
+    scorer = (dragons if with_dragons else game).scorer
+    reals = [scorer.idents[c] for c in sorted(codes) if c not in scorer.wild]
+    sp = find(reals, wilds, scorer.points, 1, len(scorer.suit_ids), scorer.members, 0)
+    numbers = np.array([c.number for c in reals], np.int64)
+    spare = np.arange(17, dtype=np.int64) * 3 + 5
+    charges, reduced, positive, with_wilds, group_start, by_group, uniform = bound_terms(
+        sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, numbers, spare, 7, len(scorer.suit_ids))
+    n = len(sp.value)
+    want = [int(sp.wilds[k]) * 7 + sum(int(spare[numbers[i]]) for i in sp.members(k)) for k in range(n)]
+    assert charges.tolist() == want
+    assert reduced.tolist() == [int(sp.value[k]) - want[k] for k in range(n)]
+    assert positive.tolist() == [k for k in range(n) if sp.value[k] > want[k]]
+    assert with_wilds.tolist() == [k for k in range(n) if sp.wilds[k]]
+    for g in range(len(scorer.suit_ids)):
+        mine = [k for k in range(n) if not sp.wilds[k] and sp.group[k] == g]
+        assert by_group[group_start[g]:group_start[g + 1]].tolist() == mine
+        assert uniform[g] == (len({int(sp.per[k]) for k in mine}) <= 1)
+
+
 # -- the optimiser's tables and determinism ------------------------------------------------------
 
 def test_arrangement_does_not_depend_on_what_was_scored_before(game):
