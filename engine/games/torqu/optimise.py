@@ -13,9 +13,9 @@ Method: the set kinds split in two (see :mod:`.sets`, the one definition of the 
   number kind's points even when the group is all one suit; that group is then also a suit-kind
   "special" below, worth more, so the relaxation never loses the optimum and never overstates
   (a group with a Mirror can always let it stand for a card of another suit);
-* **specials**: every group whose best kind is card-specific (Flush, Straight Flush, Fifteen
-  Flush, Perfect Four, including the Dragons variant's cross-suit Perfect Fours and groups
-  completed by wild cards). A branch and bound chooses a disjoint selection of them; each node
+* **specials** (:mod:`.specials`): every group whose best kind is card-specific (Flush,
+  Straight Flush, Fifteen Flush, Perfect Four, including the Dragons variant's cross-suit Perfect
+  Fours and groups completed by wild cards). A branch and bound chooses a disjoint selection of them; each node
   is valued exactly by the number side on the remaining counts, and pruned with two upper
   bounds: the number side only loses cards when specials are added, so each further special
   adds at most its own value; and a Lagrangian one, where the number side values each card it
@@ -23,8 +23,8 @@ Method: the set kinds split in two (see :mod:`.sets`, the one definition of the 
   that share of its cards (a plain Flush: nothing).
 
 Speed (issue 4): exact, but the count-level search grows quickly with the cards and with wild
-cards (figures: ``scripts/bench_torqu_score.py``), so its two loops are compiled
-(:mod:`.kernels`). The number side's positions are kept between calls.
+cards (figures: ``scripts/bench_torqu_score.py``), so its loops are compiled (:mod:`.kernels`),
+and the number side's two values (the plain one and the bound's) share one pass and one table.
 
 Wild cards (Mirrors) are interchangeable except for their own numbers, so they are used in a
 fixed order (best own-number term first) and only their count is tracked. On the number side a
@@ -49,7 +49,11 @@ QUARTER = 4  # the kernels count in quarter points: a share of a Flush is a quar
 NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 cards in 64 bits
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
-TABLE_START = 1 << 16  # a number side's first table slots (it doubles when half full)
+# A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most TABLE_START; it
+# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best
+# (fewer restarts), while allocating it for a hand of a few cards doubles that call's time.
+TABLE_START = 1 << 16
+SMALLEST_TABLE_BITS = 10
 
 
 def fits_packed_counts(top: int, most: int) -> str | None:
@@ -112,7 +116,7 @@ class _NumberSide:
     larger table, out of the processor's caches) than the few positions that recur save."""
 
     def __init__(self, pts: Points, sign: int, gain: tuple[int, ...], four_wilds: int | None,
-                 spare: tuple[int, ...]):
+                 spare: tuple[int, ...], cards: int):
         import numpy as np
 
         self.shapes = _all_shapes(pts, sign)
@@ -120,7 +124,7 @@ class _NumberSide:
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
-        self._allocate(TABLE_START)
+        self._allocate(min(TABLE_START, 1 << SMALLEST_TABLE_BITS + cards // 4))
 
     def _allocate(self, slots: int) -> None:
         import numpy as np
@@ -143,10 +147,6 @@ class _NumberSide:
         self._allocate(2 * len(old))
         _kernels().rehash(old, self.tab)
         self.filled[0] = int((self.tab[:, 1] != 0).sum())
-
-    def size(self) -> int:
-        """Positions kept."""
-        return int(self.filled[0])
 
     def sets(self, x: int, j: int) -> list[NumberSet]:
         """The sets of the best plain packing for ``(x, j)``, a position the search has valued."""
@@ -254,7 +254,7 @@ class _Search:
         if why:
             raise CardgamesError(f"Torqu scoring: {why}")
         spare = _spare(pts, sign, self.best_wild)
-        self.side = _NumberSide(pts, sign, tuple(gain), four_points, spare)
+        self.side = _NumberSide(pts, sign, tuple(gain), four_points, spare, len(reals) + self.wilds)
         self.numbers = numbers.tolist()
         unit = np.left_shift(np.uint64(1), (NUMBER_BITS * (numbers - 1)).astype(np.uint64))  # one card, packed
         self.unit = unit.tolist()
