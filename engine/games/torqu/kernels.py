@@ -1,6 +1,7 @@
-"""The optimiser's inner loops, compiled with numba: the number side's memoised search and the
-branch and bound over specials. :mod:`.optimise` holds the method (read its docstring first),
-prepares these arrays and reads the results back; nothing here knows a card or a set kind.
+"""The optimiser's inner loops, compiled with numba: the number side's memoised search, the
+branch and bound over specials, and the enumeration of the specials within each suit.
+:mod:`.optimise` and :mod:`.specials` hold the method (read their docstrings first), prepare
+these arrays and read the results back; nothing here knows a card or a set kind.
 
 Why compiled: both loops are tight integer work over a hash table of up to millions of
 positions; in CPython (``optimise.py``'s loops until issue 4's sixth pass) they cost ~0.2 µs of
@@ -17,12 +18,12 @@ Values are integers in quarters: every value here is points, card numbers and sh
 Flush (``spare``, a quarter of the Flush's points plus a number), so four times it is an
 integer and every sum and comparison is exact, the same on any machine.
 
-The memo is an open-addressing table per number side, two int64 words a slot so that a probe
-touches one cache line: the packed counts, then ``value << 24 | (pick + 2) << 8 | (j + 1)``
-(``j`` wild cards still free, 0 marking an empty slot; ``pick`` the set taken there: an offset
-into the top number's shapes, :data:`FOUR_WILDS`, or :data:`NO_PICK` when every card of the
-top number is left out). A function that would fill a table past half returns a failure flag
-instead; the caller grows the table and calls again (entries persist).
+The memo is an open-addressing table, three int64 words a slot: the packed counts, then the
+plain value as ``value << 24 | (pick + 2) << 8 | (j + 1)`` (``j`` wild cards still free, 0
+marking an empty slot; ``pick`` the set taken there: an offset into the top number's shapes,
+:data:`FOUR_WILDS`, or :data:`NO_PICK` when every card of the top number is left out), then the
+bound. A function that would fill a table past half returns a failure flag instead; the caller
+grows the table and calls again (entries persist).
 """
 
 from __future__ import annotations
