@@ -294,12 +294,11 @@ class TorquState(State):
         candidates = [(seat + 1 + i) % n for i in range(n)]
         if not self.game.death:
             candidates = candidates[:1]
-        if self.center.exposed():
-            for nxt in candidates:
-                draws = self._draws(nxt)
-                if draws:
-                    self._current, self._legal = nxt, draws
-                    return
+        for nxt in candidates:
+            draws = self._draws(nxt)  # none once the centre is empty: a draw's first card is the centre's
+            if draws:
+                self._current, self._legal = nxt, draws
+                return
         self._end_match()
 
     # -- end of a match --------------------------------------------------------------------
