@@ -53,21 +53,24 @@ def seed_range(text: str) -> tuple[int, int]:
 
 
 def count(task: Task) -> dict:
-    """Verdict counts, greedy wins and solve times over one game's seeds ``low..high``."""
+    """Verdict counts, greedy wins, solve times and the undecided seeds over one game's seeds ``low..high``."""
     name, low, high, budget = task
     game = load_game(name)
     solver = Solver(game, budget)
     agents = make_agents(["greedy"], game)
     won = lost = undecided = greedy = 0
-    times = []
+    times, open_seeds = [], []
     for seed in range(low, high + 1):
         solution = solver.solve(game.new_state(seed))
         won += solution.winnable is True
         lost += solution.winnable is False
         undecided += solution.winnable is None
+        if solution.winnable is None:
+            open_seeds.append(seed)
         times.append(round(solution.seconds, 4))
         greedy += play(game, seed, agents).state.won()
-    return {"won": won, "lost": lost, "undecided": undecided, "greedy": greedy, "times": times}
+    return {"won": won, "lost": lost, "undecided": undecided, "greedy": greedy, "times": times,
+            "undecided_seeds": open_seeds}
 
 
 def cache_key(task: Task) -> str:
@@ -167,6 +170,9 @@ def main() -> None:
             write_atomic(cache_path, json.dumps(cache, sort_keys=True).encode())
         if task[2] == plan[task[0]][1]:
             print(row(task[0], plan[task[0]], chunks(task[0])), flush=True)
+            # chunks cached before the seeds were recorded have none to list
+            open_seeds = [s for c in chunks(task[0]) for s in c.get("undecided_seeds", [])]
+            print(f"{task[0]}: undecided seeds {open_seeds or 'none'}", flush=True)
     if pool:
         pool.shutdown()
     if args.no_page:

@@ -54,6 +54,16 @@ because it settles the rest in a bounded, if larger, number of cheaper nodes. Wh
 memo's key space is beyond ``INTERVAL_SPAN_LIMIT`` (Uta Pagoda's 50 pairs), the search keeps the
 whole budget instead. The search's failed positions and sub-games are kept between its stages.
 
+Where the search would decide alone without a row cap (Wizard's Tower, Uta Pagoda: wild cards, or an
+interval memo too large), or the interval memo would be large (``BEAM_SPAN_LIMIT``: the other Uta Pagoda
+deals, whose interval stage then gets what is left), the search gets a tenth of the budget (at most
+``BEAM_SEARCH_MOST`` nodes), then beam searches look for a line (``beam.py``): the search drowns in
+the subtrees of its first few hundred moves, a beam judges each stock index's positions side by side.
+Without wild cards, when a beam finds no line, the sub-game of the pairs of the cards it left stuck on
+the waste is decided (a loss is a loss) and, when won, its line played out in the whole game: a win,
+or a card in its way whose pair joins the sub-game (``refine.py``). Then the search resumes (or the
+interval stage takes the rest).
+
 Capped games first get a room check (``over_capacity``: a pair's cards must fit on the rows
 that can ever serve it, and each class's cards on the places of its class: a row's free places
 alternate between its pair's two classes), and, like wild-card games, one greedy playout (a win
@@ -71,8 +81,10 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
+from .beam import BeamOutOfNodes, beam_line
 from .intervals import IntervalSolver
 from .intervals import OutOfBudget as IntervalsOutOfBudget
+from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
 from .tame import projection, without_wild_cards
 
@@ -84,11 +96,18 @@ SEARCH_SHARE = 5_000  # nodes the depth-first search gets (beyond its start-up c
 # An interval memo keyed by more counter values than this cannot be bounded (Uta Pagoda: some 20 pairs of
 # 2-4 rows give 10^12): the search, whose pair sub-games bite hard with many pairs, gets the budget instead.
 INTERVAL_SPAN_LIMIT = 10**9
+# Above this many counter values the search and the beams go first, the interval stage gets the rest (Uta Pagoda
+# deals with 2-4 rows on every pair: 10^7-10^9; Eiffel Tower's and Temple's deals stay below 10^5).
+BEAM_SPAN_LIMIT = 10**6
 SUBGAME_EFFORT = 100_000  # new sub-game positions one query from the search may take before it gives up
 HASTY_SHARE = 0.25  # the share of the budget the hasty search for a line gets (row cap and wild cards)
 HASTY_EFFORT = 2_000  # ``SUBGAME_EFFORT`` during the hasty search
 TRIPLE_SHARE = 0.15  # the share of the budget the three-pair wild-row checks get (row cap and wild cards)
 TRIPLE_EFFORT = 2_000  # ``SUBGAME_EFFORT`` for each of them
+BEAM_SEARCH_FIRST = 0.1  # where the beams run: the search's share of the budget before them
+BEAM_SEARCH_MOST = 30_000  # and at most this many nodes (Uta Pagoda's quick verdicts take fewer; more only slowed it)
+BEAM_SHARE = 0.5  # the beam searches' share of the budget (then the search resumes with the rest)
+BEAM_WIDTH = 32  # the first beam search's width (positions kept per stock index); doubled after each failure
 UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
 
 
@@ -402,7 +421,12 @@ class Solver:
             # up, and on Castle they cost the search more deals than they refuted (seeds 1..1000: 614 against 574)
             if game.waste_cap is not None and self.triples_short(state, memo.subgames, needs):
                 return Solution(False, self.nodes, time.perf_counter() - start)
-        line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None, memo)
+        if ((intervals is None or intervals.span > BEAM_SPAN_LIMIT) and game.row_cap is None
+                and budget > SEARCH_SHARE and not (game.has_wilds and game.waste_cap is not None)):
+            # the interval stage, if any, gets what the search and the beams leave
+            line, verdict = self._search_and_beam(state, memo, resume=intervals is None)
+        else:
+            line, verdict = self._search_within(state, SEARCH_SHARE if intervals is not None else None, memo)
         if verdict is None and intervals is not None:
             intervals.budget = budget - self.nodes
             try:
@@ -423,6 +447,45 @@ class Solver:
             if verdict is None and relaxable and self.nodes < budget:
                 line, verdict = self._search_within(state, None, memo)
         return Solution(verdict, self.nodes, time.perf_counter() - start, line or [])
+
+    def _search_and_beam(self, state: PairingState, memo: _SearchMemo,
+                         resume: bool = True) -> tuple[list[Any] | None, bool | None]:
+        """(line, verdict) where the search would decide alone (no row cap, no interval stage: Wizard's
+        Tower, Uta Pagoda and Strict Uta Pagoda; not with wild cards and a waste cap, where the beams die
+        early and only took the search's nodes: Strict Wizard's Tower), or before a large interval stage
+        (``resume`` False: then the search does not resume, the interval stage gets the rest): the search
+        within ``BEAM_SEARCH_FIRST`` of the budget, at most ``BEAM_SEARCH_MOST`` nodes (it settles the easy
+        deals, most lost ones included), then beam searches (``beam.py``) of doubling widths from
+        ``BEAM_WIDTH`` within ``BEAM_SHARE`` of the budget, then the search again (its failed positions
+        kept) with the rest. A beam's line is a win. Without wild cards, when a beam finds none, the
+        sub-games of the pairs of the cards it left on the waste, grown from their lines (``refine.py``),
+        decide many deals either way."""
+        budget = self.budget
+        line, verdict = self._search_within(state, min(int(budget * BEAM_SEARCH_FIRST), BEAM_SEARCH_MOST), memo)
+        if verdict is not None:
+            return line, verdict
+        stop = min(budget, self.nodes + int(budget * BEAM_SHARE))
+        width = BEAM_WIDTH
+        tried: set[frozenset[int]] = set()
+        try:
+            while True:
+                found = beam_line(self, state, width, stop)
+                if found.line is not None:
+                    return found.line, True
+                pairs = frozenset(self.group[c] for c in found.stuck if c != WILD)
+                if not self.game.has_wilds and pairs not in tried:
+                    tried.add(pairs)
+                    verdict, line = refine(self, state, pairs, stop)
+                    if verdict is not None:
+                        return line, verdict
+                if not found.pruned:
+                    break  # it kept every position: a wider beam would find nothing more
+                width *= 2
+        except BeamOutOfNodes:
+            pass
+        if self.nodes >= budget or not resume:
+            return None, None
+        return self._search_within(state, None, memo)
 
     def search_memo(self, state: PairingState) -> _SearchMemo:
         """A fresh memo for searching ``state``."""

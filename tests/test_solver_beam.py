@@ -1,0 +1,140 @@
+"""The beam search for lines (``beam.py``) and the refined sub-games (``refine.py``), where the search
+decides alone (no row cap, no interval stage): against brute force on the small decks of tests/data/pairing."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver import CATALOG, assert_line_wins, brute_force, position_after
+
+from cardgames.engine.games.pairing import refine as refine_module
+from cardgames.engine.games.pairing import solver as solver_module
+from cardgames.engine.games.pairing.beam import BeamOutOfNodes, beam_line
+from cardgames.engine.games.pairing.refine import refine
+from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.registry import load_game
+
+# games without row cap; the beam runs on those without wild cards or without a waste cap
+BEAM_GAMES = [("tiny-plain", ()), ("tiny-plain", ("strict",)), ("tiny-odd", ()), ("tiny-odd", ("strict",)),
+              ("duo-wild", ()), ("mini-wild", ())]
+
+
+@pytest.mark.parametrize("name, variants", BEAM_GAMES)
+def test_beam_lines_win_and_it_finds_some(name, variants):
+    """Every line the beam returns replays to a win (so brute force wins the deal too), and it finds
+    lines: on some deal even the narrowest beam does."""
+    game = load_game(name, variants, catalog=CATALOG)
+    found = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        solver = Solver(game)
+        beam = beam_line(solver, state, 1, 10**9)
+        if beam.line is not None:
+            assert_line_wins(state, beam.line)
+            assert brute_force(state.clone())
+            found += 1
+        else:
+            assert beam.stuck or not state.waste and state.next == len(state.stock)
+        assert solver.nodes > 0
+    assert found
+
+
+def test_a_wider_beam_finds_lines_a_narrow_one_misses():
+    """The width matters (the beam is a heuristic): on some won deal width 1 finds no line and 64 does."""
+    game = load_game("duo-wild", (), catalog=CATALOG)
+    missed = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        narrow = beam_line(Solver(game), state, 1, 10**9).line
+        wide = beam_line(Solver(game), state, 64, 10**9).line
+        if wide is not None:
+            assert_line_wins(state, wide)
+        missed += narrow is None and wide is not None
+    assert missed
+
+
+def test_the_beam_counts_its_nodes_and_stops():
+    game = load_game("tiny-odd", (), catalog=CATALOG)
+    solver = Solver(game)
+    with pytest.raises(BeamOutOfNodes):
+        beam_line(solver, game.new_state(1), 64, 3)
+    assert solver.nodes == 4
+
+
+def refine_agrees(game, state) -> list[bool]:
+    """Grow every proper subset of the live pairs with ``refine``: a loss it claims is brute force's, a
+    line it gives replays to a win. Returns its verdicts (None left out)."""
+    solver = Solver(game)
+    card_class, group = game.card_class, solver.group
+    live = sorted({group[card_class[c]] for c in [*state.stock[state.next:], *state.waste]} - {0})
+    verdicts: list[bool] = []
+    for size in range(1, len(live)):
+        for pairs in combinations(live, size):
+            verdict, line = refine(solver, state, frozenset(pairs), 10**9)
+            if verdict is False:
+                # brute force once per position (it is the slow part)
+                assert False in verdicts or not brute_force(state.clone()), f"{pairs} refuted a won position"
+            elif verdict:
+                assert_line_wins(state, line)
+            if verdict is not None:
+                verdicts.append(verdict)
+    assert not (True in verdicts and False in verdicts)
+    return verdicts
+
+
+@pytest.mark.parametrize("name, variants", [("tiny-odd", ()), ("tiny-odd", ("strict",)), ("long-odd", ())])
+def test_refined_sub_games_decide_soundly_both_ways(monkeypatch, name, variants):
+    """Losses are brute force's, lines win; it finds both, and some only after growing the set (a
+    played-out line named a pair in its way)."""
+    grown = []
+    play_out = refine_module.play_out
+    monkeypatch.setattr(refine_module, "play_out",
+                        lambda *args: (lambda out: grown.append(out[1] is not None) or out)(play_out(*args)))
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = [v for seed in range(25) for v in refine_agrees(game, game.new_state(seed))]
+    assert True in verdicts and False in verdicts
+    assert any(grown)
+
+
+@settings(max_examples=40, deadline=None)
+@given(which=st.sampled_from([("tiny-odd", ()), ("tiny-odd", ("strict",))]), seed=st.integers(0, 10**6),
+       moves=st.lists(st.integers(0, 7), max_size=8))
+def test_refined_sub_games_decide_soundly_mid_game(which, seed, moves):
+    refine_agrees(*position_after(which, seed, moves))
+
+
+TRUTH: dict[tuple, bool] = {}  # brute force's verdicts by (game, variants, seed), shared by the cases below
+
+
+@pytest.mark.parametrize("name, variants", BEAM_GAMES)
+@pytest.mark.parametrize("limit", ["INTERVAL_SPAN_LIMIT", "BEAM_SPAN_LIMIT"])
+@pytest.mark.parametrize("share", [0.5, 0])
+def test_the_search_beam_path_agrees_with_brute_force(monkeypatch, name, variants, limit, share):
+    """With the interval stage ruled out (as for most Uta Pagoda deals) or left for after the beams (the
+    others: ``BEAM_SPAN_LIMIT``), no search before the beams and the narrowest first beam, the solver's
+    verdicts (beam lines, refined sub-games, then the search or the interval stage) are exact; with no
+    nodes for the beams (``share`` 0) the stage after them decides."""
+    monkeypatch.setattr(solver_module, limit, 0)
+    monkeypatch.setattr(solver_module, "BEAM_SHARE", share)
+    monkeypatch.setattr(solver_module, "BEAM_SEARCH_FIRST", 0)
+    monkeypatch.setattr(solver_module, "BEAM_WIDTH", 1)  # narrow beams miss lines: the sub-games must be sound
+    calls = []
+    beam = solver_module.beam_line
+    monkeypatch.setattr(solver_module, "beam_line", lambda *args: calls.append(1) or beam(*args))
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = []
+    for seed in range(40):
+        state = game.new_state(seed)
+        truth = TRUTH.get((name, variants, seed))
+        if truth is None:
+            truth = TRUTH[name, variants, seed] = brute_force(state.clone())
+        solution = Solver(game).solve(state)
+        assert solution.winnable is truth
+        if truth:
+            assert_line_wins(state, solution.line)
+        verdicts.append(truth)
+    assert any(verdicts) and not all(verdicts)
+    assert calls, "the beam stage should have run"
