@@ -64,6 +64,9 @@ def play_out(solver: Any, state: PairingState, pairs: frozenset[int],
         return group[card_class[card]] in pairs
 
     sub = projection(state, inside)
+    # the sub-game's rows are the whole game's rows of ``pairs``, in order (a row keeps its pair): the
+    # line's plays name the same rows, so a row cap holds as it does in the sub-game
+    kept = [r for r, row in enumerate(state.rows) if inside(row[-1])]
     board = state.clone()
     line: list[Any] = []
 
@@ -100,8 +103,7 @@ def play_out(solver: Any, state: PairingState, pairs: frozenset[int],
         else:
             if board.waste[-1] != sub.waste[-1]:
                 return None, blocker()
-            top_class = card_class[sub.rows[action.row][-1]]
-            act(game.plays[board.by_top[top_class][0]])
+            act(game.plays[kept[action.row]])
         sub.apply(action)
     while True:
         clear_others()

@@ -56,7 +56,8 @@ whole budget instead. The search's failed positions and sub-games are kept betwe
 
 Where the search would decide alone without a row cap (Wizard's Tower, Uta Pagoda: wild cards, or an
 interval memo too large), or the interval memo would be large (``BEAM_SPAN_LIMIT``: the other Uta Pagoda
-deals, whose interval stage then gets what is left), the search gets a tenth of the budget (at most
+deals, and the capped games without wild cards whose uncapped relaxation is large, Keshava's, Stuppa's,
+Sun and Moon's; their interval stage then gets what is left), the search gets a tenth of the budget (at most
 ``BEAM_SEARCH_MOST`` nodes), then beam searches look for a line (``beam.py``): the search drowns in
 the subtrees of its first few hundred moves, a beam judges each stock index's positions side by side.
 Without wild cards, when a beam finds no line, the sub-game of the pairs of the cards it left stuck on
@@ -421,7 +422,7 @@ class Solver:
             # up, and on Castle they cost the search more deals than they refuted (seeds 1..1000: 614 against 574)
             if game.waste_cap is not None and self.triples_short(state, memo.subgames, needs):
                 return Solution(False, self.nodes, time.perf_counter() - start)
-        if ((intervals is None or intervals.span > BEAM_SPAN_LIMIT) and game.row_cap is None
+        if ((intervals is None or intervals.span > BEAM_SPAN_LIMIT) and (game.row_cap is None or not game.has_wilds)
                 and budget > SEARCH_SHARE and not (game.has_wilds and game.waste_cap is not None)):
             # the interval stage, if any, gets what the search and the beams leave
             line, verdict = self._search_and_beam(state, memo, resume=intervals is None)
@@ -453,7 +454,8 @@ class Solver:
         """(line, verdict) where the search would decide alone (no row cap, no interval stage: Wizard's
         Tower, Uta Pagoda and Strict Uta Pagoda; not with wild cards and a waste cap, where the beams die
         early and only took the search's nodes: Strict Wizard's Tower), or before a large interval stage
-        (``resume`` False: then the search does not resume, the interval stage gets the rest): the search
+        (``resume`` False: then the search does not resume, the interval stage gets the rest; with a row
+        cap only without wild cards, where the refined sub-games' lines name the very rows): the search
         within ``BEAM_SEARCH_FIRST`` of the budget, at most ``BEAM_SEARCH_MOST`` nodes (it settles the easy
         deals, most lost ones included), then beam searches (``beam.py``) of doubling widths from
         ``BEAM_WIDTH`` within ``BEAM_SHARE`` of the budget, then the search again (its failed positions
