@@ -46,17 +46,13 @@ class Beam(NamedTuple):
 def beam_line(solver: Any, state: PairingState, width: int, stop: int) -> Beam:
     """A beam search from ``state`` keeping ``width`` positions per stock index. Every position it
     generates counts as one of ``solver.nodes``; past ``stop`` it raises :class:`BeamOutOfNodes`.
-    Uses the solver's row kinds (``solver.keys``)."""
+    Uses the solver's row kinds (``solver.keys``, ``solver.rows_by_kind``)."""
     game = solver.game
     card_class, accepts, cap, waste_cap = game.card_class, game.accepts, game.row_cap, game.waste_cap
     keys, key_index = solver.keys, solver.key_index
     seq = [card_class[c] for c in state.stock[state.next:]]
     n = len(seq)
-    start = [0] * len(keys)
-    for row in state.rows:
-        height = len(row) if cap is not None else 0
-        if cap is None or height < cap:
-            start[key_index[(card_class[row[-1]], height)]] += 1
+    start = [len(rows) for rows in solver.rows_by_kind(state)]
     # left[i][c]: cards of class c from stock index i on
     left = [[0] * len(accepts) for _ in range(n + 1)]
     for i in range(n - 1, -1, -1):

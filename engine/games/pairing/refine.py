@@ -25,7 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from .rules import TURN, PairingState, Turn
-from .tame import projection
+from .tame import kept_rows, projection
 
 
 def refine(solver: Any, state: PairingState, pairs: frozenset[int], stop: int) -> tuple[bool | None, list[Any]]:
@@ -64,9 +64,9 @@ def play_out(solver: Any, state: PairingState, pairs: frozenset[int],
         return group[card_class[card]] in pairs
 
     sub = projection(state, inside)
-    # the sub-game's rows are the whole game's rows of ``pairs``, in order (a row keeps its pair): the
-    # line's plays name the same rows, so a row cap holds as it does in the sub-game
-    kept = [r for r, row in enumerate(state.rows) if inside(row[-1])]
+    # the sub-game's rows are the whole game's rows of ``pairs`` (a row keeps its pair): the line's plays
+    # name the same rows, so a row cap holds as it does in the sub-game
+    kept = kept_rows(state, inside)
     board = state.clone()
     line: list[Any] = []
 

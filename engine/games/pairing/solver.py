@@ -489,6 +489,17 @@ class Solver:
             return None, None
         return self._search_within(state, None, memo)
 
+    def rows_by_kind(self, state: PairingState) -> list[list[int]]:
+        """The open rows of each row kind (``self.keys``: top class, and height under a row cap) at
+        ``state``, ascending; full rows are left out. Rows of one kind are interchangeable."""
+        card_class, cap = self.game.card_class, self.game.row_cap
+        rows_of: list[list[int]] = [[] for _ in self.keys]
+        for r, row in enumerate(state.rows):
+            height = len(row) if cap is not None else 0
+            if cap is None or height < cap:
+                rows_of[self.key_index[(card_class[row[-1]], height)]].append(r)
+        return rows_of
+
     def search_memo(self, state: PairingState) -> _SearchMemo:
         """A fresh memo for searching ``state``."""
         card_class = self.game.card_class
@@ -572,11 +583,8 @@ class Solver:
     def _root(self, state: PairingState) -> tuple[list[int], bytes, int]:
         """(open rows by kind, the waste's classes, the pool: wild-topped rows now plus wild cards
         still to place) at ``state``, as sub-game queries from the search's memo take them (row cap)."""
-        card_class, cap = self.game.card_class, self.game.row_cap
-        counts = [0] * len(self.keys)
-        for row in state.rows:
-            if len(row) < cap:
-                counts[self.key_index[(card_class[row[-1]], len(row))]] += 1
+        card_class = self.game.card_class
+        counts = [len(rows) for rows in self.rows_by_kind(state)]
         waste = bytes(card_class[c] for c in state.waste)
         pool = (sum(n for n, key in zip(counts, self.keys, strict=True) if key[0] == WILD)
                 + sum(card_class[c] == WILD for c in [*state.stock[state.next:], *state.waste]))
@@ -724,12 +732,7 @@ class Solver:
         failed, subgames = memo.failed, memo.subgames
         seq_cls = subgames.seq
         n_seq = len(seq_cls)
-        # rows_of[k]: the real rows of kind k (so the line names rows); counts[k] = len(rows_of[k])
-        rows_of: list[list[int]] = [[] for _ in keys]
-        for r, row in enumerate(state.rows):
-            height = len(row) if cap is not None else 0
-            if cap is None or height < cap:
-                rows_of[key_index[(card_class[row[-1]], height)]].append(r)
+        rows_of = self.rows_by_kind(state)  # the real rows of each kind (so the line names rows)
         counts = [len(rs) for rs in rows_of]
         waste = [card_class[c] for c in state.waste]
         classes_of = self.classes_of

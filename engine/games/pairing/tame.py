@@ -28,13 +28,19 @@ def without_wild_cards(game: PairingGame) -> PairingGame:
     return tame
 
 
+def kept_rows(state: PairingState, keep: Callable[[int], bool]) -> list[int]:
+    """The rows of ``state`` topped by a card that ``keep`` accepts, in order: row ``i`` of
+    :func:`projection` is row ``kept_rows(state, keep)[i]`` of ``state``."""
+    return [r for r, row in enumerate(state.rows) if keep(row[-1])]
+
+
 def projection(state: PairingState, keep: Callable[[int], bool]) -> PairingState:
-    """The position made of the rows topped by a card that ``keep`` accepts, and the waste and
-    stock cards it accepts (in their order); nothing else. ``keep`` takes a card code. The rows
-    are renumbered, so the result is for deciding, not for naming moves of ``state``."""
+    """The position made of the rows topped by a card that ``keep`` accepts (:func:`kept_rows`,
+    renumbered in order), and the waste and stock cards it accepts (in their order); nothing else.
+    ``keep`` takes a card code."""
     card_class = state.game.card_class
     sub = state.clone()
-    sub.rows = [list(row) for row in state.rows if keep(row[-1])]
+    sub.rows = [list(state.rows[r]) for r in kept_rows(state, keep)]
     sub.tops = [card_class[row[-1]] for row in sub.rows]
     sub.by_top = [[] for _ in state.game.accepts]
     for r, top in enumerate(sub.tops):
