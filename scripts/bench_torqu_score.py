@@ -6,9 +6,9 @@ For each instance (``size`` cards drawn from the full 160-card deck with the pro
 time the exact optimiser; build the straightforward MILP (one binary column per valid four-card
 set, wild completions included; one row per card, <= 1) and time HiGHS solving it (building the
 columns is not timed); check both optima agree. The optimiser's compiled kernels are loaded
-before the first timing (the time is printed). The optimiser keeps a bounded cache of
-number-side positions between calls (as in a game), so later instances profit from earlier ones.
-Prints median and 99th percentile times and the speed ratio at the median. With ``--cpsat``, also
+before the first timing (the time is printed). Each call starts a fresh number-side table; the
+table of one-suit groups' points persists between calls (as in a game), so the first instances
+pay for filling it. Prints median and 99th percentile times and the speed ratio at the median. With ``--cpsat``, also
 times the count-level model solved by CP-SAT (``engine/games/torqu/aggregate.py``, the second
 exact solver) and checks its optimum too.
 """

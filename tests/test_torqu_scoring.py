@@ -274,20 +274,22 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
 
 
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
-    """The compiled search stops when a number side's table is half full; the table doubles and
-    the search starts again. From two slots on, that happens at every depth of the search."""
+    """The number side stops when its table is half full; the search doubles the table and asks
+    again, where it was. From two slots on, that happens at every depth of the search."""
     from cardgames.engine.games.torqu import optimise
 
     cards = list(range(len(game.deck)))
     Rng(1, "bench/0").shuffle(cards)
     codes = sorted(cards[:36]) + [game.deck.code("Magic-14")]
     expected = game.scorer.tableau_score(codes)
-    grown = []
-    grow = optimise._NumberSide.grow
+    sides = []
+    init = optimise._NumberSide.__init__
     monkeypatch.setattr(optimise, "TABLE_START", 2)
-    monkeypatch.setattr(optimise._NumberSide, "grow", lambda side: (grown.append(len(side.tab)), grow(side)))
+    monkeypatch.setattr(optimise._NumberSide, "__init__",
+                        lambda side, *args: (init(side, *args), sides.append(side))[0])
     assert game.scorer.tableau_score(codes) == expected
-    assert grown[:3] == [2, 4, 8] and len(grown) > 10
+    assert len(sides) == 1 and len(sides[0].tab) >= 2 ** 11  # ten doublings at least
+    assert 2 * int(sides[0].filled[0]) <= len(sides[0].tab)
 
 
 @settings(max_examples=15)

@@ -50,8 +50,9 @@ NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most TABLE_START; it
-# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best
-# (fewer restarts), while allocating it for a hand of a few cards doubles that call's time.
+# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best,
+# while allocating it for a hand of a few cards doubles that call's time. At 72 cards (tables of
+# 2^22-2^23 slots at the end) starting at 2^18-2^22 instead made no difference beyond noise.
 TABLE_START = 1 << 16
 SMALLEST_TABLE_BITS = 10
 
@@ -129,7 +130,7 @@ class _NumberSide:
     def _allocate(self, slots: int) -> None:
         import numpy as np
 
-        self.tab = np.zeros((slots, 3), np.int64)
+        self.tab = np.zeros((slots, 3), np.int64)  # replaced by a larger copy when the search outgrows it
         self.filled = np.zeros(1, np.int64)
 
     def arguments(self) -> tuple:
@@ -137,16 +138,6 @@ class _NumberSide:
         s = self.shapes
         return (self.tab, self.filled, self.spare, self.gain, self.four_wilds, self.has_four, s.start, s.delta,
                 s.wilds, s.gain)
-
-    def full(self) -> bool:
-        return 2 * int(self.filled[0]) >= len(self.tab)
-
-    def grow(self) -> None:
-        """Double the table, keeping every position."""
-        old = self.tab
-        self._allocate(2 * len(old))
-        _kernels().rehash(old, self.tab)
-        self.filled[0] = int((self.tab[:, 1] != 0).sum())
 
     def sets(self, x: int, j: int) -> list[NumberSet]:
         """The sets of the best plain packing for ``(x, j)``, a position the search has valued."""
@@ -233,8 +224,19 @@ class _Search:
       the last special's charge) plus the positive reduced values of the specials still
       possible, per suit as many as fit and one per wild card.
 
-    Nearly every node is pruned on entry, by the parent's bound or its own B. The loop itself is
-    :func:`.kernels.search`; this class prepares its arrays and rebuilds the packing."""
+    Nearly every node is pruned on entry, by the parent's bound or its own B; on a 72-card tableau
+    nearly all of those are a plain Flush added deep in the tree (a Flush's reduced value is 0, so
+    the bounds above never rule one out before its B is computed). Hence a third, the *slacks*
+    (``kernels._slack_prunes``, issue 4's eighth pass): B(x - a, j) <= B(x - e_n, j) - spare(a - e_n)
+    for any card n of a, so a child is bounded by the parent's B less its charge less the largest
+    of its cards' slacks, B(x, j) - B(x - e_n, j) - spare[n], each computed once per node and
+    number when first needed. Measured on 72-card tableaux (seeds 0..29 of the benchmark): 95 %
+    of the children's B computations go, the median time halves. Only at nodes with no wild card
+    free: there a single's B opens many more positions than the children it spares (tried: the
+    median rose again, 239 -> 271 ms allowing one wild card).
+
+    The loop itself is :func:`.kernels.search`; this class prepares its arrays and rebuilds the
+    packing."""
 
     def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
                  num_suits: int, picture_members: Pictures):
@@ -266,18 +268,14 @@ class _Search:
             value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, numbers, self.side.spare,
             spare[0] - QUARTER * self.best_wild, num_suits)
         self.arrays = (np.uint64(self.counts), self.wilds, np.bincount(suit, minlength=num_suits), unit, suit,
-                       QUARTER * self.best_wild, value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
+                       numbers, QUARTER * self.best_wild, value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
                        reduced, positive, with_wilds, group_start, by_group, uniform)
 
     def run(self) -> Packing:
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
-        while True:
-            done, value, length = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
-            if done:
-                break
-            self.side.grow()  # the table was half full: grow it, search again
+        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen_out[:length].tolist():
