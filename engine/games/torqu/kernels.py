@@ -94,19 +94,6 @@ def _grown(tab):
 
 
 @njit(cache=True)
-def _valued(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x, stack,
-            x, j):
-    """:func:`number_best` at ``(x, j)``, doubling the table as often as it fills: (the table,
-    which may be a new one, plain value, bound)."""
-    while True:
-        ok, plain, bound = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
-                                       sh_gain, stack_x, stack, x, j)
-        if ok:
-            return tab, plain, bound
-        tab = _grown(tab)
-
-
-@njit(cache=True)
 def _fits(x, delta, difference):
     """Whether every number's count in ``x`` is at least its count in ``delta``, given
     ``difference = x - delta``: a field that is short borrows from the next one up, and the
@@ -322,24 +309,29 @@ def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, 
 
 @njit(cache=True)
 def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
-                  stack, slack, x, j, exact, k, sp_cards, sp_size, unit, card_number, need):
+                  stack, slack, x, j, exact, k, sp_cards, sp_size, unit, card_number, need, known_only):
     """Whether special ``k``'s child of the node ``(x, j)`` (number side bound ``exact``) is
-    pruned by the node's *slacks*: (the table, which may be a new one, the answer). The slack of
-    number n, ``slack[n]`` (-1 until computed here, once per node and number), is what the bound
-    loses beyond ``spare[n]`` when one card of number n is taken away: ``exact - B(x - e_n, j) -
-    spare[n]``. A child that takes that card and others is bounded through ``B(x - e_n, j)``
-    less the others' charges, so its bound is lower than the plain charge bound by its cards'
-    largest slack; ``need`` is how much lower it must be to be pruned."""
+    pruned by the node's *slacks*: 1 if so, 0 if not, -1 if the table must grow first (the slacks
+    found so far are kept). The slack of number n, ``slack[n]`` (-1 until computed here, once per
+    node and number), is what the bound loses beyond ``spare[n]`` when one card of number n is
+    taken away: ``exact - B(x - e_n, j) - spare[n]``. A child that takes that card and others is
+    bounded through ``B(x - e_n, j)`` less the others' charges, so its bound is lower than the
+    plain charge bound by its cards' largest slack; ``need`` is how much lower it must be to be
+    pruned. With ``known_only``, only the slacks already computed are read."""
     for t in range(sp_size[k]):
         i = sp_cards[k, t]
         n = card_number[i]
         if slack[n] < 0:
-            tab, _, single = _valued(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
-                                     sh_gain, stack_x, stack, x - unit[i], j)
+            if known_only:
+                continue
+            ok, _, single = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                        sh_gain, stack_x, stack, x - unit[i], j)
+            if not ok:
+                return -1
             slack[n] = exact - single - spare[n]
         if slack[n] >= need:
-            return tab, True
-    return tab, False
+            return 1
+    return 0
 
 
 @njit(cache=True)
@@ -370,8 +362,12 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     chosen = np.zeros(depth, np.int64)
     slack = np.empty((depth, spare.shape[0]), np.int64)
     best, best_len, found = 0, 0, False
-    tab, _, root = _valued(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain,
-                           stack_x, stack, counts, wilds)
+    ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain,
+                              stack_x, stack, counts, wilds)
+    while not ok:  # each number side call below, failing on a half full table, doubles it and asks again
+        tab = _grown(tab)
+        ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                  sh_gain, stack_x, stack, counts, wilds)
     f_counts[0], f_wilds[0], f_bound[0] = counts, wilds, root
     d = 0
     mode = 0  # 0: enter the node at depth d; 1: go on with its children; 2: leave it
@@ -384,14 +380,23 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             if found and value + f_bound[d] + extra <= best:
                 continue
             if found and d > 0 and f_wilds[d - 1] == 0:
-                tab, pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                            sh_wilds, sh_gain, stack_x, stack, slack[d - 1], f_counts[d - 1], 0,
-                                            f_exact[d - 1], chosen[d - 1], sp_cards, sp_size, unit, card_number,
-                                            value + f_bound[d] + extra - best)
+                need = value + f_bound[d] + extra - best
+                pruned = -1
+                while pruned < 0:
+                    pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                           sh_wilds, sh_gain, stack_x, stack, slack[d - 1], f_counts[d - 1], 0,
+                                           f_exact[d - 1], chosen[d - 1], sp_cards, sp_size, unit, card_number, need,
+                                           False)
+                    if pruned < 0:
+                        tab = _grown(tab)
                 if pruned:
                     continue
-            tab, plain, exact = _valued(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
-                                        sh_gain, stack_x, stack, x, j)
+            ok = False
+            while not ok:
+                ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                               sh_wilds, sh_gain, stack_x, stack, x, j)
+                if not ok:
+                    tab = _grown(tab)
             if found and value + exact + extra <= best:
                 continue
             here = value + exact  # the node's own value is at most this: if no better than the best, its
@@ -410,11 +415,10 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             for k in range(f_k[d], sp_value.shape[0]):
                 if sp_wilds[k] > j or _clashes(k, sp_cards, sp_size, used):
                     continue
-                if j == 0 and bound > best:  # the slacks against the last bound: no scan of the specials
-                    tab, pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                                sh_wilds, sh_gain, stack_x, stack, slack[d], x, 0, exact, k, sp_cards,
-                                                sp_size, unit, card_number, bound - best)
-                    if pruned:
+                if j == 0 and bound > best:  # the slacks known, against the last bound: no scan of the specials
+                    if _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                     sh_gain, stack_x, stack, slack[d], x, 0, exact, k, sp_cards, sp_size, unit,
+                                     card_number, bound - best, True):
                         continue
                 if here + _extra(k, used, j, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds,
                                  sp_per, group_start, group_idx, uniform) <= best:
@@ -424,9 +428,13 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if bound <= best:
                     break
                 if j == 0:  # the slacks again, against the bound from k on (the child's own, tighter, on entry)
-                    tab, pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                                sh_wilds, sh_gain, stack_x, stack, slack[d], x, 0, exact, k, sp_cards,
-                                                sp_size, unit, card_number, bound - best)
+                    pruned = -1
+                    while pruned < 0:
+                        pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                               sh_wilds, sh_gain, stack_x, stack, slack[d], x, 0, exact, k, sp_cards,
+                                               sp_size, unit, card_number, bound - best, False)
+                        if pruned < 0:
+                            tab = _grown(tab)
                     if pruned:
                         continue
                 child = x
