@@ -42,13 +42,14 @@ def short_of_places(game, state) -> bool:
 
 
 def wild_free_rest_lost(game, state) -> bool:
-    """When the pairs' wild needs take the whole pool, is the game of the pairs needing none, without wild
-    cards, lost (``Solver.wild_free_rest_lost``)?"""
+    """Is the game of the pairs outside every largest set that may play onto wild-topped rows, without wild
+    cards, lost (``Solver.wild_row_sets``; when the needs take the whole pool, the one set of the pairs
+    needing some)?"""
     solver = Solver(game)
     if solver.over_capacity(state):
         return False  # not this bound's refutation
-    needs = solver.wild_needs(state, solver.search_memo(state).subgames)
-    return solver.wild_free_rest_lost(state, needs) is True
+    subgames = solver.search_memo(state).subgames
+    return solver.wild_row_sets(state, subgames, solver.wild_needs(state, subgames))[0] is False
 
 
 def three_pairs_short(game, state) -> bool:

@@ -30,11 +30,15 @@ card's pair, so the pairs' least numbers of wild-topped rows (``_Subgames.wild_c
 fit in the wild-topped rows and wild cards left, and so must each two pairs' joint need with the
 other pairs' own ones (``wild_rows_suffice``), checked at every node.
 
-When those needs take the whole pool, the pairs that need none never touch a wild-topped row, so
-the game of their rows and cards alone, without wild cards (``tame.py``), must be winnable: this
-solver's own stages for capped games without wild cards decide it (``wild_free_rest_lost``), and a
-loss there is a loss. Before the full search, a *hasty* one looks for a line with those pairs'
-cards played at once onto their own roomiest row (``hasty_line``): most of them are easy, and
+The pairs whose cards go onto wild-topped rows in a winning play are at most the pool, and hold every
+pair needing some: outside each largest such set the game of the other pairs' rows and cards alone,
+without wild cards (``tame.py``), must be winnable: this solver's own stages for capped games without
+wild cards decide them (``wild_row_sets``, ``weave.py``), and when every one is lost the deal is. A
+won one's line, with the other cards woven in, is often a win. When the needs take the whole pool,
+each wild slot takes one card of a pair needing some: the games where the slots are given to those
+pairs (``tame.slots_given``), for every way to give them, must not all be lost, and a won one's line
+is woven too. Before the full search, a *hasty* one looks for a line with the cards of the pairs
+needing none played at once onto their own roomiest row (``hasty_line``): most of them are easy, and
 their many orders are what the full search drowns in; a line it finds is a win, and its failures
 prove nothing (they are kept apart from the full search's memo). With a waste cap too (Strict
 Castle), the two-pair bound is then tried for three pairs, one of them needing wild-topped rows
@@ -79,7 +83,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import combinations, product
 from typing import Any
 
 from .beam import BeamOutOfNodes, beam_line
@@ -87,7 +91,8 @@ from .intervals import IntervalSolver
 from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
-from .tame import projection, without_wild_cards
+from .tame import projection, slots_given, wild_slots, without_wild_cards
+from .weave import rest_line, weave, wild_row_sets
 
 DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
 # A search node costs some ten times an interval entry: games that only have the search (wild
@@ -103,6 +108,9 @@ BEAM_SPAN_LIMIT = 10**6
 SUBGAME_EFFORT = 100_000  # new sub-game positions one query from the search may take before it gives up
 HASTY_SHARE = 0.25  # the share of the budget the hasty search for a line gets (row cap and wild cards)
 HASTY_EFFORT = 2_000  # ``SUBGAME_EFFORT`` during the hasty search
+WILD_SETS_SHARE = 0.2  # the share of the budget the sets of pairs using wild-topped rows get when the needs leave room
+SLOTS_SHARE = 0.6  # the share of the budget the games of ``tame.slots_given`` get (when the needs take the pool)
+WEAVE_EFFORT = 20_000  # positions one weave of a line (``weave.weave``) may take
 TRIPLE_SHARE = 0.15  # the share of the budget the three-pair wild-row checks get (row cap and wild cards)
 TRIPLE_EFFORT = 2_000  # ``SUBGAME_EFFORT`` for each of them
 BEAM_SEARCH_FIRST = 0.1  # where the beams run: the search's share of the budget before them
@@ -410,11 +418,11 @@ class Solver:
         if game.has_wilds and game.row_cap is not None:
             try:
                 needs = self.wild_needs(state, memo.subgames)
-                lost = self.wild_free_rest_lost(state, needs)
+                verdict, line = self.wild_row_sets(state, memo.subgames, needs)
             except _OutOfBudget:
-                lost = None
-            if lost is not False:
-                return Solution(None if lost is None else False, self.nodes, time.perf_counter() - start)
+                return Solution(None, self.nodes, time.perf_counter() - start)
+            if verdict is not None:
+                return Solution(verdict, self.nodes, time.perf_counter() - start, line)
             line = self.hasty_line(state, memo, frozenset(g for g, need in needs[0].items() if need == 0))
             if line is not None:
                 return Solution(True, self.nodes, time.perf_counter() - start, line)
@@ -525,6 +533,11 @@ class Solver:
         the winnable deals (it never looks at the stock, and uses no randomness): one playout
         settles those deals before any search.
         """
+        line, left = self.greedy_playout(state)
+        return line if not left else None
+
+    def greedy_playout(self, state: PairingState) -> tuple[list[Any], int]:
+        """The ``greedy`` agent's line from ``state`` and the cards it leaves (0: a win)."""
         from .agents import GreedyAgent
 
         agent = GreedyAgent(self.game)
@@ -534,7 +547,7 @@ class Solver:
             action = agent.choose(position, position.legal_actions(), None)
             position.apply(action)
             line.append(action)
-        return line if position.won() else None
+        return line, position.cards_left()
 
     def over_capacity(self, state: PairingState) -> bool:
         """Is some pair's card count beyond the room its rows can ever offer (row cap only)?
@@ -626,19 +639,139 @@ class Solver:
             subgames.effort = SUBGAME_EFFORT
             subgames.costly_costs = given_up
 
-    def wild_free_rest_lost(self, state: PairingState, needs: tuple[dict[int, int], int]) -> bool | None:
-        """When the pairs' least needs of wild-topped rows (``needs``, from :meth:`wild_needs`) take the
-        whole pool, is the game of the pairs that need none, without wild cards, lost? Then so is
-        ``state`` (``tame.py`` says why). That game is decided by this solver's own stages for
-        games without wild cards, within the rest of the budget: None when it ran out."""
+    def wild_row_sets(self, state: PairingState, subgames: "_Subgames",
+                      needs: tuple[dict[int, int], int]) -> tuple[bool | None, list[Any]]:
+        """(verdict, line) from the pairs' least needs of wild-topped rows (``needs``, from :meth:`wild_needs`)
+        and ``weave.py``: False when, for every largest set B of pairs that may play onto wild-topped rows
+        (``weave.wild_row_sets``), the game of the other pairs without wild cards is lost; True with a line
+        when a won one's line, the other cards woven in (``weave.weave``), wins; else None.
+
+        Each of those games is decided by this solver's own stages for games without wild cards. When the
+        needs take the whole pool there is one B (the pairs needing some), whose game gets the rest of the
+        budget, as it has since the sixth pass (out of it: :class:`_OutOfBudget`). Otherwise the sets B get
+        ``WILD_SETS_SHARE`` of the budget in all, and two pairs needing none whose two-pair sub-game is lost
+        with no wild-topped row (``_Subgames.fits`` with bound 0, giving up after ``HASTY_EFFORT`` positions)
+        rule out every B holding neither (one of them must play onto a wild-topped row). When the needs take
+        the whole pool and that one game is won without a woven line, :meth:`_slots_given` has the last word."""
         own, pool = needs
-        if sum(own.values()) != pool:
-            return False  # room to spare (or already too little, which the search finds at once)
+        sets = list(wild_row_sets(own, pool))
+        if not sets:
+            return None, []  # the needs alone exceed the pool: the search finds it at once
         card_class, group = self.game.card_class, self.group
-        rest = projection(state, lambda c: card_class[c] != WILD and own[group[card_class[c]]] == 0)
-        verdict = Solver(without_wild_cards(self.game), self.budget - self.nodes).solve(rest)
-        self.nodes += verdict.nodes
-        return None if verdict.winnable is None else not verdict.winnable
+        whole = sum(own.values()) == pool
+        budget, given_up = self.budget, set(subgames.costly_costs)
+        if not whole:
+            self.budget = min(budget, self.nodes + int(budget * WILD_SETS_SHARE))
+        lost_pairs: list[frozenset[int]] = []
+        refuted = True
+        try:
+            if not whole:
+                counts, waste, _ = self._root(state)
+                subgames.effort = HASTY_EFFORT
+                lost_pairs = [frozenset(gs) for gs in combinations([g for g in self.groups if not own[g]], 2)
+                              if not subgames.fits(gs, 0, waste, counts, 0)]
+            sets = [chosen for chosen in sets if all(pairs & set(chosen) for pairs in lost_pairs)]
+            rests = [projection(state, lambda c, b=chosen: card_class[c] != WILD and group[card_class[c]] not in b)
+                     for chosen in sets]
+            tame = without_wild_cards(self.game)
+            # first the games a greedy playout wins (most won ones: one playout each, no search)
+            playouts = [Solver(tame).greedy_playout(rest) for rest in rests]
+            for chosen, (sub_line, left) in zip(sets, playouts, strict=True):
+                if not left:
+                    refuted = False
+                    line = weave(self, state, chosen, sub_line, self._weave_effort())
+                    if line is not None:
+                        return True, line
+            # then the others, those the playout came closest to winning first (likelier won: their lines are
+            # what a weave needs; the losses are what a refutation needs, and it needs them all)
+            order = sorted(range(len(sets)), key=lambda i: playouts[i][1])
+            for chosen, rest in ((sets[i], rests[i]) for i in order if playouts[i][1]):
+                verdict = Solver(tame, self.budget - self.nodes).solve(rest)
+                self.nodes += verdict.nodes
+                if verdict.winnable is False:
+                    continue
+                refuted = False
+                if verdict.winnable is None:
+                    if whole:
+                        raise _OutOfBudget
+                    break
+                line = weave(self, state, chosen, verdict.line, self._weave_effort())
+                if line is not None:
+                    return True, line
+            if whole and not refuted:
+                return self._slots_given(state, own)
+        except _OutOfBudget:
+            if whole:
+                raise
+            refuted = False
+        finally:
+            self.budget = budget
+            subgames.effort = SUBGAME_EFFORT
+            subgames.costly_costs = given_up
+        return (False if refuted else None), []
+
+    def _slots_given(self, state: PairingState, own: dict[int, int]) -> tuple[bool | None, list[Any]]:
+        """When the pairs' least needs (``own``) take the whole pool, each wild slot (``tame.wild_slots``) takes
+        one card of a pair needing some: for each way to give the slots to those pairs (pair ``g`` gets
+        ``own[g]`` of them) and to choose each one's first card's class, the games of ``tame.slots_given``
+        (without wild cards; each wild card still to play given its new row as it lies or opened, every
+        subset in turn). False when for every way one of those games is lost (``slots_given`` says why that
+        is a loss); True with a line when a won one's line, cut to the pairs needing none
+        (``weave.rest_line``: it leaves the others room on the waste), weaves (``weave.weave``); else None.
+        Within ``SLOTS_SHARE`` of the budget (past it: None)."""
+        needing = [g for g in self.groups if own[g]]
+        firsts = [c for g in needing for c in sorted(set(self.classes_of[g]))]
+        rows, cards = wild_slots(state)
+        openings = [frozenset(s) for k in range(cards + 1) for s in combinations(range(rows, rows + cards), k)]
+        chosen = tuple(needing)
+        budget = self.budget
+        self.budget = min(budget, self.nodes + int(budget * SLOTS_SHARE))
+        try:
+            for choice in product(firsts, repeat=rows + cards):
+                if any(sum(self.group[c] == g for c in choice) != own[g] for g in needing):
+                    continue
+                for opened in openings:
+                    given = slots_given(state, list(choice), opened)
+                    winnable, given_line = self._beam_first(given)
+                    if winnable is False:
+                        break  # this choice is refuted
+                    if winnable is None:
+                        return None, []
+                    line = weave(self, state, chosen, rest_line(self, state, opened, chosen, given_line),
+                                 self._weave_effort())
+                    if line is not None:
+                        return True, line
+                else:
+                    return None, []  # every opening of this choice won: no refutation
+        finally:
+            self.budget = budget
+        return False, []
+
+    def _beam_first(self, state: PairingState) -> tuple[bool | None, list[Any]]:
+        """(verdict, line) on ``state`` (a game without wild cards) within the budget left, its nodes counted
+        here: first a beam search of width ``BEAM_WIDTH`` and the sub-game of the pairs it left stuck, grown
+        from its lines (``refine.py``), then, if they did not settle it, the solver's own stages. (On the
+        games of ``tame.slots_given`` the sub-games settle in some 10,000 nodes what the uncapped relaxation
+        settles in 100,000-200,000: Castle seed 574.)"""
+        sub = Solver(state.game, self.budget - self.nodes)
+        try:
+            found = beam_line(sub, state, BEAM_WIDTH, sub.budget)
+            if found.line is not None:
+                self.nodes += sub.nodes
+                return True, found.line
+            verdict, line = refine(sub, state, frozenset(self.group[c] for c in found.stuck), sub.budget)
+        except BeamOutOfNodes:
+            verdict, line = None, []
+        self.nodes += sub.nodes
+        if verdict is not None:
+            return verdict, line
+        solution = Solver(state.game, max(0, self.budget - self.nodes)).solve(state)
+        self.nodes += solution.nodes
+        return solution.winnable, solution.line
+
+    def _weave_effort(self) -> int:
+        """The nodes one weave may take: ``WEAVE_EFFORT``, within the budget."""
+        return max(0, min(WEAVE_EFFORT, self.budget - self.nodes))
 
     def hasty_line(self, state: PairingState, memo: _SearchMemo, hasty: frozenset[int]) -> list[Any] | None:
         """A winning line found by the search with the ``hasty`` pairs' cards played at once onto
