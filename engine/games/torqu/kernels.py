@@ -317,20 +317,23 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
     taken away: ``exact - B(x - e_n, j) - spare[n]``. A child that takes that card and others is
     bounded through ``B(x - e_n, j)`` less the others' charges, so its bound is lower than the
     plain charge bound by its cards' largest slack; ``need`` is how much lower it must be to be
-    pruned. With ``known_only``, only the slacks already computed are read."""
+    pruned. The slacks already computed are read first; with ``known_only``, only those."""
+    for t in range(sp_size[k]):
+        if slack[card_number[sp_cards[k, t]]] >= need:
+            return 1
+    if known_only:
+        return 0
     for t in range(sp_size[k]):
         i = sp_cards[k, t]
         n = card_number[i]
         if slack[n] < 0:
-            if known_only:
-                continue
             ok, _, single = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
                                         sh_gain, stack_x, stack, x - unit[i], j)
             if not ok:
                 return -1
             slack[n] = exact - single - spare[n]
-        if slack[n] >= need:
-            return 1
+            if slack[n] >= need:
+                return 1
     return 0
 
 
