@@ -347,7 +347,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     best is minus infinity until the root is valued (``found``)."""
     stack_x = np.empty(STACK, np.uint64)
     stack = np.empty((STACK, 5), np.int64)
-    left = left.copy()  # cards left of each suit: changed as specials are taken, and a search may restart
+    left = left.copy()  # cards left of each suit, changed as specials are taken
     groups = left.shape[0]
     group_best = np.zeros(groups, np.int64)
     group_per = np.zeros(groups, np.int64)
