@@ -362,6 +362,17 @@ def test_the_cpsat_model_agrees_on_game_sized_tableaux(game, k):
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"]
 
 
+@pytest.mark.parametrize("k", [120, 145, 163, 188])
+def test_the_cpsat_model_agrees_on_two_player_tableaux(game, k):
+    """72 cards without a Mirror (benchmark instances CP-SAT solves in well under a second): where the
+    branch and bound's nodes are mostly Flushes that the single cards' slacks prune."""
+    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
+    cards = list(range(len(game.deck)))
+    Rng(1, f"bench/{k}").shuffle(cards)
+    codes = sorted(cards[:72])
+    assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"]
+
+
 def test_the_cpsat_model_can_leave_mirrors_unwild(game):
     """With ``wild=False`` (the hand penalty when Mirrors are not wild in hand) a Mirror is an
     ordinary Magic card: it cannot complete the Cloud picture, so no set counts at full value."""
