@@ -8,9 +8,9 @@ set, wild completions included; one row per card, <= 1) and time HiGHS solving i
 columns is not timed); check both optima agree. The optimiser's compiled kernels are loaded
 before the first timing (the time is printed). Each call starts a fresh number-side table; the
 table of one-suit groups' points persists between calls (as in a game), so the first instances
-pay for filling it. Prints median and 99th percentile times and the speed ratio at the median. With ``--cpsat``, also
-times the count-level model solved by CP-SAT (``engine/games/torqu/aggregate.py``, the second
-exact solver) and checks its optimum too.
+pay for filling it. Prints median and 99th percentile times and the speed ratio at the median.
+With ``--cpsat``, also times the count-level model solved by CP-SAT
+(``engine/games/torqu/aggregate.py``, the second exact solver) and checks its optimum too.
 """
 
 from __future__ import annotations
