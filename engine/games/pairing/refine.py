@@ -32,15 +32,14 @@ def refine(solver: Any, state: PairingState, pairs: frozenset[int], stop: int) -
     """(verdict, line) for ``state`` from the sub-games of ``pairs`` grown as above: True with a line of
     the whole game, False when a sub-game is lost, None when neither was found (the set reached every
     live pair, a sub-game was undecided, or ``solver.nodes`` passed ``stop``). Sub-games are decided by
-    a fresh solver of the same class within the nodes left, which count in ``solver.nodes``, as does
-    each move of a played-out line."""
+    ``solver.decide`` within the nodes left, which count in ``solver.nodes``, as does each move of a
+    played-out line."""
     game = solver.game
     card_class, group = game.card_class, solver.group
     live = frozenset(group[card_class[c]] for c in [*state.stock[state.next:], *state.waste])
     while pairs and pairs < live and solver.nodes < stop:
         sub = projection(state, lambda c, chosen=pairs: group[card_class[c]] in chosen)
-        verdict = type(solver)(game, stop - solver.nodes).solve(sub)
-        solver.nodes += verdict.nodes
+        verdict = solver.decide(game, sub, stop - solver.nodes)
         if verdict.winnable is not True:
             return (False if verdict.winnable is False else None), []
         line, blocker = play_out(solver, state, pairs, verdict.line)

@@ -92,7 +92,7 @@ from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
 from .tame import projection, slots_given, wild_slots, without_wild_cards
-from .weave import rest_line, weave, wild_row_sets
+from .weave import outside, rest_line, weave, wild_row_sets
 
 DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
 # A search node costs some ten times an interval entry: games that only have the search (wild
@@ -508,6 +508,13 @@ class Solver:
                 rows_of[self.key_index[(card_class[row[-1]], height)]].append(r)
         return rows_of
 
+    def decide(self, game: PairingGame, state: PairingState, budget: int) -> Solution:
+        """``state`` (a position of ``game``, often a sub-game or a relaxation of this solver's) decided
+        by a fresh solver within ``budget`` nodes, which count in this solver's ``nodes``."""
+        solution = Solver(game, budget).solve(state)
+        self.nodes += solution.nodes
+        return solution
+
     def search_memo(self, state: PairingState) -> _SearchMemo:
         """A fresh memo for searching ``state``."""
         card_class = self.game.card_class
@@ -657,7 +664,6 @@ class Solver:
         sets = list(wild_row_sets(own, pool))
         if not sets:
             return None, []  # the needs alone exceed the pool: the search finds it at once
-        card_class, group = self.game.card_class, self.group
         whole = sum(own.values()) == pool
         budget, given_up = self.budget, set(subgames.costly_costs)
         if not whole:
@@ -671,8 +677,7 @@ class Solver:
                 lost_pairs = [frozenset(gs) for gs in combinations([g for g in self.groups if not own[g]], 2)
                               if not subgames.fits(gs, 0, waste, counts, 0)]
             sets = [chosen for chosen in sets if all(pairs & set(chosen) for pairs in lost_pairs)]
-            rests = [projection(state, lambda c, b=chosen: card_class[c] != WILD and group[card_class[c]] not in b)
-                     for chosen in sets]
+            rests = [projection(state, outside(self, chosen)) for chosen in sets]
             tame = without_wild_cards(self.game)
             # first the games a greedy playout wins (most won ones: one playout each, no search)
             playouts = [Solver(tame).greedy_playout(rest) for rest in rests]
@@ -686,8 +691,7 @@ class Solver:
             # what a weave needs; the losses are what a refutation needs, and it needs them all)
             order = sorted(range(len(sets)), key=lambda i: playouts[i][1])
             for chosen, rest in ((sets[i], rests[i]) for i in order if playouts[i][1]):
-                verdict = Solver(tame, self.budget - self.nodes).solve(rest)
-                self.nodes += verdict.nodes
+                verdict = self.decide(tame, rest, self.budget - self.nodes)
                 if verdict.winnable is False:
                     continue
                 refuted = False
@@ -765,8 +769,7 @@ class Solver:
         self.nodes += sub.nodes
         if verdict is not None:
             return verdict, line
-        solution = Solver(state.game, max(0, self.budget - self.nodes)).solve(state)
-        self.nodes += solution.nodes
+        solution = self.decide(state.game, state, max(0, self.budget - self.nodes))
         return solution.winnable, solution.line
 
     def _weave_effort(self) -> int:

@@ -19,7 +19,7 @@ B's pairs (``tame.slots_given``), cut to the other pairs (:func:`rest_line`), of
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import combinations
 from typing import Any
 
@@ -40,6 +40,13 @@ def wild_row_sets(own: dict[int, int], pool: int) -> Iterator[tuple[int, ...]]:
         yield tuple(sorted(needing + extra))
 
 
+def outside(solver: Any, chosen: tuple[int, ...]) -> Callable[[int], bool]:
+    """Whether a card (a code) is of a pair outside ``chosen``, wild cards excluded: the cards of the
+    wild-free game outside a set B (``chosen``), as :func:`tame.projection` keeps them."""
+    card_class, group = solver.game.card_class, solver.group
+    return lambda card: card_class[card] != WILD and group[card_class[card]] not in chosen
+
+
 class WeaveOutOfNodes(Exception):
     """The nodes given to one weave ran out."""
 
@@ -56,10 +63,7 @@ def weave(solver: Any, state: PairingState, chosen: tuple[int, ...], sub_line: l
     ``solver.nodes``."""
     game = solver.game
     card_class, group = game.card_class, solver.group
-
-    def inside(card: int) -> bool:
-        return card_class[card] != WILD and group[card_class[card]] not in chosen
-
+    inside = outside(solver, chosen)
     sub = projection(state, inside)
     kept = kept_rows(state, inside)  # the line's row i is the whole game's row kept[i]
     # what each step of the line expects: the card it turns up, or the card it plays and the row it goes on
@@ -144,11 +148,8 @@ def rest_line(solver: Any, state: PairingState, opened: frozenset[int], chosen: 
     card of a pair outside ``chosen``, as a line of the game of those pairs without wild cards
     (:func:`tame.projection`, whose rows are ``kept_rows``): a projection of a winning play, so a winning
     line of it, and one that left the chosen pairs' cards their room on the waste (for :func:`weave`)."""
-    card_class, group = state.game.card_class, solver.group
-
-    def inside(card: int) -> bool:
-        return card_class[card] != WILD and group[card_class[card]] not in chosen
-
+    card_class = state.game.card_class
+    inside = outside(solver, chosen)
     where = {r: i for i, r in enumerate(kept_rows(state, inside))}
     # ``given``'s waste and stock are these, each wild card replaced, those of ``opened`` slots dropped
     slot = wild_slots(state)[0]
