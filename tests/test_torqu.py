@@ -83,6 +83,28 @@ def test_personal_tableau_fills_centre_then_primaries_then_secondaries():
     assert not t.room()
 
 
+def test_a_card_taken_from_a_personal_tableau_is_refilled_first():
+    """Death takes exposed cards from personal tableaus; the next card laid fills the first
+    stack with room again, in laying order, however full the later stacks are."""
+    t = Tableau((4, 2, 2))
+    for card in range(36):
+        t.lay(card)
+    assert not t.take(5)  # the top of N, covered by NW-N and N-NE
+    assert t.take(35)
+    t.lay(100)
+    assert t.secondaries[7] == [34, 100] and not t.room()
+    assert t.take(3)
+    t.lay(101)
+    assert t.center == [0, 1, 2, 101] and not t.room()
+    t = Tableau((4, 2, 2))
+    for card in range(20):  # the centre and every primary full, no secondary yet: all exposed
+        t.lay(card)
+    assert t.take(5)
+    t.lay(200)
+    assert t.primaries[0] == [4, 200] and t.secondaries[0] == []
+    t.lay(201)
+    assert t.secondaries[0] == [201]
+
 def test_board_movement_rounding():
     assert [spaces_for(s, 100) for s in (150, 149, 99, 100, -99, -100, -150, 0)] == [2, 1, 0, 1, 0, -1, -2, 0]
 

@@ -19,13 +19,14 @@ class Tableau:
     """Stacks of card codes, bottom to top. ``capacity`` (centre, primary, secondary) bounds
     them when cards are laid one by one (personal tableaus); the centre is dealt directly."""
 
-    __slots__ = ("center", "primaries", "secondaries", "capacity")
+    __slots__ = ("center", "primaries", "secondaries", "capacity", "_fill")
 
     def __init__(self, capacity: tuple[int, int, int] | None = None):
         self.center: list[int] = []
         self.primaries: list[list[int]] = [[] for _ in range(8)]
         self.secondaries: list[list[int]] = [[] for _ in range(8)]
         self.capacity = capacity
+        self._fill = 0  # see _next_stack
 
     @classmethod
     def dealt(cls, cards: list[int], center: int, primary: int, secondary: int) -> "Tableau":
@@ -51,25 +52,33 @@ class Tableau:
     def __len__(self) -> int:
         return len(self.center) + sum(map(len, self.primaries)) + sum(map(len, self.secondaries))
 
-    def exposed_stacks(self) -> list[list[int]]:
-        """The non-empty stacks whose top card is exposed."""
-        out = [self.center] if self.center else []
+    def exposed(self) -> list[int]:
+        """The exposed cards (tops of exposed stacks): centre, primaries N..NW, secondaries."""
+        out = [self.center[-1]] if self.center else []
         sec = self.secondaries
         for i, stack in enumerate(self.primaries):
             if stack and not sec[i - 1] and not sec[i]:
-                out.append(stack)
-        out.extend(s for s in sec if s)
+                out.append(stack[-1])
+        out.extend(s[-1] for s in sec if s)
         return out
 
-    def exposed(self) -> list[int]:
-        """The exposed cards (tops of exposed stacks)."""
-        return [s[-1] for s in self.exposed_stacks()]
-
     def take(self, card: int) -> bool:
-        """Remove ``card`` if it is exposed here; whether it was."""
-        for stack in self.exposed_stacks():
-            if stack[-1] == card:
+        """Remove ``card`` if it is exposed here; whether it was. (Each card exists once, so
+        the stacks are searched in whichever order is quickest, secondaries before primaries.)"""
+        if self.center and self.center[-1] == card:
+            self.center.pop()
+            self._fill = 0
+            return True
+        sec = self.secondaries
+        for stack in sec:
+            if stack and stack[-1] == card:
                 stack.pop()
+                self._fill = 0
+                return True
+        for i, stack in enumerate(self.primaries):
+            if stack and stack[-1] == card and not sec[i - 1] and not sec[i]:
+                stack.pop()
+                self._fill = 0
                 return True
         return False
 
@@ -84,15 +93,28 @@ class Tableau:
         stack.append(card)
 
     def _next_stack(self) -> list[int] | None:
+        """The first stack with room, in laying order (0 the centre, 1-8 the primaries, 9-16 the
+        secondaries). ``_fill`` remembers where the last search stopped: every stack before it is
+        full, until :meth:`take` empties one (it then starts again from the centre)."""
         center, primary, secondary = self.capacity  # type: ignore[misc]
-        if len(self.center) < center:
-            return self.center
-        for stack in self.primaries:
+        i = self._fill
+        if i == 0:
+            if len(self.center) < center:
+                return self.center
+            i = 1
+        while i <= 8:
+            stack = self.primaries[i - 1]
             if len(stack) < primary:
+                self._fill = i
                 return stack
-        for stack in self.secondaries:
+            i += 1
+        while i <= 16:
+            stack = self.secondaries[i - 9]
             if len(stack) < secondary:
+                self._fill = i
                 return stack
+            i += 1
+        self._fill = i
         return None
 
     def to_json(self, names: tuple[str, ...]) -> dict:

@@ -59,6 +59,9 @@ class Scorer:
         for), the leftover cards and the total ``sum(points) + sign * (numbers in sets)``
         ``- sign * (all numbers)``, i.e. the tableau score for sign +1."""
         codes = sorted(codes)
+        if len(codes) < 4:  # no set has fewer than four cards (most hands at a match's end)
+            return {"score": -sign * sum(self.deck.cards[c].value for c in codes), "sets": [],
+                    "leftover": [self.deck.names[c] for c in codes]}
         wilds = [c for c in codes if c in self.wild] if wild else []
         reals = [c for c in codes if c not in wilds]
         own = {c: self.deck.cards[c].value for c in codes}
