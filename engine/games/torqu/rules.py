@@ -113,32 +113,25 @@ class TorquGame(Game):
         self.teams = self.num_players // 2 if self.partners else self.num_players
         self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
-        names = self.deck.names
-        self.lays = tuple(Lay(n) for n in names)
+        self.lays = tuple(Lay(n) for n in self.deck.names)
         cards = self.deck.cards
         top = max(c.value for c in cards)
         pics = self.scorer.idents
-        partner: list[frozenset[int]] = []
+        names = self.deck.names
+        partner: list[dict[int, Draw]] = []
         for a in cards:
-            mates = set()
+            mates = {}
             for b in cards:
                 if a.code == b.code:
                     continue
                 diff = abs(a.value - b.value)
                 if (a.suit == b.suit or diff <= 1 or (opts["pair_wraps"] and diff == top - 1)
                         or set(pics[a.code].pictures) & set(pics[b.code].pictures)):
-                    mates.add(b.code)
-            partner.append(frozenset(mates))
+                    mates[b.code] = Draw((names[a.code], names[b.code]))
+            partner.append(mates)
+        # partner[a]: every card that pairs with card a, mapped to the action drawing a then it
+        # (built once: finding a turn's draws is on every game's path)
         self.partner = tuple(partner)
-        self._draws: dict[tuple[int, int], Draw] = {}
-
-    def draw_action(self, first: int, second: int) -> Draw:
-        key = (first, second)
-        action = self._draws.get(key)
-        if action is None:
-            names = self.deck.names
-            action = self._draws[key] = Draw((names[first], names[second]))
-        return action
 
     def owner(self, seat: int) -> int:
         """The tableau and stone a seat plays for (its team in Partners)."""
@@ -247,14 +240,15 @@ class TorquState(State):
         for i, a in enumerate(center):
             mates = partner[a]
             for b in center[i + 1:]:
-                if b in mates:
-                    out.append(game.draw_action(a, b))
+                draw = mates.get(b)
+                if draw is not None:
+                    out.append(draw)
         if game.death:
             own = game.owner(seat)
             others = sorted(c for t, tab in enumerate(self.tableaus) if t != own for c in tab.exposed())
             for a in center:
                 mates = partner[a]
-                out.extend(game.draw_action(a, b) for b in others if b in mates)
+                out.extend(mates[b] for b in others if b in mates)
             out.sort(key=lambda d: (game.deck.by_name[d.cards[0]].code, game.deck.by_name[d.cards[1]].code))
         return out
 
