@@ -113,11 +113,11 @@ class TorquGame(Game):
         self.teams = self.num_players // 2 if self.partners else self.num_players
         self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
-        self.lays = tuple(Lay(n) for n in self.deck.names)
+        names = self.deck.names
+        self.lays = tuple(Lay(n) for n in names)
         cards = self.deck.cards
         top = max(c.value for c in cards)
         pics = self.scorer.idents
-        names = self.deck.names
         partner: list[dict[int, Draw]] = []
         for a in cards:
             mates = {}
