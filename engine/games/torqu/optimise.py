@@ -49,12 +49,19 @@ QUARTER = 4  # the kernels count in quarter points: a share of a Flush is a quar
 NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 cards in 64 bits
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
-# A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most TABLE_START; it
-# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best,
-# while allocating it for a hand of a few cards doubles that call's time. At 72 cards (tables of
-# 2^22-2^23 slots at the end) starting at 2^18-2^22 instead made no difference beyond noise.
-TABLE_START = 1 << 16
+# A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most
+# 2^(TABLE_START_BITS + (cards - 36) // 6) (2^16 up to 36 cards, 2^22 at 72); it doubles when half
+# full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best (2^12-2^15 and
+# 2^17-2^18 slower or no faster), while allocating it for a hand of a few cards doubles that call's
+# time. At 72 cards the tables end at 2^21-2^24 slots: starting at 2^22 saves most of the doublings
+# (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 -> 88.6 s).
+TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
+
+
+def first_table_slots(cards: int) -> int:
+    """The number side's first table size for a search over ``cards`` cards (see above)."""
+    return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6)
 
 
 def fits_packed_counts(top: int, most: int) -> str | None:
@@ -125,7 +132,7 @@ class _NumberSide:
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
-        self._allocate(min(TABLE_START, 1 << SMALLEST_TABLE_BITS + cards // 4))
+        self._allocate(first_table_slots(cards))
 
     def _allocate(self, slots: int) -> None:
         import numpy as np
