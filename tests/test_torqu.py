@@ -105,6 +105,7 @@ def test_a_card_taken_from_a_personal_tableau_is_refilled_first():
     t.lay(201)
     assert t.secondaries[0] == [201]
 
+
 def test_board_movement_rounding():
     assert [spaces_for(s, 100) for s in (150, 149, 99, 100, -99, -100, -150, 0)] == [2, 1, 0, 1, 0, -1, -2, 0]
 
