@@ -372,13 +372,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     chosen = np.zeros(depth, np.int64)
     slack = np.empty((depth, spare.shape[0]), np.int64)
     best, best_len, found = 0, 0, False
-    ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain,
-                              stack_x, stack, counts, wilds)
-    while not ok:  # each number side call below, failing on a half full table, doubles it and asks again
-        tab = _grown(tab)
-        ok, _, root = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
-                                  sh_gain, stack_x, stack, counts, wilds)
-    f_counts[0], f_wilds[0], f_bound[0] = counts, wilds, root
+    f_counts[0], f_wilds[0] = counts, wilds  # the root's bound f_bound[0] is never read: nothing is found yet
     d = 0
     mode = 0  # 0: enter the node at depth d; 1: go on with its children; 2: leave it
     while True:
@@ -402,7 +396,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if pruned:
                     continue
             ok = False
-            while not ok:
+            while not ok:  # each number side call, failing on a half full table, doubles it and asks again
                 ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
                                                sh_wilds, sh_gain, stack_x, stack, x, j)
                 if not ok:
