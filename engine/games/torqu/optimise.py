@@ -132,12 +132,7 @@ class _NumberSide:
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
-        self._allocate(first_table_slots(cards))
-
-    def _allocate(self, slots: int) -> None:
-        import numpy as np
-
-        self.tab = np.zeros((slots, 3), np.int64)  # replaced by a larger copy when the search outgrows it
+        self.tab = np.zeros((first_table_slots(cards), 3), np.int64)  # replaced by a larger copy when outgrown
         self.filled = np.zeros(1, np.int64)
 
     def arguments(self) -> tuple:
