@@ -27,20 +27,24 @@ def _seed_range(text: str) -> list[int]:
 @click.option("--seeds", default=None, metavar="A-B", help="A range of deals, e.g. 1-1000.")
 @game_options
 @click.option("--budget", type=click.IntRange(1), default=None,
-              help="Search nodes allowed per deal before answering null (default: 2,000,000; 300,000 with wild cards).")
+              help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild cards).")
+@click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS",
+              help="CP-SAT's effort per deal the search left undecided, in deterministic seconds (a count of its "
+                   "work, the same on every machine) before answering null (default: 60; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts.")
 @format_option("text", "json", "jsonl")
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
-              variants: tuple[str, ...], rng: str, budget: int | None, log_path: str | None, fmt: str) -> None:
+              variants: tuple[str, ...], rng: str, budget: int | None, sat_effort: float | None, log_path: str | None, fmt: str) -> None:
     """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
 
-    Per deal: winnable true/false (null only if the node budget ran out), nodes searched, seconds.
+    Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out), nodes
+    searched (CP-SAT's branches included), seconds.
     """
     from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
-    from cardgames.engine.games.pairing.solver import Solver
+    from cardgames.engine.games.pairing.solver import SAT_EFFORT, Solver
     from cardgames.engine.log import build_log, dumps, write_atomic
 
     if (seed is None) == (seeds is None):
@@ -50,7 +54,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     game = load_game(ctx, game_id, variants, players)
     if game.spec.engine != "pairing":
         raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")
-    solver = Solver(game, budget)
+    solver = Solver(game, budget, SAT_EFFORT if sat_effort is None else sat_effort)
     rows = []
     for s in ([seed] if seed is not None else _seed_range(seeds)):
         canonical = game.check_seed(s, rng)

@@ -76,7 +76,7 @@ def test_solver_agrees_with_brute_force(name, variants):
                                   "wizards-tower", "equinox"])
 def test_winning_lines_replay_to_a_win(name):
     game = load_game(name)
-    solver = Solver(game, budget=50_000)
+    solver = Solver(game, budget=50_000, sat_effort=2.0)
     checked = 0
     for seed in range(1, 15):
         state = game.new_state(seed)
@@ -108,7 +108,7 @@ def test_solver_from_a_position_mid_game():
 
 def test_budget_runs_out_to_null():
     game = load_game("eiffel-tower")
-    assert Solver(game, budget=5).solve(game.new_state(3)).winnable is None
+    assert Solver(game, budget=5, sat_effort=0).solve(game.new_state(3)).winnable is None
 
 
 def test_solver_agent_wins_winnable_deals_and_plays_on_otherwise(run_cli, tmp_path):

@@ -87,6 +87,7 @@ from itertools import combinations, product
 from typing import Any
 
 from .beam import BeamOutOfNodes, beam_line
+from .cpsat import sat_verdict
 from .intervals import IntervalSolver
 from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .refine import refine
@@ -118,6 +119,7 @@ BEAM_SEARCH_MOST = 30_000  # and at most this many nodes (Uta Pagoda's quick ver
 BEAM_SHARE = 0.5  # the beam searches' share of the budget (then the search resumes with the rest)
 BEAM_WIDTH = 32  # the first beam search's width (positions kept per stock index); doubled after each failure
 UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
+SAT_EFFORT = 60.0  # deterministic seconds the CP-SAT stage gets on a position the other stages left undecided
 
 
 @dataclass
@@ -374,10 +376,12 @@ class _Subgames:
 class Solver:
     """Solves positions of one game; build once per game, call :meth:`solve` per position."""
 
-    def __init__(self, game: PairingGame, budget: int | None = None):
+    def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float = SAT_EFFORT):
         """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
-        ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies)."""
+        ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies).
+        ``sat_effort``: the CP-SAT stage's deterministic seconds per position; 0 for none."""
         self.game = game
+        self.sat_effort = sat_effort
         self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
         card_class = game.card_class
         classes = sorted(set(card_class) | {c for acc in game.accepts[1:] for c in acc if c != WILD})
@@ -399,7 +403,19 @@ class Solver:
 
     # -- public ------------------------------------------------------------------------
     def solve(self, state: PairingState) -> Solution:
-        """Decide ``state`` (any position, not only a fresh deal) and find a winning line."""
+        """Decide ``state`` (any position, not only a fresh deal) and find a winning line: the staged
+        solver within the node budget, then, if it left the position undecided, the CP-SAT model
+        (``cpsat.py``) within ``sat_effort`` deterministic seconds."""
+        start = time.perf_counter()
+        solution = self._staged(state)
+        if solution.winnable is None and self.sat_effort:
+            found = sat_verdict(self.game, state, self.sat_effort)
+            solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
+                                found.line)
+        return solution
+
+    def _staged(self, state: PairingState) -> Solution:
+        """Decide ``state`` with the staged solver (everything but CP-SAT) within the node budget."""
         start = time.perf_counter()
         self.nodes = 0
         if self.over_capacity(state):
@@ -511,7 +527,7 @@ class Solver:
     def decide(self, game: PairingGame, state: PairingState, budget: int) -> Solution:
         """``state`` (a position of ``game``, often a sub-game or a relaxation of this solver's) decided
         by a fresh solver within ``budget`` nodes, which count in this solver's ``nodes``."""
-        solution = Solver(game, budget).solve(state)
+        solution = Solver(game, budget, sat_effort=0).solve(state)
         self.nodes += solution.nodes
         return solution
 

@@ -1,0 +1,152 @@
+"""The solver's last stage: a position as a CP-SAT model of which row each card goes onto, and when.
+
+Why a model and not more search: with wild cards the rows move between pairs, so neither the
+sub-games nor the interval solver refute much, and the search drowns in the waste's orders
+(Wizard's Tower's deals stayed undecided at millions of nodes). A constraint solver with clause
+learning settles most of them in a second or two, either way. It runs only on what the other stages
+left undecided (docs/rules/pairing.md, "The solver", step 4).
+
+The model rests on two facts of the rules:
+
+* **A row is a chain of cards.** Each card still to be placed gets exactly one predecessor, the
+  card it is played onto: an open row's top card or another card still to be placed, which must
+  pair with it (the rules' ``accepts``); each row top and each card takes at most one successor.
+  Under a row cap a card's height on its row is its predecessor's plus one, at most the cap.
+* **The waste is a stack.** Number the cards in the order they reach the waste (the waste's cards
+  bottom to top, then the stock's); ``t[k]`` is the turn after which card k is played: it leaves
+  after the turn of stock card ``t[k]`` and before the next one. For two cards c < d, either c
+  leaves before d arrives, or d leaves no later than c (d lies above c). Played onto card y, card
+  c leaves after y: if y arrived first it left before c arrived, else c was still waiting when y
+  arrived. Under the Strict waste cap, fewer than the cap of the cards turned before each stock
+  card are still waiting when it is turned.
+
+Every winning line gives a solution, and every solution is a winning line: played turn by turn,
+the cards leaving after one turn are the top of the waste, taken from the top down. So the model
+is infeasible exactly when the position is lost. Rows with the same top class (and height) are
+interchangeable; their first cards are ordered to break the symmetry.
+
+CP-SAT runs on one worker with a limit in deterministic time (a count of its work, not the
+clock), so a verdict, and a line, are the same on every machine for one OR-Tools version.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .rules import TURN, PairingGame, PairingState, Play
+
+
+@dataclass
+class SatVerdict:
+    """The CP-SAT stage's answer: ``winnable`` None when its effort ran out; ``branches`` is
+    CP-SAT's count of search decisions (what the solver adds to its node count)."""
+
+    winnable: bool | None
+    line: list[Any]
+    branches: int
+
+
+def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVerdict:
+    """Decide ``state`` with CP-SAT within ``effort`` deterministic seconds."""
+    from ortools.sat.python import cp_model  # heavy: imported only when a deal gets this far
+
+    cards = list(state.waste) + list(state.stock[state.next:])
+    n, waiting = len(cards), len(state.waste)
+    klass, accepts, cap = game.card_class, game.accepts, game.row_cap
+    model = cp_model.CpModel()
+    # the waste's cards are all there before the first turn: none leaves before the last arrived
+    leaves = [model.NewIntVar(max(k, waiting - 1), n - 1, f"t{k}") for k in range(n)]
+    height = [model.NewIntVar(2, cap, f"h{k}") for k in range(n)] if cap is not None else None
+    open_rows = [r for r, row in enumerate(state.rows) if cap is None or len(row) < cap]
+    firsts: dict[int, list[tuple[int, Any]]] = {r: [] for r in open_rows}
+    successors: list[list[Any]] = [[] for _ in range(n)]
+    onto: list[tuple[tuple[bool, int], int, Any]] = []  # ((on a row?, which), card, arc literal)
+    for c in range(n):
+        fits = accepts[klass[cards[c]]]
+        arcs = []
+        for r in open_rows:
+            if klass[state.rows[r][-1]] in fits:
+                arc = model.NewBoolVar("")
+                arcs.append(arc)
+                firsts[r].append((c, arc))
+                onto.append(((True, r), c, arc))
+                if height is not None:
+                    model.Add(height[c] == len(state.rows[r]) + 1).OnlyEnforceIf(arc)
+        for y in range(n):
+            if y != c and klass[cards[y]] in fits:
+                arc = model.NewBoolVar("")
+                arcs.append(arc)
+                successors[y].append(arc)
+                onto.append(((False, y), c, arc))
+                if y < c:
+                    model.Add(leaves[y] <= c - 1).OnlyEnforceIf(arc)
+                else:
+                    model.Add(leaves[c] >= y).OnlyEnforceIf(arc)
+                if height is not None:
+                    model.Add(height[c] == height[y] + 1).OnlyEnforceIf(arc)
+        model.AddExactlyOne(arcs)
+    for arcs in [*successors, *([arc for _, arc in firsts[r]] for r in open_rows)]:
+        if len(arcs) > 1:
+            model.AddAtMostOne(arcs)
+    _break_row_symmetry(model, state, open_rows, firsts, klass, n)
+    gone_before: dict[tuple[int, int], Any] = {}
+    for c in range(n):
+        for d in range(c + 1, n):
+            before = model.NewBoolVar("")
+            gone_before[c, d] = before
+            model.Add(leaves[c] <= d - 1).OnlyEnforceIf(before)
+            model.Add(leaves[c] >= d).OnlyEnforceIf(before.Not())
+            model.Add(leaves[d] <= leaves[c]).OnlyEnforceIf(before.Not())
+    if game.waste_cap is not None:
+        for p in range(waiting, n):
+            model.Add(sum(1 - gone_before[c, p] for c in range(p)) <= game.waste_cap - 1)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = effort
+    status = solver.Solve(model)
+    branches = solver.NumBranches()
+    if status == cp_model.INFEASIBLE:
+        return SatVerdict(False, [], branches)
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return SatVerdict(None, [], branches)
+    under = {c: where for where, c, arc in onto if solver.Value(arc)}
+    line = _line(state, [solver.Value(v) for v in leaves], under, waiting)
+    return SatVerdict(True, line, branches)
+
+
+def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int],
+                        firsts: dict[int, list[tuple[int, Any]]], klass: tuple[int, ...], n: int) -> None:
+    """Rows of one kind (top class and height) take first cards in ascending order (n: none)."""
+    kinds: dict[tuple[int, int], list[int]] = {}
+    for r in open_rows:
+        kinds.setdefault((klass[state.rows[r][-1]], len(state.rows[r])), []).append(r)
+    for rows in kinds.values():
+        first = []
+        for r in rows:
+            var = model.NewIntVar(0, n, "")
+            arcs = firsts[r]
+            model.Add(var == sum(c * arc for c, arc in arcs) + n * (1 - sum(arc for _, arc in arcs)))
+            first.append(var)
+        for a, b in zip(first, first[1:]):
+            model.Add(a <= b)
+
+
+def _line(state: PairingState, leaves: list[int], under: dict[int, tuple[bool, int]], waiting: int) -> list[Any]:
+    """The moves of a solution: after each turn, the cards leaving then, from the top of the waste down,
+    each onto the row its chain of predecessors starts from."""
+    def row_of(card: int) -> int:
+        on_row, which = under[card]
+        while not on_row:
+            on_row, which = under[which]
+        return which
+
+    by_turn: dict[int, list[int]] = {}
+    for card, turn in enumerate(leaves):
+        by_turn.setdefault(turn, []).append(card)
+    line: list[Any] = []
+    for k in range(len(leaves)):
+        if k >= waiting:
+            line.append(TURN)
+        line.extend(Play(row_of(card)) for card in sorted(by_turn.get(k, ()), reverse=True))
+    return line
