@@ -27,7 +27,8 @@ def _seed_range(text: str) -> list[int]:
 @click.option("--seeds", default=None, metavar="A-B", help="A range of deals, e.g. 1-1000.")
 @game_options
 @click.option("--budget", type=click.IntRange(1), default=None,
-              help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild cards).")
+              help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild "
+                   "cards).")
 @click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS",
               help="CP-SAT's effort per deal the search left undecided, in deterministic seconds (a count of its "
                    "work, the same on every machine) before answering null (default: 60; 0: no CP-SAT stage).")
@@ -36,7 +37,8 @@ def _seed_range(text: str) -> list[int]:
 @format_option("text", "json", "jsonl")
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
-              variants: tuple[str, ...], rng: str, budget: int | None, sat_effort: float | None, log_path: str | None, fmt: str) -> None:
+              variants: tuple[str, ...], rng: str, budget: int | None, sat_effort: float | None,
+              log_path: str | None, fmt: str) -> None:
     """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
 
     Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out), nodes

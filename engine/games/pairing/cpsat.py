@@ -32,6 +32,7 @@ clock), so a verdict, and a line, are the same on every machine for one OR-Tools
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 from .rules import TURN, PairingGame, PairingState, Play
@@ -128,7 +129,7 @@ def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int],
             arcs = firsts[r]
             model.Add(var == sum(c * arc for c, arc in arcs) + n * (1 - sum(arc for _, arc in arcs)))
             first.append(var)
-        for a, b in zip(first, first[1:]):
+        for a, b in pairwise(first):
             model.Add(a <= b)
 
 
