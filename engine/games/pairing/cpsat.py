@@ -90,7 +90,7 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVer
     for arcs in [*successors, *([arc for _, arc in firsts[r]] for r in open_rows)]:
         if len(arcs) > 1:
             model.AddAtMostOne(arcs)
-    _break_row_symmetry(model, state, open_rows, firsts, klass, n)
+    _break_row_symmetry(model, state, open_rows, firsts, klass, cap is not None, n)
     gone_before: dict[tuple[int, int], Any] = {}
     for c in range(n):
         for d in range(c + 1, n):
@@ -116,12 +116,12 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVer
     return SatVerdict(True, line, branches)
 
 
-def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int],
-                        firsts: dict[int, list[tuple[int, Any]]], klass: tuple[int, ...], n: int) -> None:
-    """Rows of one kind (top class and height) take first cards in ascending order (n: none)."""
+def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int], firsts: dict[int, list[tuple[int, Any]]],
+                        klass: tuple[int, ...], capped: bool, n: int) -> None:
+    """Rows of one kind (top class, and height under a row cap) take first cards in ascending order (n: none)."""
     kinds: dict[tuple[int, int], list[int]] = {}
     for r in open_rows:
-        kinds.setdefault((klass[state.rows[r][-1]], len(state.rows[r])), []).append(r)
+        kinds.setdefault((klass[state.rows[r][-1]], len(state.rows[r]) if capped else 0), []).append(r)
     for rows in kinds.values():
         first = []
         for r in rows:
