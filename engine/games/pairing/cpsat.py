@@ -117,6 +117,11 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVer
         return SatVerdict(None, [], branches)
     under = {c: where for where, c, arc in onto if solver.Value(arc)}
     line = _line(state, [solver.Value(v) for v in leaves], under, waiting)
+    played = state.clone()
+    for action in line:
+        played.apply(action)  # the rules refuse an illegal move
+    if not played.won():
+        raise RuntimeError("the CP-SAT model's line does not win: the model and the rules disagree")
     return SatVerdict(True, line, branches)
 
 
