@@ -76,6 +76,11 @@ is a line);
 without wild cards, the interval solver run as if rows had no cap refutes further deals
 (that game allows every move of the capped one), or finds a line that, with the roomiest row
 named for each play, often keeps the cap and so wins, before the search resumes.
+
+What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``) within
+``sat_effort`` deterministic seconds: it finds the wins whose Wizards' rows the search never reaches, and
+refutes the capped deals no relaxation here refutes. It comes last because the stages above settle most
+deals in milliseconds, and it costs a second or more.
 """
 
 from __future__ import annotations
