@@ -3,8 +3,9 @@
 Why a model and not more search: with wild cards the rows move between pairs, so neither the
 sub-games nor the interval solver refute much, and the search drowns in the waste's orders
 (Wizard's Tower's deals stayed undecided at millions of nodes). A constraint solver with clause
-learning settles most of them in a second or two, either way. It runs only on what the other stages
-left undecided (docs/rules/pairing.md, "The solver", step 4).
+learning settles most of them in a second or two: Wizard's Tower's wins, Castle's losses, both for
+Strict Wizard's Tower. It runs only on what the other stages left undecided (docs/rules/pairing.md,
+"The solver", step 6).
 
 The model rests on two facts of the rules:
 
@@ -22,8 +23,8 @@ The model rests on two facts of the rules:
 
 Every winning line gives a solution, and every solution is a winning line: played turn by turn,
 the cards leaving after one turn are the top of the waste, taken from the top down. So the model
-is infeasible exactly when the position is lost. Rows with the same top class (and height) are
-interchangeable; their first cards are ordered to break the symmetry.
+is infeasible exactly when the position is lost. Rows with the same top class (and, under a row cap,
+height) are interchangeable; their first cards are ordered to break the symmetry.
 
 CP-SAT runs on one worker with a limit in deterministic time (a count of its work, not the
 clock), so a verdict, and a line, are the same on every machine for one OR-Tools version.
