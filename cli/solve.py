@@ -46,7 +46,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     """
     from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
-    from cardgames.engine.games.pairing.solver import SAT_EFFORT, Solver
+    from cardgames.engine.games.pairing.solver import Solver
     from cardgames.engine.log import build_log, dumps, write_atomic
 
     if (seed is None) == (seeds is None):
@@ -56,7 +56,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     game = load_game(ctx, game_id, variants, players)
     if game.spec.engine != "pairing":
         raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")
-    solver = Solver(game, budget, SAT_EFFORT if sat_effort is None else sat_effort)
+    solver = Solver(game, budget, sat_effort)
     rows = []
     for s in ([seed] if seed is not None else _seed_range(seeds)):
         canonical = game.check_seed(s, rng)

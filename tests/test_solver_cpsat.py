@@ -55,3 +55,19 @@ def test_the_same_line_every_time():
     state = game.new_state(2)
     first, again = (sat_verdict(game, state, effort=30.0) for _ in range(2))
     assert first.winnable and first.line == again.line and first.branches == again.branches
+
+
+def test_solve_cli_sat_effort(run_cli):
+    """``--sat-effort 0`` turns the stage off (null once the nodes run out); by default it decides."""
+    import orjson
+
+    def verdict(*extra: str):
+        out = run_cli("solve", "--game", "strict-castle", "--seed", "85", "--budget", "2000", "--format", "json",
+                      *extra)
+        assert out.exit_code == 0
+        return orjson.loads(out.stdout)["winnable"]
+
+    assert verdict("--sat-effort", "0") is None
+    assert verdict() is False
+    bad = run_cli("solve", "--game", "strict-castle", "--seed", "85", "--sat-effort", "-1")
+    assert bad.exit_code != 0 and "Traceback" not in bad.stderr

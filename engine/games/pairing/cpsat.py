@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
-from .rules import TURN, PairingGame, PairingState, Play
+from .rules import TURN, PairingGame, PairingState
 
 
 @dataclass
@@ -117,13 +117,7 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVer
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return SatVerdict(None, [], branches)
     under = {c: where for where, c, arc in onto if solver.Value(arc)}
-    line = _line(state, [solver.Value(v) for v in leaves], under, waiting)
-    played = state.clone()
-    for action in line:
-        played.apply(action)  # the rules refuse an illegal move
-    if not played.won():
-        raise RuntimeError("the CP-SAT model's line does not win: the model and the rules disagree")
-    return SatVerdict(True, line, branches)
+    return SatVerdict(True, _line(state, [solver.Value(v) for v in leaves], under, waiting), branches)
 
 
 def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int], firsts: dict[int, list[tuple[int, Any]]],
@@ -145,7 +139,8 @@ def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int], f
 
 def _line(state: PairingState, leaves: list[int], under: dict[int, tuple[bool, int]], waiting: int) -> list[Any]:
     """The moves of a solution: after each turn, the cards leaving then, from the top of the waste down,
-    each onto the row its chain of predecessors starts from."""
+    each onto the row its chain of predecessors starts from; played through the rules as they are made,
+    which refuse an illegal move, and checked to end won."""
     def row_of(card: int) -> int:
         on_row, which = under[card]
         while not on_row:
@@ -155,9 +150,15 @@ def _line(state: PairingState, leaves: list[int], under: dict[int, tuple[bool, i
     by_turn: dict[int, list[int]] = {}
     for card, turn in enumerate(leaves):
         by_turn.setdefault(turn, []).append(card)
+    board = state.clone()
+    plays = board.game.plays
     line: list[Any] = []
     for k in range(len(leaves)):
-        if k >= waiting:
-            line.append(TURN)
-        line.extend(Play(row_of(card)) for card in sorted(by_turn.get(k, ()), reverse=True))
+        moves = [TURN] if k >= waiting else []
+        moves += [plays[row_of(card)] for card in sorted(by_turn.get(k, ()), reverse=True)]
+        for move in moves:
+            board.apply(move)
+        line += moves
+    if not board.won():
+        raise RuntimeError("the CP-SAT model's line does not win: the model and the rules disagree")
     return line

@@ -381,12 +381,13 @@ class _Subgames:
 class Solver:
     """Solves positions of one game; build once per game, call :meth:`solve` per position."""
 
-    def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float = SAT_EFFORT):
+    def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float | None = None):
         """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
         ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies).
-        ``sat_effort``: the CP-SAT stage's deterministic seconds per position; 0 for none."""
+        ``sat_effort``: the CP-SAT stage's deterministic seconds per position; 0 for none, None for
+        ``SAT_EFFORT``."""
         self.game = game
-        self.sat_effort = sat_effort
+        self.sat_effort = SAT_EFFORT if sat_effort is None else sat_effort
         self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
         card_class = game.card_class
         classes = sorted(set(card_class) | {c for acc in game.accepts[1:] for c in acc if c != WILD})
