@@ -58,13 +58,17 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except CardgamesError as exc:
             raise click.ClickException(str(exc)) from None
+        except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
+            _silence_stdout()
+            ctx.exit(0)
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgames", prog_name="cardgames")
 @click.option("--configs", "config_dirs", multiple=True, metavar="DIR", envvar="CARDGAMES_CONFIGS",
-              type=click.Path(file_okay=False), help="Extra config folder (games/, decks/, variants/), searched "
-              "before the bundled configs. Repeatable; also CARDGAMES_CONFIGS.")
+              type=click.Path(file_okay=False, exists=True),
+              help="Extra config folder (games/, decks/, variants/), searched before the bundled configs. "
+                   "Repeatable; also CARDGAMES_CONFIGS.")
 @click.pass_context
 def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     """Play, replay, check and analyse Torqu, Turup, Towers and the pairing solitaires.
@@ -75,9 +79,14 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     ctx.obj = {"config_dirs": config_dirs}
 
 
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that flushing it at exit does not fail again."""
+    import os
+
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, sys.stdout.fileno())
+    os.close(null)
+
+
 def main() -> None:
-    try:
-        cli(prog_name="cardgames")
-    except BrokenPipeError:  # e.g. `cardgames list | head -1`
-        sys.stderr.close()
-        sys.exit(0)
+    cli(prog_name="cardgames")

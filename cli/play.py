@@ -37,7 +37,7 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
 @click.option("--matches", "--rounds", "rounds", type=click.IntRange(1), default=None,
               help="Stop after this many matches or rounds (games of several).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write the JSON log to this file (atomically) instead of stdout.")
+              help="Write the JSON log to this file (atomically) instead of stdout ('-': stdout).")
 @format_option("json", "jsonl", "text")
 @click.pass_context
 def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, variants: tuple[str, ...],
@@ -45,7 +45,6 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
     """Play one game with seeded agents; print its JSON log (or narrate it with --format text)."""
     from cardgames.engine.agents import make_agents
     from cardgames.engine.core import play
-    from cardgames.engine.errors import CardgamesError
     from cardgames.engine.log import build_log, dumps, write_atomic
 
     game = load_game(ctx, game_id, variants, players)
@@ -53,16 +52,18 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
     if rounds is not None:
         probe = game.new_state(game.check_seed(seed, rng), rng)
         if probe.rounds_played is None:
-            raise CardgamesError(f"--matches applies to games of several matches or rounds, not {game.id}")
+            raise click.UsageError(f"--matches applies to games of several matches or rounds, not {game.id}")
         stop = lambda state: state.rounds_played >= rounds  # noqa: E731
     run = play(game, seed, make_agents(agents, game), rng, stop=stop)
     log = build_log(game, run)
-    if log_path:
+    if log_path == "-":  # stdout, where the log goes anyway
+        log_path = None
+    if log_path is not None:
         write_atomic(log_path, dumps(log))
         message(f"log written to {log_path}")
     if fmt == "text":
         click.echo(narrate(game, run))
-    elif log_path:
+    elif log_path is not None:
         emit_json(log["result"], pretty=False)
     else:
         emit_json(log, pretty=(fmt == "json"))

@@ -30,7 +30,7 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
     if scorer is None:
         raise CardgamesError(f"{game.id} has no set scorer (only torqu does)")
     if (cards is None) == (input_file is None):
-        raise CardgamesError("give exactly one of --cards or --input")
+        raise click.UsageError("give exactly one of --cards or --input")
     if cards is not None:
         names = [n.strip() for n in cards.split(",") if n.strip()]
         _emit(score_names(scorer, names, "--cards"), fmt)
@@ -59,7 +59,7 @@ def _read_lines(path: str):
 
     label = "<stdin>" if path == "-" else path
     try:
-        handle = sys.stdin if path == "-" else open(path, encoding="utf-8")
+        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # bytes: orjson checks the UTF-8 too
     except OSError as exc:
         raise CardgamesError(f"{label}: cannot read: {exc.strerror or exc}") from None
     with handle:
@@ -70,7 +70,7 @@ def _read_lines(path: str):
             try:
                 data = orjson.loads(line)
             except orjson.JSONDecodeError:
-                raise CardgamesError(f"{where}: not valid JSON") from None
+                raise CardgamesError(f"{where}: not valid JSON (UTF-8)") from None
             if (not isinstance(data, dict) or not isinstance(data.get("cards"), list)
                     or not all(isinstance(c, str) for c in data["cards"])):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import click
 
 from .options import format_option, game_options, load_game
@@ -21,6 +23,13 @@ def _seed_range(text: str) -> list[int]:
     return list(range(a, b + 1))
 
 
+def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """FloatRange lets NaN through (every comparison with it is false)."""
+    if value is not None and math.isnan(value):
+        raise click.BadParameter("not a number")
+    return value
+
+
 @click.command("solve")
 @click.option("--game", "game_id", required=True, metavar="GAME", help="A pairing game id (see `cardgames list`).")
 @click.option("--seed", default=None, metavar="S", help="One deal (with --rng pysolfc, a PySolFC game number).")
@@ -29,7 +38,7 @@ def _seed_range(text: str) -> list[int]:
 @click.option("--budget", type=click.IntRange(1), default=None,
               help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild "
                    "cards).")
-@click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS",
+@click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS", callback=_a_number,
               help="CP-SAT's effort per deal the search left undecided, in deterministic seconds (a count of its "
                    "work, the same on every machine) before answering null (default: 60; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
@@ -50,9 +59,9 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     from cardgames.engine.log import build_log, dumps, write_atomic
 
     if (seed is None) == (seeds is None):
-        raise CardgamesError("give exactly one of --seed S or --seeds A-B")
-    if log_path and seed is None:
-        raise CardgamesError("--log needs a single --seed")
+        raise click.UsageError("give exactly one of --seed S or --seeds A-B")
+    if log_path is not None and seed is None:
+        raise click.UsageError("--log needs a single --seed")
     game = load_game(ctx, game_id, variants, players)
     if game.spec.engine != "pairing":
         raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")
@@ -66,7 +75,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
                      "seconds": round(solution.seconds, 6)})
         if fmt == "jsonl":
             emit_json(rows[-1], pretty=False)
-        if log_path:
+        if log_path is not None:
             if not solution.winnable:
                 why = "not winnable" if solution.winnable is False else "undecided within the budget"
                 raise CardgamesError(f"{game.id} seed {s} is {why}: no winning line to write")

@@ -28,7 +28,7 @@ VERSION = 1
 MAX_LOG_BYTES = 256 << 20
 _REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
              "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
-             "result": dict}
+             "result": dict, "engine_version": str}
 
 
 def build_log(game: "Game", run: "Playthrough") -> dict[str, Any]:
@@ -60,25 +60,59 @@ def dumps(data: Any, pretty: bool = True) -> bytes:
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename, so a
+    failed run never leaves half a file. ``-`` is stdout. A target that exists but is not a regular
+    file (a device, a pipe, ``/dev/fd/N``) is written straight: renaming over it would replace it.
+    A symbolic link's target is the file replaced; it keeps its permissions, and a new file gets
+    the umask's."""
+    import stat
+    import sys
+
+    if str(path) == "-":
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    if not str(path):
+        raise CardgamesError("cannot write '': no file name")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        found = os.stat(path)
+    except FileNotFoundError:
+        found = None
+    except OSError as exc:
+        raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
+    if found is not None and not stat.S_ISREG(found.st_mode):
+        try:
+            with open(path, "wb") as handle:
+                handle.write(data)
+        except OSError as exc:
+            raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
+        return
+    mode = stat.S_IMODE(found.st_mode) if found is not None else 0o666 & ~_umask()
+    target = Path(os.path.realpath(path))
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     except OSError as exc:
         raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()
+            os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: set back at once)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def read_log(path: str | Path) -> dict[str, Any]:
@@ -136,6 +170,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     from .registry import load_game
 
     game = load_game(data["game"], data["variants"], data["players"], catalog)
+    agents = data["agents"]
+    if len(agents) != game.num_players or not all(isinstance(a, str) for a in agents):
+        raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")
     if game.spec.sha256 != data["config_sha256"]:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
                        f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "
@@ -147,10 +184,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         raise LogError("the deal in the log is not the deal the seed gives")
     for step, entry in enumerate(data["actions"], 1):
         _replay_step(game, state, step, entry)
-    if state.deal_json() != data["deal"]:
+    if not _same(data["deal"], state.deal_json()):
         raise LogError("the deal in the log is not the deal the seed gives")
     result = state.result()
-    if result != data["result"]:
+    if not _same(data["result"], result):
         raise LogError(f"after {len(data['actions'])} steps the result is {_short(result)}, "
                        f"but the log says {_short(data['result'])}")
     return ReplayReport(game.id, seed, len(data["actions"]), result)
@@ -166,11 +203,19 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
     player = state.current_player
     if player is None:
         raise LogError(f"step {step}: the game was already over")
-    if entry["player"] != player:
+    if not _same(entry["player"], player):
         raise LogError(f"step {step}: the log says player {entry['player']!r} acted, but it was player {player}'s turn")
-    if action not in state.legal_actions():
+    legal = state.legal_actions()
+    # The engine's own action, compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
+    own = legal[legal.index(action)] if action in legal else None
+    if own is None or not _same(entry["action"], game.action_to_json(own)):
         raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here")
-    state.apply(action)
+    state.apply(own)
+
+
+def _same(logged: Any, fresh: Any) -> bool:
+    """Equal as JSON: the same canonical bytes, so 1, 1.0 and true differ as they do in the file."""
+    return dumps(logged, pretty=False) == dumps(fresh, pretty=False)
 
 
 def _is_prefix(fresh: Any, logged: Any) -> bool:
@@ -185,7 +230,7 @@ def _is_prefix(fresh: Any, logged: Any) -> bool:
     if isinstance(fresh, list):
         return (isinstance(logged, list) and len(fresh) <= len(logged)
                 and all(_is_prefix(a, b) for a, b in zip(fresh, logged, strict=False)))
-    return fresh == logged
+    return _same(logged, fresh)
 
 
 def _short(value: Any, limit: int = 120) -> str:

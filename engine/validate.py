@@ -109,7 +109,10 @@ def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> No
         if vid not in catalog.paths("variants"):
             report.errors.append(doc.error(("variants", i), f"variant {vid!r} does not exist"))
             return
-        applies = catalog.variant(vid)["applies_to"]
+        try:
+            applies = catalog.variant(vid)["applies_to"]
+        except ConfigError:  # the variant file's own error is reported with the files checked
+            return
         if gid not in applies and data["family"] not in applies:
             report.errors.append(doc.error(("variants", i), f"variant {vid!r} applies to {', '.join(applies)}, "
                                                             f"not to {gid} (family {data['family']})"))
@@ -135,5 +138,8 @@ def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> No
                     seen.add(text)
                     report.errors.append(doc.error(keypath, text + where))
             facts = getattr(module, "deal_facts", None)
-            if facts is not None:
-                report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
+            try:
+                if facts is not None:
+                    report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
+            except CardgamesError:  # a deal check_config has just reported
+                continue

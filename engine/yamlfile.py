@@ -36,6 +36,10 @@ class Document:
         return ConfigError(message, self.path, self.line(keypath))
 
 
+# Integers a config may hold: what a log (JSON through orjson) can carry, seeds up to 2**64-1 included.
+INT_RANGE = (-(1 << 63), (1 << 64) - 1)
+
+
 def read_document(path: str | Path) -> Document:
     """Read and parse one YAML file into a :class:`Document`; raise ConfigError on any problem."""
     path = Path(path)
@@ -98,6 +102,9 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
     try:
-        return constructor.construct_object(node)
+        value = constructor.construct_object(node)
     except yaml.YAMLError as exc:
         raise doc.error(keypath, f"bad value: {exc}") from None
+    if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        raise doc.error(keypath, f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})")
+    return value

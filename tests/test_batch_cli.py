@@ -141,6 +141,13 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert any(line.startswith(f"{strict},won,800,") and line.endswith(",True") for line in csv)
 
 
+def test_one_file_given_twice_is_compared_by_position(run_cli, tmp_path):
+    once = tmp_path / "once.jsonl"
+    batch(run_cli, "--seeds", "0-49", "--workers", "1", "--out", str(once))
+    table = run_cli("stats", str(once), str(once)).stdout
+    assert "B vs A" in table and "B vs B" not in table
+
+
 def test_table_and_csv_output(run_cli, tmp_path):
     loud = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-99", "--workers", "1")
     assert "played 100 games" in loud.stderr and "ETA" not in loud.stderr  # stderr is no terminal: no bar

@@ -118,7 +118,6 @@ def test_simulate_is_identical_across_runs(run_cli):
     (["deal", "eiffel-tower", "--seed", "0", "--rng", "pysolfc"], "invalid PySolFC game number"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "strikt"], "unknown variant 'strikt'"),
     (["simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "gredy"], "did you mean 'greedy'"),
-    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--matches", "2"], "--matches applies to games"),
     (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
 ])
 def test_bad_input_is_one_line_exit_1(run_cli, args, message):
@@ -145,6 +144,21 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     path.write_text("precious")
     result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "bad", "--log", str(path))
     assert result.exit_code == 1 and path.read_text() == "precious"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--matches", "2"], "--matches applies to games"),
+    (["solve", "--game", "eiffel-tower"], "exactly one of --seed S or --seeds A-B"),
+    (["solve", "--game", "eiffel-tower", "--seed", "1", "--seeds", "1-2"], "exactly one of --seed S or --seeds"),
+    (["solve", "--game", "eiffel-tower", "--seeds", "1-2", "--log", "x.json"], "--log needs a single --seed"),
+    (["solve", "--game", "eiffel-tower", "--seed", "3", "--sat-effort", "nan"], "not a number"),
+    (["score", "torqu"], "exactly one of --cards or --input"),
+    (["--configs", "no/such/folder", "list"], "does not exist"),
+])
+def test_argument_combinations_are_usage_errors(run_cli, args, message):
+    result = run_cli(*args)
+    assert result.exit_code == 2
+    assert message in result.stderr and "Traceback" not in result.stderr
 
 
 def test_usage_errors_exit_2(run_cli):

@@ -150,3 +150,34 @@ def test_copies_by_players(tmp_path):
 
     deck = {"copies": 1, "copies_by_players": {5: 2, "8": 3}}
     assert [copies_for(deck, n) for n in (2, 4, 5, 7, 8, 12)] == [1, 1, 2, 2, 3, 3]
+
+
+def test_integers_beyond_64_bits_are_refused_with_their_line(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("strict_waste_cap: 4",
+                                                                      "strict_waste_cap: 99999999999999999999999")
+    report = validate([str(make_root(tmp_path, text))])
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "strict_waste_cap" in row)
+    assert [f"my-tower.yaml:{line}: 99999999999999999999999 is outside" in str(e) for e in report.errors] == [True]
+
+
+def _torqu_root(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
+    text = (BUNDLED / "games" / "torqu.yaml").read_text()
+    assert old in text
+    text = text.replace(old, new)
+    return make_root(tmp_path, text, "torqu"), text
+
+
+def test_a_deal_row_that_does_not_add_up_is_blamed_on_its_own_line(tmp_path):
+    root, text = _torqu_root(tmp_path, "4: {hand: 4, center: 16,", "4: {hand: 4, center: 15,")
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "4: {hand: 4, center: 15," in row)
+    messages = [str(e) for e in validate([str(root)]).errors]
+    assert any(f"torqu.yaml:{line}: options.deal for 4 players deals 159 cards" in m for m in messages), messages
+
+
+def test_a_missing_deal_row_is_reported_with_the_other_errors(tmp_path):
+    root, text = _torqu_root(tmp_path, "    5: {hand: 4, center: 12, primary: 8, secondary: 8}\n", "")
+    (root / "games" / "broken.yaml").write_text("id: broken\nname: [unclosed\n")
+    report = validate([str(root)])
+    messages = [str(e) for e in report.errors]
+    assert any("torqu.yaml:" in m and "options.deal has no row for 5 players" in m for m in messages), messages
+    assert any("broken.yaml:3: YAML syntax error" in m for m in messages) and report.checked == 2

@@ -35,3 +35,15 @@ def test_user_error_has_no_traceback(tmp_path):
     assert result.returncode == 1
     assert result.stderr.decode().startswith("Error: unknown game 'nope'")
     assert b"Traceback" not in result.stderr
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
+    """`cardgames list | head -1`: the pipe is closed before anything is written, so every write fails."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([str(SCRIPT), "list", "--format", "jsonl"], cwd=tmp_path, stdout=write_end,
+                                stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write_end)
+    assert result.returncode == 0 and result.stderr == b""

@@ -11,7 +11,7 @@ import pytest
 from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import play
-from cardgames.engine.errors import LogError
+from cardgames.engine.errors import CardgamesError, LogError
 from cardgames.engine.log import build_log, dumps, read_log, replay, write_atomic
 from cardgames.engine.registry import load_game
 from cardgames.engine.rng import RNG_NAME
@@ -126,3 +126,58 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
     write_atomic(path, b"new")
     assert path.read_bytes() == b"new"
+
+
+@pytest.mark.parametrize("where,value,message", [
+    (("actions", 0, "action", "row"), "float", "^step 1: action .* is not legal here$"),
+    (("actions", 0, "player"), False, "^step 1: the log says player False acted"),
+    (("result", "won"), "int", "the result is"),
+    (("agents",), [], "field 'agents' must name one agent per seat"),
+])
+def test_values_are_compared_as_written(log, where, value, message):
+    """6.0 or true where the engine writes 6 or 1 is not the same log (Python would say equal)."""
+    bad = copy.deepcopy(log)
+    first = next(i for i, e in enumerate(bad["actions"]) if e["action"]["type"] == "play")
+    holder = bad
+    path = [first if k == 0 and where[0] == "actions" else k for k in where]
+    for key in path[:-1]:
+        holder = holder[key]
+    old = holder[path[-1]]
+    holder[path[-1]] = float(old) if value == "float" else int(old) if value == "int" else value
+    message = message.replace("step 1", f"step {first + 1}") if where[0] == "actions" else message
+    with pytest.raises(LogError, match=message):
+        replay(bad)
+
+
+def test_write_atomic_targets(tmp_path, capfdbinary):
+    """A symbolic link's file is replaced (the link stays), permissions are kept or follow the umask,
+    ``-`` is stdout, and a pipe is written into rather than renamed over."""
+    import os
+    import stat
+    import threading
+
+    real, link = tmp_path / "real.json", tmp_path / "link.json"
+    real.write_bytes(b"old")
+    real.chmod(0o644)
+    link.symlink_to(real)
+    write_atomic(link, b"new")
+    assert link.is_symlink() and real.read_bytes() == b"new"
+    assert stat.S_IMODE(real.stat().st_mode) == 0o644
+    mask = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "fresh.json", b"x")
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE((tmp_path / "fresh.json").stat().st_mode) == 0o640
+    write_atomic("-", b"to stdout\n")
+    assert capfdbinary.readouterr().out == b"to stdout\n"
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    got = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    write_atomic(fifo, b"through the pipe")
+    reader.join(10)
+    assert got == [b"through the pipe"] and stat.S_ISFIFO(fifo.stat().st_mode)
+    with pytest.raises(CardgamesError, match="no file name"):
+        write_atomic("", b"x")

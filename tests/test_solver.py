@@ -137,7 +137,7 @@ def test_solve_cli(run_cli, tmp_path):
     bad = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", str(tmp_path / "x.json"))
     assert bad.exit_code == 1 and "not winnable" in bad.stderr and "Traceback" not in bad.stderr
     both = run_cli("solve", "--game", "eiffel-tower")
-    assert both.exit_code == 1 and "exactly one" in both.stderr
+    assert both.exit_code == 2 and "exactly one" in both.stderr  # a usage error
     assert run_cli("solve", "--game", "eiffel-tower", "--seeds", "9-3").exit_code == 1
     pys = run_cli("solve", "--game", "eiffel-tower", "--seed", "ms1", "--rng", "pysolfc", "--format", "json")
     assert pys.exit_code == 0 and orjson.loads(pys.stdout)["winnable"] in (True, False)

@@ -38,15 +38,20 @@ def test_score_text(run_cli):
 
 
 def test_score_bad_input(run_cli, tmp_path):
-    for args in (["--cards", "Air-1,Nope-3"], ["--cards", "Air-1,Air-1"], [],
-                 ["--cards", "Air-1", "--input", "-"]):
+    for args, code in ((["--cards", "Air-1,Nope-3"], 1), (["--cards", "Air-1,Air-1"], 1), ([], 2),
+                       (["--cards", "Air-1", "--input", "-"], 2)):
         result = run_cli("score", "torqu", *args)
-        assert result.exit_code == 1 and "Traceback" not in result.output
-        assert len(result.stderr.strip().splitlines()) == 1
+        assert result.exit_code == code and "Traceback" not in result.output
+        assert code == 2 or len(result.stderr.strip().splitlines()) == 1  # usage errors also show the usage
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"cards": ["Air-1"]}\nnot json\n')
     result = run_cli("score", "torqu", "--input", str(bad), "--format", "jsonl")
     assert result.exit_code == 1 and "bad.jsonl:2" in result.stderr
+    binary = tmp_path / "binary.jsonl"
+    binary.write_bytes(b'{"cards": ["Air-1"]}\n\xff\xfe\n')
+    result = run_cli("score", "torqu", "--input", str(binary))
+    assert result.exit_code == 1 and "binary.jsonl:2: not valid JSON" in result.stderr
+    assert "Traceback" not in result.output
     result = run_cli("score", "eiffel-tower", "--cards", "AC")
     assert result.exit_code == 1 and "no set scorer" in result.stderr
 

@@ -95,12 +95,11 @@ def text_report(runs: list[Run]) -> str:
         names.extend(n for n in run.figures if n not in names)
     side = [[name, *(_interval(run.figures.get(name)) for run in runs)] for name in names]
     lines += ["", tabulate(side, headers=["figure", *letters], disable_numparse=True, stralign="right")]
-    tests = comparisons(runs)
-    if tests:
-        letter_of = {run.label: letter for letter, run in zip(letters, runs, strict=True)}
-        table = [[t["figure"], f"{letter_of[t['file']]} vs {letter_of[t['against']]}", _cell(t["difference"]),
-                  t["test"], _cell(t["statistic"]), _p(t["p_value"]), "yes" if t["significant"] else "no"]
-                 for t in tests]
+    # Each later run against the first, lettered by position (one file may be given twice).
+    table = [[t["figure"], f"{letter} vs A", _cell(t["difference"]), t["test"], _cell(t["statistic"]),
+              _p(t["p_value"]), "yes" if t["significant"] else "no"]
+             for letter, run in zip(letters[1:], runs[1:], strict=True) for t in comparisons([runs[0], run])]
+    if table:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
                                                "significant (p<0.05)"], disable_numparse=True, stralign="right")]
     return "\n".join(lines)

@@ -373,7 +373,7 @@ class TorquState(State):
         return other
 
 
-def check_config(spec: GameSpec) -> list[str]:
+def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Every deal row adds up to the deck, leaves the right number of cards exposed, the
     tableau capacities and wild cards exist, and the scorer can count the deck's numbers."""
     from ...cards import Deck
@@ -388,11 +388,13 @@ def check_config(spec: GameSpec) -> list[str]:
     except CardgamesError as exc:
         return [str(exc)]
     dealt = n * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
+    at_row = ("options", "deal", next(k for k in opts["deal"] if int(k) == n))  # the row's own line
     if dealt != len(deck):
-        errors.append(f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}")
+        errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
     exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
     if exposed != opts["exposed_at_start"]:
-        errors.append(f"options.deal for {n} players leaves {exposed} cards exposed, not {opts['exposed_at_start']}")
+        errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
+                               f"not {opts['exposed_at_start']}"))
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
         errors.append(f"options.tableau for {n} players has no room")
     for name in opts["wild_cards"]:
