@@ -22,7 +22,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from .errors import CardgamesError, ConfigError, UnknownNameError
-from .schema import BOOL, INT, LIST, MAP, STR, Field, check_mapping, positive
+from .schema import BOOL, INT, LIST, MAP, STR, Field, check_mapping, check_value, positive
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -200,6 +200,9 @@ class Catalog:
         for v in variants:
             if v not in chosen:
                 chosen.append(v)
+        from .registry import engine_module
+
+        module = engine_module(game["engine"])
         options = dict(game["options"])
         for vid in chosen:
             if vid not in game["variants"]:
@@ -207,7 +210,11 @@ class Catalog:
                     raise UnknownNameError("variant", vid, game["variants"])
                 raise CardgamesError(f"variant {vid!r} does not apply to {gid} (its variants: "
                                      f"{', '.join(game['variants']) or 'none'})")
-            options.update(self.variant(vid)["options"])
+            overlay = self.variant(vid)["options"]
+            errors = self._overlay_errors(vid, overlay, module.OPTIONS, game["engine"])
+            if errors:
+                raise errors[0]
+            options.update(overlay)
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
@@ -217,14 +224,25 @@ class Catalog:
         spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
                         players=count, variants=tuple(chosen), deck=_freeze(deck),
                         copies=copies_for(game["deck"], count), options=_freeze(options))
-        from .registry import engine_module
-
-        module = engine_module(spec.engine)
         doc = self.document("games", gid)
         errors = check_mapping(options, module.OPTIONS, doc, ("options",))
         if errors:
             raise errors[0]
         return spec
+
+    def _overlay_errors(self, vid: str, overlay: Mapping[str, Any], fields: dict[str, Field],
+                        engine: str) -> list[ConfigError]:
+        """A variant's options checked against its engine's, at the variant file's lines (not at the
+        lines of each game it is applied to)."""
+        doc = self.document("variants", vid)
+        errors = []
+        for key, value in overlay.items():
+            if key not in fields:
+                errors.append(doc.error(("options", key), f"unknown option {key!r} for the {engine} engine "
+                                                          f"(known: {', '.join(sorted(fields))})"))
+            else:
+                errors.extend(check_value(value, fields[key], doc, ("options", key)))
+        return errors
 
 
 def copies_for(deck: Mapping[str, Any], players: int) -> int:

@@ -181,3 +181,12 @@ def test_a_missing_deal_row_is_reported_with_the_other_errors(tmp_path):
     messages = [str(e) for e in report.errors]
     assert any("torqu.yaml:" in m and "options.deal has no row for 5 players" in m for m in messages), messages
     assert any("broken.yaml:3: YAML syntax error" in m for m in messages) and report.checked == 2
+
+
+def test_a_bad_variant_option_is_reported_once_at_the_variant_file(tmp_path):
+    shutil.copytree(BUNDLED, tmp_path / "cfg", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    variant = tmp_path / "cfg" / "variants" / "strict.yaml"
+    variant.write_text(variant.read_text().replace("  strict: true", "  strict: 7"))
+    line = next(i for i, row in enumerate(variant.read_text().splitlines(), 1) if "strict: 7" in row)
+    messages = [str(e) for e in validate([str(tmp_path / "cfg")]).errors]
+    assert messages == [f"{variant}:{line}: 'options.strict' must be true or false, not 7"], messages
