@@ -39,8 +39,9 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -
               help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild "
                    "cards).")
 @click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS", callback=_a_number,
-              help="CP-SAT's effort per deal the search left undecided, in deterministic seconds (a count of its "
-                   "work, the same on every machine) before answering null (default: 60; 0: no CP-SAT stage).")
+              help="CP-SAT's effort on a deal the search left undecided, in deterministic seconds (a count of its "
+                   "work, the same on every machine) for each of its two searches (single, then portfolio) before "
+                   "answering null (default: 60; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts.")
 @format_option("text", "json", "jsonl")

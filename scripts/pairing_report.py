@@ -15,7 +15,9 @@ and budget. ``--workers`` only spreads the seeds over processes: the figures do 
 resolved options, so a layout change invalidates it) in a JSON file, so that an interrupted or
 partial run (``--games``) can be resumed and the page written from all of them. The solver's
 verdicts are exact, so a cached chunk stays true while the options are unchanged; only its
-undecided count can shrink with a better solver: delete the cache (or ``--fresh GAME``) then.
+undecided count can shrink with a better solver: delete the cache (or ``--fresh GAME``) then, or
+``--retry-undecided``, which re-solves only the cached chunks' undecided deals and folds their verdicts
+in (every other verdict stays, and so does its solve time).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from cardgames.engine.agents import make_agents
 from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
+from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.log import write_atomic
 from cardgames.engine.registry import load_game
@@ -72,17 +75,34 @@ def count(task: Task) -> dict:
             "undecided_seeds": open_seeds}
 
 
+def retry(job: tuple[str, int, int, float]) -> tuple[bool | None, float]:
+    """One undecided deal solved again: (game, seed, node budget, CP-SAT effort) -> (verdict, seconds)."""
+    name, seed, budget, effort = job
+    game = load_game(name)
+    solution = Solver(game, budget, effort).solve(game.new_state(seed))
+    return solution.winnable, round(solution.seconds, 4)
+
+
+def fold_in(chunk: dict, low: int, seed: int, verdict: bool | None, seconds: float) -> None:
+    """A cached chunk's undecided deal ``seed`` (its seeds start at ``low``) with its new verdict and time."""
+    chunk["times"][seed - low] = seconds
+    if verdict is not None:
+        chunk["won" if verdict else "lost"] += 1
+        chunk["undecided"] -= 1
+        chunk["undecided_seeds"].remove(seed)
+
+
 def cache_key(task: Task) -> str:
     """A chunk's identity: the task and the game's resolved options (layout, caps, ...)."""
     return json.dumps([*task, load_game(task[0]).spec.options], sort_keys=True, default=str)
 
 
 def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]) -> str:
-    """One game's table row (the budget cell names the CP-SAT stage's effort, if any)."""
+    """One game's table row (the budget cell names the CP-SAT stage's searches and effort, if any)."""
     game = load_game(name)
     low, high, budget = plan
     if effort:
-        budget = f"{budget} + CP-SAT {effort:g} s"
+        budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]
     layout = ", ".join(map(str, game.layout))
@@ -131,8 +151,8 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=None,
                         help=f"nodes per deal (default: the solver's, {DEFAULT_BUDGET} without wild cards)")
     parser.add_argument("--sat-effort", type=float, default=SAT_EFFORT,
-                        help=f"the CP-SAT stage's deterministic seconds per undecided deal (default {SAT_EFFORT:g}; "
-                             "0: none)")
+                        help=f"the CP-SAT stage's deterministic seconds per search on an undecided deal (default "
+                             f"{SAT_EFFORT:g}; 0: none)")
     parser.add_argument("--games", nargs="*", default=None, help="default: all 34 pairing games")
     parser.add_argument("--limit", action="append", default=[], metavar="GAME:A-B:BUDGET",
                         help="other seeds and node budget for one game (repeatable)")
@@ -141,6 +161,8 @@ def main() -> None:
     parser.add_argument("--cache", default=None, metavar="FILE", help="JSON file of finished chunks (resumable)")
     parser.add_argument("--fresh", action="append", default=[], metavar="GAME", help="ignore GAME's cached chunks")
     parser.add_argument("--no-page", action="store_true", help="only fill the cache (with --games: a partial run)")
+    parser.add_argument("--retry-undecided", action="store_true",
+                        help="first solve the cached chunks' undecided deals again (with --games: theirs only)")
     parser.add_argument("--update", action="store_true",
                         help="with --games: replace only those games' rows of the existing page (--out), keep the rest")
     args = parser.parse_args()
@@ -168,6 +190,17 @@ def main() -> None:
         return [cache[k] for t, k in zip(tasks, keys, strict=True) if t[0] == name]
 
     pool = ProcessPoolExecutor(args.workers) if args.workers > 1 else None
+    if args.retry_undecided:
+        again = [(task, key, seed) for task, key in zip(tasks, keys, strict=True) if key in cache
+                 for seed in cache[key].get("undecided_seeds", [])]
+        jobs = [(task[0], seed, task[3], task[4]) for task, _, seed in again]
+        for (task, key, seed), (verdict, seconds) in zip(again, pool.map(retry, jobs) if pool else map(retry, jobs),
+                                                         strict=True):
+            fold_in(cache[key], task[1], seed, verdict, seconds)
+            if cache_path:
+                write_atomic(cache_path, json.dumps(cache, sort_keys=True).encode())
+            print(f"{task[0]} seed {seed}: {'undecided' if verdict is None else 'won' if verdict else 'lost'} "
+                  f"({seconds:.1f} s)", flush=True)
     results = pool.map(count, [t for t, _ in todo]) if pool else map(count, [t for t, _ in todo])
     for (task, key), result in zip(todo, results, strict=True):  # in task order, whatever the workers
         cache[key] = result

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, agrees_with_brute_force, assert_line_wins, position_after
 
-from cardgames.engine.games.pairing.cpsat import sat_verdict
+from cardgames.engine.games.pairing.cpsat import SEARCHES, sat_verdict
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
@@ -17,24 +17,36 @@ GAMES = [("tiny-plain", ()), ("tiny-plain", ("strict",)), ("tiny-capped", ()), (
          ("duo-wild", ()), ("duo-capped", ("strict",)), ("mini-capped", ())]
 
 
-def check(game, state) -> bool:
-    """CP-SAT's verdict on ``state`` is brute force's, and its line replays to a win."""
-    return agrees_with_brute_force(sat_verdict(game, state, effort=10.0), state)
+def check(game, state, search: str = "single") -> bool:
+    """CP-SAT's verdict on ``state`` with one of its searches is brute force's, and its line replays to a win."""
+    return agrees_with_brute_force(sat_verdict(game, state, effort=10.0, searches=(search,)), state)
 
 
+@pytest.mark.parametrize("search", SEARCHES)
 @pytest.mark.parametrize("name, variants", GAMES)
-def test_the_model_agrees_with_brute_force_on_deals(name, variants):
+def test_the_model_agrees_with_brute_force_on_deals(name, variants, search):
     game = load_game(name, variants, catalog=CATALOG)
-    verdicts = [check(game, game.new_state(seed)) for seed in range(30)]
+    verdicts = [check(game, game.new_state(seed), search) for seed in range(30)]
     assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
 
 
 @settings(max_examples=80, deadline=None)
-@given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8))
-def test_the_model_agrees_with_brute_force_mid_game(which, seed, moves):
+@given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8),
+       search=st.sampled_from(SEARCHES))
+def test_the_model_agrees_with_brute_force_mid_game(which, seed, moves, search):
     """Mid-game the waste holds several cards (or none) and rows have grown: the model's turn numbering
     and row heights start from there."""
-    check(*position_after(which, seed, moves))
+    check(*position_after(which, seed, moves), search)
+
+
+def test_the_portfolio_follows_a_single_search_that_ran_out():
+    """Strict Wizard's Tower 35 is open after a moment of either search: both ran, one after the other."""
+    game = load_game("strict-wizards-tower")
+    state = game.new_state(35)
+    alone = [sat_verdict(game, state, 1.0, (search,)) for search in SEARCHES]
+    both = sat_verdict(game, state, 1.0)
+    assert [v.winnable for v in (*alone, both)] == [None, None, None]
+    assert both.branches == sum(v.branches for v in alone) > max(v.branches for v in alone)
 
 
 def test_the_stage_decides_what_the_node_budget_left_open():

@@ -26,8 +26,10 @@ the cards leaving after one turn are the top of the waste, taken from the top do
 is infeasible exactly when the position is lost. Rows with the same top class (and, under a row cap,
 height) are interchangeable; their first cards are ordered to break the symmetry.
 
-CP-SAT runs on one worker with a limit in deterministic time (a count of its work, not the
-clock), so a verdict, and a line, are the same on every machine for one OR-Tools version.
+CP-SAT runs on one thread with a limit in deterministic time (a count of its work, not the
+clock), so a verdict, and a line, are the same on every machine for one OR-Tools version: first
+its single search, which settles most positions in a second or two; then, on what that leaves
+open, its portfolio of searches, run in turns (``interleave_search``), which is deterministic too.
 """
 
 from __future__ import annotations
@@ -49,8 +51,13 @@ class SatVerdict:
     branches: int
 
 
-def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVerdict:
-    """Decide ``state`` with CP-SAT within ``effort`` deterministic seconds."""
+SEARCHES = ("single", "portfolio")  # CP-SAT's searches, in the order they are tried
+
+
+def sat_verdict(game: PairingGame, state: PairingState, effort: float,
+                searches: tuple[str, ...] = SEARCHES) -> SatVerdict:
+    """Decide ``state`` with CP-SAT: its single search, then, if that ran out, its portfolio of
+    searches, each within ``effort`` deterministic seconds (``searches``: which of them)."""
     from ortools.sat.python import cp_model  # heavy: imported only when a deal gets this far
 
     cards = list(state.waste) + list(state.stock[state.next:])
@@ -103,21 +110,27 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float) -> SatVer
     if game.waste_cap is not None:
         for p in range(waiting, n):
             model.Add(sum(1 - gone_before[c, p] for c in range(p)) <= game.waste_cap - 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = effort
-    # No linear relaxation: the model's constraints are all conditional, so the LP bounds nothing and only
-    # slows the search (Strict Wizard's Tower seeds 1, 3, 4, 7, 10, 19, 23 and 12: decided in 0.6-20
-    # deterministic seconds without it, 21 to over 60 with the default; Strict Castle 688: 0.6 against 41).
-    solver.parameters.linearization_level = 0
-    status = solver.Solve(model)
-    branches = solver.NumBranches()
-    if status == cp_model.INFEASIBLE:
-        return SatVerdict(False, [], branches)
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return SatVerdict(None, [], branches)
-    under = {c: where for where, c, arc in onto if solver.Value(arc)}
-    return SatVerdict(True, _line(state, [solver.Value(v) for v in leaves], under, waiting), branches)
+    branches = 0
+    for search in searches:
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = 1
+        solver.parameters.max_deterministic_time = effort
+        # No linear relaxation: the model's constraints are all conditional, so the LP bounds nothing and only
+        # slows the search (Strict Wizard's Tower seeds 1, 3, 4, 7, 10, 19, 23 and 12: decided in 0.6-20
+        # deterministic seconds without it, 21 to over 60 with the default; Strict Castle 688: 0.6 against 41).
+        solver.parameters.linearization_level = 0
+        # Then CP-SAT's portfolio of searches, taken in turns on one thread (deterministic whatever the
+        # worker count): slower where the single search succeeds (Wizard's Tower 9: 52 s against 9), it
+        # settles deals the single search leaves open (Strict Wizard's Tower 35: open after 200 s of it).
+        solver.parameters.interleave_search = search == "portfolio"
+        status = solver.Solve(model)
+        branches += solver.NumBranches()
+        if status == cp_model.INFEASIBLE:
+            return SatVerdict(False, [], branches)
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            under = {c: where for where, c, arc in onto if solver.Value(arc)}
+            return SatVerdict(True, _line(state, [solver.Value(v) for v in leaves], under, waiting), branches)
+    return SatVerdict(None, [], branches)
 
 
 def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int], firsts: dict[int, list[tuple[int, Any]]],

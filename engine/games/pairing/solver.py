@@ -77,10 +77,11 @@ without wild cards, the interval solver run as if rows had no cap refutes furthe
 (that game allows every move of the capped one), or finds a line that, with the roomiest row
 named for each play, often keeps the cap and so wins, before the search resumes.
 
-What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``) within
-``sat_effort`` deterministic seconds: it finds the wins whose Wizards' rows the search never reaches, and
-refutes the capped deals no relaxation here refutes. It comes last because the stages above settle most
-deals in milliseconds, and it costs a second or more.
+What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``):
+CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
+the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
+refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
+second or more.
 """
 
 from __future__ import annotations
@@ -124,7 +125,7 @@ BEAM_SEARCH_MOST = 30_000  # and at most this many nodes (Uta Pagoda's quick ver
 BEAM_SHARE = 0.5  # the beam searches' share of the budget (then the search resumes with the rest)
 BEAM_WIDTH = 32  # the first beam search's width (positions kept per stock index); doubled after each failure
 UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
-SAT_EFFORT = 60.0  # deterministic seconds the CP-SAT stage gets on a position the other stages left undecided
+SAT_EFFORT = 60.0  # deterministic seconds each CP-SAT search gets on a position the other stages left undecided
 
 
 @dataclass
@@ -384,8 +385,8 @@ class Solver:
     def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float | None = None):
         """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
         ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies).
-        ``sat_effort``: the CP-SAT stage's deterministic seconds per position; 0 for none, None for
-        ``SAT_EFFORT``."""
+        ``sat_effort``: the CP-SAT stage's deterministic seconds per search (``cpsat.SEARCHES``) and
+        position; 0 for none, None for ``SAT_EFFORT``."""
         self.game = game
         self.sat_effort = SAT_EFFORT if sat_effort is None else sat_effort
         self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
@@ -411,7 +412,7 @@ class Solver:
     def solve(self, state: PairingState) -> Solution:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line: the staged
         solver within the node budget, then, if it left the position undecided, the CP-SAT model
-        (``cpsat.py``) within ``sat_effort`` deterministic seconds."""
+        (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches."""
         start = time.perf_counter()
         solution = self._staged(state)
         if solution.winnable is None and self.sat_effort:
