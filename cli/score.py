@@ -70,7 +70,7 @@ def _read_lines(path: str):
             try:
                 data = orjson.loads(line)
             except orjson.JSONDecodeError:
-                raise CardgamesError(f"{where}: not valid JSON (UTF-8)") from None
+                raise CardgamesError(f"{where}: not valid JSON (or not UTF-8)") from None
             if (not isinstance(data, dict) or not isinstance(data.get("cards"), list)
                     or not all(isinstance(c, str) for c in data["cards"])):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")

@@ -63,8 +63,8 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename, so a
     failed run never leaves half a file. ``-`` is stdout. A target that exists but is not a regular
     file (a device, a pipe, ``/dev/fd/N``) is written straight: renaming over it would replace it.
-    A symbolic link's target is the file replaced; it keeps its permissions, and a new file gets
-    the umask's."""
+    A symbolic link's target is the file replaced. An existing file keeps its permissions; a new
+    one gets the umask's."""
     import stat
     import sys
 

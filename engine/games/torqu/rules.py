@@ -167,9 +167,14 @@ class TorquGame(Game):
 
 
 def _row(table: Any, players: int, what: str) -> Any:
-    for key, row in table.items():
+    return table[_row_key(table, players, what)]
+
+
+def _row_key(table: Any, players: int, what: str) -> Any:
+    """The key of ``players``' row in a per-player-count table (keys may be written as strings)."""
+    for key in table:
         if int(key) == players:
-            return row
+            return key
     raise CardgamesError(f"options.{what} has no row for {players} players")
 
 
@@ -388,7 +393,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     except CardgamesError as exc:
         return [str(exc)]
     dealt = n * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
-    at_row = ("options", "deal", next(k for k in opts["deal"] if int(k) == n))  # the row's own line
+    at_row = ("options", "deal", _row_key(opts["deal"], n, "deal"))  # errors point at the row's own line
     if dealt != len(deck):
         errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
     exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
