@@ -55,6 +55,10 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out FILE.jsonl")
+    if plot_path is not None:  # before the games are played
+        from cardgames.engine.batch.plot import image_format
+
+        image_format(plot_path)
     seed_range = parse_range(seeds)
     game = load_game(ctx, game_id, variants, players)
     agent_names = [agent.name for agent in make_agents(agents, game)]
@@ -81,7 +85,7 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
         emit_json(run.to_json())
     else:
         _emit_tables([run], fmt)
-    if plot_path:
+    if plot_path is not None:
         from cardgames.engine.batch.plot import plot
 
         plot([run], plot_path)
@@ -117,7 +121,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         emit_json({"files": [run.to_json() for run in runs], "comparisons": comparisons(runs)})
     else:
         _emit_tables(runs, fmt)
-    if plot_path:
+    if plot_path is not None:
         from cardgames.engine.batch.plot import plot
 
         plot(runs, plot_path)

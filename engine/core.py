@@ -67,10 +67,9 @@ class Game(ABC):
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
-            try:
-                seed = int(seed)
-            except ValueError:
-                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}") from None
+            if not seed.isascii() or not seed.lstrip("-").isdigit():  # int() would also take "1_0" and "٣"
+                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}")
+            seed = int(seed)
         try:
             return check_seed(seed)
         except ValueError as exc:

@@ -201,6 +201,22 @@ def test_out_file_rules(run_cli, tmp_path):
     assert usage.exit_code == 2 and "--resume needs --out" in usage.stderr
 
 
+def test_resume_never_overwrites_a_file_that_is_not_ours(run_cli, tmp_path):
+    """A file with no whole first line is started afresh only if it is this run's header, cut short."""
+    stranger = tmp_path / "keep.json"
+    stranger.write_bytes(b'{"important":"data"}')
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-2", "--out", str(stranger), "--resume")
+    assert result.exit_code == 1 and "not a batch result file of this experiment" in result.stderr
+    assert stranger.read_bytes() == b'{"important":"data"}'
+    ours = tmp_path / "ours.jsonl"
+    batch(run_cli, "--seeds", "0-2", "--workers", "1", "--out", str(ours))
+    whole = ours.read_bytes()
+    ours.write_bytes(whole[:whole.index(b"\n") // 2])  # killed while writing the header
+    again = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-2", "--workers", "1", "--out", str(ours),
+                    "--resume")
+    assert again.exit_code == 0 and ours.read_bytes() == whole
+
+
 def test_stats_refuses_another_game(run_cli, tmp_path):
     ours = tmp_path / "ours.jsonl"
     batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(ours))
@@ -248,6 +264,18 @@ def test_plot(run_cli, tmp_path):
     two = tmp_path / "two.png"
     result = run_cli("stats", str(out), str(out), "--plot", str(two))
     assert result.exit_code == 0 and two.stat().st_size > 1000
+
+
+def test_plot_file_names_are_checked_before_the_games(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "r.jsonl"
+    for name, words in (("p.xyz", "matplotlib cannot write 'xyz' images"), ("", "--plot needs a file name")):
+        result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(out), "--plot", name)
+        assert result.exit_code == 1 and words in result.stderr and not out.exists()  # no game played
+    bare = tmp_path / "plain"  # no extension: a PNG, written under exactly that name
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--plot", str(bare))
+    assert result.exit_code == 0 and f"plot written to {bare}" in result.stderr
+    assert bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not (tmp_path / "plain.png").exists()
 
 
 def test_cli_import_stays_light():

@@ -13,9 +13,11 @@ The figure has two panels:
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from ..errors import CardgamesError
+from ..log import write_atomic
 from .report import Run
 
 _SCORE_FIGURES = ("scores", "cards_left", "moves")
@@ -39,13 +41,31 @@ def _score_series(runs: list[Run]) -> tuple[str, list[tuple[str, dict[Any, int]]
     return name, [(run.label, run.summary.hists.get(name, {})) for run in runs]
 
 
-def plot(runs: list[Run], path: str) -> None:
-    """Draw the runs' figure into ``path`` (format from its extension)."""
+def image_format(path: str) -> str:
+    """The image format ``path`` asks for: its extension, PNG without one. Checked before any game
+    is played, so that a long batch is not wasted: a file name, matplotlib, a format it writes."""
+    if not path:
+        raise CardgamesError("--plot needs a file name")
     try:
         import matplotlib
     except ImportError:
         raise CardgamesError("--plot needs matplotlib: pip install 'cardgames[plot]'") from None
     matplotlib.use("Agg")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    known = FigureCanvasBase.get_supported_filetypes()
+    fmt = Path(path).suffix[1:].lower() or "png"
+    if fmt not in known:
+        raise CardgamesError(f"--plot {path}: matplotlib cannot write {fmt!r} images (it writes "
+                             f"{', '.join(sorted(known))})")
+    return fmt
+
+
+def plot(runs: list[Run], path: str) -> None:
+    """Draw the runs' figure into ``path`` (format from its extension), written atomically."""
+    import io
+
+    fmt = image_format(path)
     import matplotlib.pyplot as plt
 
     fig, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -79,10 +99,10 @@ def plot(runs: list[Run], path: str) -> None:
     if len(series) > 1:
         right.legend(fontsize="small")
     fig.tight_layout()
+    image = io.BytesIO()
     try:
-        fig.savefig(path, dpi=100)
-    except (OSError, ValueError) as exc:
-        raise CardgamesError(f"--plot {path}: cannot write: {exc}") from None
+        fig.savefig(image, format=fmt, dpi=100)
     finally:
         plt.close(fig)
+    write_atomic(path, image.getvalue())
 

@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from ..errors import CardgamesError
 from .executors import make_executor
-from .results import Reader, Writer, check_same_experiment, fold_records, make_header
+from .results import Reader, Writer, check_same_experiment, encode, fold_records, make_header
 from .seeds import SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
 from .worker import Job
@@ -81,7 +81,15 @@ def _load_previous(out: str, outcome: Outcome, done: SeedSet, seeds: SeedRange) 
     range into the summary. Return how many bytes to keep (0: start it afresh) and whether
     it ended in a torn line."""
     reader = Reader(out)
-    if reader.header is None:  # killed while writing the header: nothing to keep
+    if reader.header is None:
+        # Only a run of this experiment killed while writing its header may be started afresh: any
+        # other file without a whole first line is not ours to overwrite.
+        header = encode(outcome.header)
+        with open(out, "rb") as handle:
+            start = handle.read(len(header))
+        if not header.startswith(start):
+            raise CardgamesError(f"{out}:1: not a batch result file of this experiment (no header line); "
+                                 "choose another --out")
         return 0, reader.torn
     check_same_experiment(out, reader.header, outcome.header)
     outcome.reused = fold_records(reader, outcome.summary, done, seeds)

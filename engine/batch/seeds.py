@@ -15,7 +15,7 @@ from typing import Iterator
 from ..errors import CardgamesError
 from ..rng import SEED_MAX
 
-_RANGE = re.compile(r"\s*(ms)?(\d+)\s*(?:-\s*(ms)?(\d+)\s*)?", re.IGNORECASE)
+_RANGE = re.compile(r"\s*(ms)?(\d+)\s*(?:-\s*(ms)?(\d+)\s*)?", re.IGNORECASE | re.ASCII)  # 0-9 only
 
 
 @dataclass(frozen=True)
