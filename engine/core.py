@@ -67,7 +67,8 @@ class Game(ABC):
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
-            if not seed.isascii() or not seed.lstrip("-").isdigit():  # int() would also take "1_0" and "٣"
+            digits = seed[1:] if seed.startswith("-") else seed
+            if not digits.isascii() or not digits.isdigit():  # int() would also take "1_0" and "٣"
                 raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}")
             seed = int(seed)
         try:

@@ -116,6 +116,7 @@ def test_simulate_is_identical_across_runs(run_cli):
     (["deal", "eiffel-tower", "--seed", "x7"], "seed must be an integer"),
     (["deal", "eiffel-tower", "--seed", "18446744073709551616"], "out of range"),
     (["deal", "eiffel-tower", "--seed", "1_0"], "seed must be an integer"),
+    (["deal", "eiffel-tower", "--seed", "--5"], "seed must be an integer"),
     (["deal", "eiffel-tower", "--seed", "\u0663"], "seed must be an integer"),
     (["batch", "--game", "eiffel-tower", "--seeds", "\u0663-\u0665"], "expected a range A-B of integers"),
     (["deal", "eiffel-tower", "--seed", "0", "--rng", "pysolfc"], "invalid PySolFC game number"),
