@@ -123,9 +123,8 @@ def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> No
         for variants in [(), *((v,) for v in data["variants"])]:
             try:
                 spec = catalog.resolve(gid, variants, players)
-            except ConfigError as exc:  # a variant file's error comes once for all the games it applies to
-                if str(exc) not in seen and all(str(exc) != str(e) for e in report.errors):
-                    seen.add(str(exc))
+            except ConfigError as exc:  # once, however many games and player counts meet it (a variant file's)
+                if all(str(exc) != str(e) for e in report.errors):
                     report.errors.append(exc)
                 continue
             unplayable = getattr(module, "unplayable", None)
