@@ -19,7 +19,7 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
     """Show the deal SEED gives for GAME (stacks bottom to top, stock in dealing order)."""
     game = load_game(ctx, game_id, variants, players)
     state = game.new_state(game.check_seed(seed, rng), rng)
-    deal = game.first_deal(state)
+    deal = game.current_deal(state)
     if fmt == "json":
         emit_json(deal)
     elif fmt == "yaml":
@@ -70,13 +70,19 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
 
 
 def narrate(game, run) -> str:
-    """The game told step by step (replayed from the deal, so each line sees its position)."""
+    """The game told step by step (replayed from the deal, so each line sees its position). A
+    game of several deals (rounds, matches) shows each deal where its first action is."""
     from cardgames.engine.log import dumps
 
     state = game.new_state(run.seed, run.rng)
-    lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "",
-             game.render_deal(game.first_deal(state)), ""]
+    shown = state.rounds_played
+    heading = [] if shown is None else [f"{game.deal_name} 1:"]
+    lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "", *heading,
+             game.render_deal(game.current_deal(state)), ""]
     for step, (_, action) in enumerate(run.history, 1):
+        if state.rounds_played != shown:
+            shown = state.rounds_played
+            lines += ["", f"{game.deal_name} {shown + 1}:", game.render_deal(game.current_deal(state)), ""]
         lines.append(f"{step:4d}. {game.describe_action(state, action)}")
         state.apply(action)
     lines.append("")

@@ -118,9 +118,13 @@ class Game(ABC):
             raise LogError(f"action {data!r} needs fields {list(cls._fields)}")
         return cls(**{k: _frozen(v) for k, v in fields.items()})
 
-    def first_deal(self, state: "State") -> dict[str, Any]:
-        """What ``cardgames deal`` shows: the opening layout. Games that deal again later
-        (rounds, matches) override this to show only the first deal."""
+    #: What one of a game's several deals is called in narration (games of one deal never say it).
+    deal_name = "round"
+
+    def current_deal(self, state: "State") -> dict[str, Any]:
+        """The layout of the deal in play, as ``cardgames deal`` shows it (on a new state, the
+        opening one). Games that deal again later (rounds, matches) override this to show only
+        the latest deal."""
         return state.deal_json()
 
     def describe_action(self, state: "State", action: Any) -> str:

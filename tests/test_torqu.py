@@ -27,7 +27,7 @@ DEAL_TABLE = {2: (8, 16, 8, 8), 3: (5, 17, 8, 8), 4: (4, 16, 8, 8), 5: (4, 12, 8
 def test_the_deal_table(players):
     game = load_game("torqu", (), players)
     state = game.new_state(3)
-    deal = game.first_deal(state)
+    deal = game.current_deal(state)
     hand, center, primary, secondary = DEAL_TABLE[players]
     assert set(deal) == {"hands", "center", "primaries", "secondaries"}
     assert [len(h) for h in deal["hands"]] == [hand] * players

@@ -63,3 +63,10 @@ def test_deal_json_shape(run_cli):
     assert len(data["hands"]) == 6 and len(data["center"]) == 16 and len(data["secondaries"][0]) == 7
     text = run_cli("deal", "torqu", "--seed", "4")
     assert text.exit_code == 0 and "NE-E secondary" in text.stdout
+
+
+def test_narration_shows_each_match_where_it_starts(run_cli):
+    text = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "2",
+                   "--format", "text").stdout.splitlines()
+    assert [line for line in text if line.startswith("match ")] == ["match 1:", "match 2:"]
+    assert text[text.index("match 2:") + 1].startswith("centre: ")

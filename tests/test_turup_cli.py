@@ -57,3 +57,18 @@ def test_simulate_rounds_stop(run_cli):
     result = run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2", "--format", "jsonl")
     assert result.exit_code == 0
     assert json.loads(result.stdout)["result"]["rounds"] == 2
+
+
+def test_narration_shows_each_round_where_it_starts(run_cli):
+    """A new round deals fresh hands: the narration shows that deal before its first play, so
+    no card seems to be played twice."""
+    data = json.loads(run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2").stdout)
+    text = run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2", "--format", "text").stdout
+    lines = text.splitlines()
+    assert [line for line in lines if line.startswith("round ")] == ["round 1:", "round 2:"]
+    second = data["deal"]["rounds"][1]
+    start = lines.index("round 2:")
+    assert lines[start + 1] == "hand 0: " + " ".join(second["hands"][0])
+    first_play_of_round_2 = next(line for line in lines[start:] if line.lstrip()[:1].isdigit())
+    played = sum(1 for line in lines[:start] if line.lstrip()[:1].isdigit())
+    assert first_play_of_round_2.lstrip().startswith(f"{played + 1}.")

@@ -140,8 +140,10 @@ class TorquGame(Game):
     def new_state(self, seed: int | str, rng: str = "native") -> "TorquState":
         return TorquState(self, seed, rng)
 
-    def first_deal(self, state: "TorquState") -> dict[str, Any]:
-        deal = dict(state.deal_json()["matches"][0])
+    deal_name = "match"
+
+    def current_deal(self, state: "TorquState") -> dict[str, Any]:
+        deal = dict(state.deals[-1])
         del deal["dealer"]
         return deal
 

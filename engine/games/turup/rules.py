@@ -146,9 +146,9 @@ class TurupGame(Game):
         return sum(self.units[self.rank_of[c]] for c in codes)
 
     # -- presentation ------------------------------------------------------------------
-    def first_deal(self, state: "TurupState") -> dict[str, Any]:
-        first = state.deals[0]
-        return {"hands": first["hands"], "community": first["community"], "stock": first["stock"]}
+    def current_deal(self, state: "TurupState") -> dict[str, Any]:
+        latest = state.deals[-1]
+        return {"hands": latest["hands"], "community": latest["community"], "stock": latest["stock"]}
 
     def describe_action(self, state: "TurupState", action: Any) -> str:
         name = self.deck.name
