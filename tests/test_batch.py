@@ -106,7 +106,8 @@ def test_describe_hand_computed():
     half = 1.959963984540054 * math.sqrt(32 / 7) / math.sqrt(8)
     assert row["ci_low"] == pytest.approx(5 - half) and row["ci_high"] == pytest.approx(5 + half)
     assert [row[k] for k in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [2, 2, 4, 4, 5, 9, 9]
-    assert describe({3: 1})["sd"] == 0.0
+    one = describe({3: 1})
+    assert one["sd"] is None and one["ci_low"] is None and one["ci_high"] is None and one["mean"] == 3.0
 
 
 def test_summary_solitaire():

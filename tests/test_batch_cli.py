@@ -148,6 +148,18 @@ def test_one_file_given_twice_is_compared_by_position(run_cli, tmp_path):
     assert "B vs A" in table and "B vs B" not in table
 
 
+def test_one_game_has_no_spread(run_cli, tmp_path):
+    """One game's standard deviation and interval are undefined, not 0: n/a, null in JSON."""
+    one = tmp_path / "one.jsonl"
+    batch(run_cli, "--seeds", "7-7", "--workers", "1", "--out", str(one))
+    plays = stats_json(run_cli, one)["files"][0]["figures"]["plays"]
+    assert plays["n"] == 1 and plays["sd"] is None and plays["ci_low"] is None and plays["ci_high"] is None
+    row = next(line for line in run_cli("stats", str(one)).stdout.splitlines() if line.split()[:1] == ["plays"])
+    assert row.split()[3:6] == ["n/a", "n/a", "n/a"]
+    side = run_cli("stats", str(one), str(one)).stdout
+    assert "[n/a]" in side and "Traceback" not in side
+
+
 def test_table_and_csv_output(run_cli, tmp_path):
     loud = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-99", "--workers", "1")
     assert "played 100 games" in loud.stderr and "ETA" not in loud.stderr  # stderr is no terminal: no bar

@@ -84,7 +84,7 @@ def text_report(runs: list[Run]) -> str:
 
     if len(runs) == 1:
         run = runs[0]
-        rows = [[_cell(row.get(c)) for c in COLUMNS] for row in figure_rows(run)]
+        rows = [[_cell(row[c]) if c in row else "" for c in COLUMNS] for row in figure_rows(run)]
         title = f"{describe_header(run.header)}: {run.summary.games:,} games"
         return title + "\n\n" + tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
@@ -106,8 +106,8 @@ def text_report(runs: list[Run]) -> str:
 
 
 def _cell(value: Any) -> str:
-    if value is None:
-        return ""
+    if value is None:  # a figure that is undefined here (one game's spread, a test with no statistic)
+        return "n/a"
     if isinstance(value, float):
         return f"{value:.4f}"
     return str(value)
@@ -124,4 +124,6 @@ def _interval(figure: dict[str, Any] | None) -> str:
         return ""
     if "mean" not in figure:
         return "no data"
+    if figure["ci_low"] is None:
+        return f"{figure['mean']:.4f} [n/a]"
     return f"{figure['mean']:.4f} [{figure['ci_low']:.4f}, {figure['ci_high']:.4f}]"

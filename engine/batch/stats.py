@@ -85,7 +85,8 @@ def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
 
 def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
     """n, mean (with a normal-approximation 95% interval), sample standard deviation, min,
-    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly."""
+    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly. With one
+    observation the interval and the standard deviation are None (undefined)."""
     n = sum(hist.values())
     if n == 0:
         return {"kind": "distribution", "n": 0}
@@ -96,13 +97,15 @@ def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
         total += v * count
         squares += v * v * count
     mean = total / n
-    var = (squares - total * total / n) / (n - 1) if n > 1 else Fraction(0)
-    sd = math.sqrt(var)
-    half = Z95 * sd / math.sqrt(n)
+    row: dict[str, Any] = {"kind": "distribution", "n": n, "mean": float(mean)}
+    if n > 1:
+        sd = math.sqrt((squares - total * total / n) / (n - 1))
+        half = Z95 * sd / math.sqrt(n)
+        row.update(ci_low=float(mean) - half, ci_high=float(mean) + half, sd=sd)
+    else:  # one observation has no spread to estimate: n/a, not a spread of 0
+        row.update(ci_low=None, ci_high=None, sd=None)
+    row["min"] = _plain(min(hist))
     pcts = percentiles(hist, PERCENTILES)
-    row: dict[str, Any] = {"kind": "distribution", "n": n, "mean": float(mean),
-                           "ci_low": float(mean) - half, "ci_high": float(mean) + half, "sd": sd,
-                           "min": _plain(min(hist))}
     for q, value in zip(PERCENTILES, pcts, strict=True):
         row[f"p{q}"] = _plain(value)
     row["max"] = _plain(max(hist))
