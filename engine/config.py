@@ -92,9 +92,11 @@ class GameSpec:
     options: Mapping[str, Any]
 
     def canonical(self) -> dict[str, Any]:
-        """The rule-relevant resolved config, as plain JSON-able data (what the hash covers)."""
+        """The rule-relevant resolved config, as plain JSON-able data (what the hash covers).
+        The variants are sorted: the order they were applied in matters only through the
+        options, which are here resolved, so two orders giving the same rules hash alike."""
         return {"game": self.id, "engine": self.engine, "players": self.players,
-                "variants": list(self.variants), "deck": _thaw(self.deck), "copies": self.copies,
+                "variants": sorted(self.variants), "deck": _thaw(self.deck), "copies": self.copies,
                 "options": _thaw(self.options)}
 
     @cached_property

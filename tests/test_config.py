@@ -135,6 +135,14 @@ def test_hash_ignores_prose_but_not_rules(tmp_path):
     assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 != base
 
 
+def test_hash_ignores_the_order_of_variants_that_commute():
+    cat = Catalog()
+    one = cat.resolve("torqu", ["death", "dragons"], 4)
+    other = cat.resolve("torqu", ["dragons", "death"], 4)
+    assert one.variants != other.variants and one.options == other.options
+    assert one.sha256 == other.sha256 != cat.resolve("torqu", ["death"], 4).sha256
+
+
 def test_unknown_names_suggest():
     cat = Catalog()
     with pytest.raises(UnknownNameError, match="did you mean 'eiffel-tower'"):
