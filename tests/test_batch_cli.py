@@ -245,6 +245,13 @@ def test_stats_refuses_another_game(run_cli, tmp_path):
     assert log.exit_code == 1 and "not a batch result file" in log.stderr
     missing = run_cli("stats", str(tmp_path / "nope.jsonl"))
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
+    empty = tmp_path / "empty.jsonl"
+    empty.write_bytes(b"")
+    assert f"{empty}: empty" in run_cli("stats", str(empty)).stderr
+    torn = tmp_path / "torn.jsonl"
+    torn.write_bytes(ours.read_bytes()[:20])
+    result = run_cli("stats", str(torn))
+    assert result.exit_code == 1 and f"{torn}:1: no whole header line" in result.stderr
 
 
 def test_stats_of_a_multiplayer_file(run_cli, tmp_path):

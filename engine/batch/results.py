@@ -188,6 +188,9 @@ def read_summary(path: str | Path) -> tuple[dict[str, Any], Summary, bool]:
 
     reader = Reader(path)
     if reader.header is None:
+        if reader.torn:
+            raise CardgamesError(f"{path}:1: no whole header line (the file ends inside its first line: "
+                                 "a batch stopped while writing its header?)")
         raise CardgamesError(f"{path}: empty: no header line")
     summary = Summary()
     fold_records(reader, summary, SeedSet())
