@@ -52,10 +52,12 @@ class LazyGroup(click.Group):
         return super().resolve_command(ctx, args)
 
     def invoke(self, ctx: click.Context):
-        from cardgames.engine.errors import CardgamesError
+        from cardgames.engine.errors import CardgamesError, OptionConflictError
 
         try:
             return super().invoke(ctx)
+        except OptionConflictError as exc:
+            raise click.UsageError(str(exc)) from None
         except CardgamesError as exc:
             raise click.ClickException(str(exc)) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error

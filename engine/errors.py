@@ -1,7 +1,8 @@
 """Exceptions that carry a one-line message meant for the user.
 
-The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits 1, so the
-message must say what went wrong and where (file and line, or step number) on its own.
+The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits 1 (2 for an
+:class:`OptionConflictError`, a usage error), so the message must say what went wrong and where
+(file and line, or step number) on its own.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class UnknownNameError(CardgamesError):
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
         hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
         super().__init__(f"unknown {kind} {name!r}{hint}")
+
+
+class OptionConflictError(CardgamesError):
+    """Options that cannot be given together: a usage error, so the CLI exits 2 (as Click does)."""
 
 
 class IllegalActionError(CardgamesError):

@@ -181,17 +181,17 @@ def test_pysolfc_numbers(run_cli, tmp_path):
     assert first == {"seed": 1, **play(game, "ms1", make_agents([], game), "pysolfc").state.result()}
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--seeds", "10-5"], "ends (5) before it starts (10)"),
-    (["--seeds", "a-b"], "expected a range A-B"),
-    (["--seeds", "ms1-ms3"], "the ms prefix is for --rng pysolfc"),
-    (["--seeds", "0-3", "--rng", "pysolfc"], "0 is not a game"),
-    (["--seeds", "0-3", "--agent", "clever"], "unknown agent"),
-    (["--seeds", "0-3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask"),
+@pytest.mark.parametrize("args, words, code", [
+    (["--seeds", "10-5"], "ends (5) before it starts (10)", 1),
+    (["--seeds", "a-b"], "expected a range A-B", 1),
+    (["--seeds", "ms1-ms3"], "the ms prefix is for --rng pysolfc", 1),
+    (["--seeds", "0-3", "--rng", "pysolfc"], "0 is not a game", 1),
+    (["--seeds", "0-3", "--agent", "clever"], "unknown agent", 1),
+    (["--seeds", "0-3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask", 2),
 ])
-def test_bad_batch_input(run_cli, args, words):
+def test_bad_batch_input(run_cli, args, words, code):
     result = run_cli("batch", "--game", "eiffel-tower", *args)
-    assert result.exit_code == 1
+    assert result.exit_code == code
     assert words in result.stderr and "Traceback" not in result.output
     assert len(result.stderr.strip().splitlines()) == 1
 

@@ -269,3 +269,17 @@ def test_deal_in_packets_and_community_first():
     seats = [(state.dealer + 1 + i) % 3 for i in range(3)]
     assert state.deals[0]["community"] == order[:4]
     assert [state.deals[0]["hands"][s] for s in seats] == [order[4:8], order[8:12], order[12:16]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_players_who_always_trail_play_to_the_end(players):
+    """Trailing is always legal, so with one deck the pile can grow to every card; the capture
+    listing must still work there (a ten on all 36 numerals A-9 has 44,543 captures)."""
+    game = load_game("turup", players=players)
+    state = game.new_state(5)
+    biggest = 0
+    while state.current_player is not None:
+        legal = state.legal_actions()
+        state.apply(next((a for a in legal if type(a) is Trail), legal[0]))
+        biggest = max(biggest, sum(len(cards) for cards in state.table))
+    assert biggest >= 40 and state.result()["rounds"] == state.rounds_played >= 1

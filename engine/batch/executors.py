@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any, Callable, Iterable, Iterator
 
-from ..errors import CardgamesError
+from ..errors import CardgamesError, OptionConflictError
 from .seeds import Chunk
 from .worker import ChunkResult, Job, play_chunk
 
@@ -147,7 +147,7 @@ class DaskExecutor:
 def make_executor(backend: str, workers: int, scheduler: str | None) -> Any:
     """The executor for ``--backend``/``--workers``/``--scheduler``."""
     if scheduler and backend != "dask":
-        raise CardgamesError("--scheduler needs --backend dask")
+        raise OptionConflictError("--scheduler needs --backend dask")
     if backend == "dask":
         return DaskExecutor(workers, scheduler)
     return SerialExecutor() if workers == 1 else ProcessExecutor(workers)

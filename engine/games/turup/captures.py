@@ -60,10 +60,10 @@ def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
     vector = bytes(min(counts[i], FIELD_MAX) if i < len(counts) else 0 for i in range(value))
     if max(vector) >= FIELD_MAX:
         raise CardgamesError(f"at most {FIELD_MAX - 1} community cards of one value are supported")
-    bound = prod(c + 1 for c in vector)
+    bound = prod(c + 1 for c in vector[:-1])  # the additions' search; matches only multiply its result
     if bound > SUBSET_LIMIT:
-        raise CardgamesError(f"the community pile holds too many cards of values 1-{value} to list every capture "
-                             f"of a {value} ({bound:,} sub-piles to consider, limit {SUBSET_LIMIT:,})")
+        raise CardgamesError(f"the community pile holds too many cards of values 1-{value - 1} to list every "
+                             f"capture of a {value} ({bound:,} sub-piles to consider, limit {SUBSET_LIMIT:,})")
     guards = int.from_bytes(bytes([_GUARD]) * value, "little")
     pile = int.from_bytes(vector, "little") | guards
     sets = {0}
@@ -107,11 +107,14 @@ def run_table(items: Sequence[object]) -> tuple[tuple[tuple, ...], ...]:
     return tuple(tuple((item,) * k for k in range(FIELD_MAX)) for item in items)
 
 
-#: Most sub-piles (product of count + 1 over the values involved) a capture listing may consider:
-#: beyond it the captures themselves number in the hundreds of thousands, too many to list. Piles
-#: that large arise only when players keep trailing (a 30-card pile from three decks stays far
-#: below, about 2 000 sub-piles per capture listed).
-SUBSET_LIMIT = 1_000_000
+#: Most sub-piles (product of count + 1 over the values below the card's: the additions' search) a
+#: capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
+#: 5**9 = 1,953,125 sub-piles for a ten, 44,543 additions, each with 0-4 matches), is within it,
+#: so a game of 2-4 players never meets it, even when everyone keeps trailing. Beyond it the captures can number in the millions (two
+#: decks' A-9, 9**9 sub-piles: 6.8 million captures of a ten, minutes to list): refused. Only
+#: players who keep trailing with two or three decks build such piles (a 30-card pile from three
+#: decks needs about 2 000 sub-piles per capture listed).
+SUBSET_LIMIT = 2_000_000
 
 #: Count fields are bytes whose top bit is the guard bit, so a count stays below 0x7F.
 FIELD_MAX = 0x7F
