@@ -20,6 +20,7 @@ The action-less classes are all equal as tuples, so legality checks compare type
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any, NamedTuple
 
 from ...cards import stock_line
@@ -351,6 +352,10 @@ class TowersState(State):
         return out
 
     def _anyone_can_play(self) -> bool:
+        """Whether a card can still be played: one in the cache of a player still in fits an open
+        tower, or (``no_play: pass``, where a stuck player draws again) one still in the stock
+        fits an open tower for some player still in. Under ``flee`` a stuck player draws nothing
+        more, so the stock cannot bring a play: only the caches count."""
         game = self.game
         fitting, occupied = game.tables.fitting, self.occupied
         fits = 0
@@ -358,10 +363,11 @@ class TowersState(State):
             fits |= fitting[occupied[t]]
         if not fits:
             return False
+        draws = () if game.no_play_flee else self.stock
         for seat, cache in enumerate(self.caches):
-            if self.active[seat] and cache:
+            if self.active[seat] and cache:  # a player without cards is skipped: he draws nothing
                 alignment = game.alignment[seat]
-                if any(fits >> alignment[c] & 1 for c in cache):
+                if any(fits >> alignment[c] & 1 for c in chain(cache, draws)):
                     return True
         return False
 
