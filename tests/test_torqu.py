@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import pytest
@@ -164,6 +165,21 @@ def test_partners_share_a_tableau_and_a_stone():
         load_game("torqu", ("partners",), 3)
     with pytest.raises(CardgamesError, match="even number"):
         load_game("torqu", ("partners",), 2)
+
+
+@pytest.mark.parametrize("times", ["once", "each"])
+def test_partners_total_their_points(times):
+    """The seed: "their points are totalled together". A team's match score is its tableau's
+    score (once, or once for each partner: ``partners_tableau``) less both hand penalties."""
+    base = load_game("torqu", ("partners",), 4)
+    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "partners_tableau": times}))
+    state = play(game, 3, make_agents(["random"] * 4, game)).state
+    factor = {"once": 1, "each": 2}[times]
+    for scores, details in zip(state.match_scores, state.match_details, strict=True):
+        hands = [hand["penalty"] for hand in details["hands"]]
+        for team in (0, 1):
+            total = factor * details["tableaus"][team]["score"] - hands[team] - hands[team + 2]
+            assert scores[team] == scores[team + 2] == total
 
 
 def test_death_draws_second_card_from_other_tableaus():

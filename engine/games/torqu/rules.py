@@ -66,6 +66,8 @@ OPTIONS = {
     "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
     "death": Field(BOOL, "the Death variant"),
     "partners": Field(BOOL, "the Partners variant"),
+    "partners_tableau": Field(STR, "Partners: the shared tableau's score counts once for the team, or once for each "
+                              "partner (each adding his own match score)", choices=("once", "each")),
     "dragons": Field(BOOL, "the Dragons variant"),
 }
 
@@ -111,6 +113,8 @@ class TorquGame(Game):
         self.capacity = tuple(cap[k] for k in TABLEAU_KEYS)
         self.death, self.partners = opts["death"], opts["partners"]
         self.teams = self.num_players // 2 if self.partners else self.num_players
+        #: How many times a team's tableau score enters its match score (``partners_tableau``).
+        self.tableau_times = 2 if self.partners and opts["partners_tableau"] == "each" else 1
         self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
         names = self.deck.names
@@ -309,7 +313,7 @@ class TorquState(State):
         scorer = game.scorer
         tableau_scores = [scorer.tableau_score(t.cards()) for t in self.tableaus]
         penalties = [scorer.hand_penalty(h) for h in self.hands]
-        team = [tableau_scores[t]["score"] for t in range(game.teams)]
+        team = [game.tableau_times * tableau_scores[t]["score"] for t in range(game.teams)]
         for seat in range(n):
             team[game.owner(seat)] -= penalties[seat]["penalty"]
         scores = [team[game.owner(seat)] for seat in range(n)]
