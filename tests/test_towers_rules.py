@@ -337,6 +337,27 @@ def test_settlement_example():
     assert sum(net.values()) + sum(p.house for p in payments) == 0
 
 
+def test_gross_settlement_cuts_each_debt():
+    """``settlement: gross``: "5% de chaque dette" read literally: each solde is owed in full to
+    each other player, 36 coins in the example, and the house keeps 5% of each: 1.80."""
+    payments = final_payments({A: 10, B: 6, C: 2}, parse_cut(0.05), "payee", netted=False)
+    assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 10), (B, A, 6), (A, C, 10), (C, A, 2),
+                                                               (B, C, 6), (C, B, 2)]
+    assert money(sum((p.house for p in payments), Fraction(0))) == "1.80"
+    net = {A: Fraction(0), B: Fraction(0), C: Fraction(0)}
+    for p in payments:
+        net[p.payer] -= p.paid
+        net[p.payee] += p.received
+    assert [money(net[s]) for s in (A, B, C)] == ["-12.40", "-0.60", "11.20"]
+    game = towers_game(2, settlement="gross", first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    for t in range(6):
+        state.occupied[t] = geometry.FULL
+    state._next_turn(0)  # nobody can play: the end, each cache of 3 to its solde, 3 coins each way
+    assert state.current_player is None and [money(n) for n in state.net] == ["-0.15", "-0.15"]
+    assert money(state.house) == "0.30"
+
+
 def test_settlement_cut_paid_by_the_payer():
     payments = final_payments({A: 10, B: 6}, parse_cut("0.05"), "payer")
     assert [(p.paid, p.received, p.house) for p in payments] == [(Fraction(42, 10), 4, Fraction(2, 10))]

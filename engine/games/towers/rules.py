@@ -58,6 +58,9 @@ OPTIONS = {
     "house_cut_from": Field(STR, "the cut is taken from what the payee receives, or added to what the "
                                  "payer pays", choices=("payee", "payer")),
     "house_cut_on_flee": Field(BOOL, "the house also takes its cut of a fleeing player's payments"),
+    "settlement": Field(STR, "at the end each pair nets out (the house cuts the differences), or every "
+                             "player pays his whole solde to each other (the house cuts each debt)",
+                        choices=("net", "gross")),
 }
 
 
@@ -131,6 +134,7 @@ class TowersGame(Game):
         self.cut = parse_cut(opts["house_cut"])
         self.cut_from: str = opts["house_cut_from"]
         self.flee_cut = self.cut if opts["house_cut_on_flee"] else ZERO
+        self.netted: bool = opts["settlement"] == "net"
         self.tables = geometry.tables(opts["adjacency"])
         self.suits: tuple[str, ...] = tuple(self.deck.suits)
         cards = self.deck.cards
@@ -447,7 +451,7 @@ class TowersState(State):
             self.soldes[seat].extend(self.caches[seat])
             self.caches[seat] = []
         soldes = {s: len(self.soldes[s]) for s in range(game.num_players) if self.active[s]}
-        self._pay(final_payments(soldes, game.cut, game.cut_from))
+        self._pay(final_payments(soldes, game.cut, game.cut_from, game.netted))
         self.player = None
         self.bonus_tower = None
         self._legal = []

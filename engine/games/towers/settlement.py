@@ -58,20 +58,26 @@ def flee_payments(seat: int, solde: int, others: Iterable[int], cut: Fraction, c
     return [payment(seat, other, solde, cut, cut_from) for other in sorted(others)]
 
 
-def final_payments(soldes: dict[int, int], cut: Fraction, cut_from: str) -> list[Payment]:
+def final_payments(soldes: dict[int, int], cut: Fraction, cut_from: str, netted: bool = True) -> list[Payment]:
     """End-of-game settlement between the players still in (``seat -> solde size``).
 
-    Each pair nets out: the larger solde pays the difference. Pairs in seat order.
+    Netted (option ``settlement: net``): each pair nets out, the larger solde paying the
+    difference, so the house's cut is of the differences. Gross (``settlement: gross``): every
+    player pays his whole solde to each other player, and the house cuts each of those debts.
+    Pairs in seat order (gross: the first seat's payment, then the second's).
     """
     seats = sorted(soldes)
     payments = []
     for i, a in enumerate(seats):
         for b in seats[i + 1:]:
-            diff = soldes[a] - soldes[b]
-            if diff > 0:
-                payments.append(payment(a, b, diff, cut, cut_from))
-            elif diff < 0:
-                payments.append(payment(b, a, -diff, cut, cut_from))
+            if netted:
+                diff = soldes[a] - soldes[b]
+                if diff > 0:
+                    payments.append(payment(a, b, diff, cut, cut_from))
+                elif diff < 0:
+                    payments.append(payment(b, a, -diff, cut, cut_from))
+            else:
+                payments += [payment(x, y, soldes[x], cut, cut_from) for x, y in ((a, b), (b, a)) if soldes[x]]
     return payments
 
 
