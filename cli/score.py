@@ -33,10 +33,10 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
         raise click.UsageError("give exactly one of --cards or --input")
     if cards is not None:
         names = [n.strip() for n in cards.split(",") if n.strip()]
-        _emit(score_names(scorer, names, "--cards"), fmt)
+        _emit(scorer, score_names(scorer, names, "--cards"), fmt)
         return
     for where, names in _read_lines(input_file):
-        _emit(score_names(scorer, names, where), "jsonl" if fmt == "jsonl" else fmt)
+        _emit(scorer, score_names(scorer, names, where), "jsonl" if fmt == "jsonl" else fmt)
 
 
 def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
@@ -77,15 +77,29 @@ def _read_lines(path: str):
             yield where, data["cards"]
 
 
-def _emit(result: dict[str, Any], fmt: str) -> None:
+def _emit(scorer: Any, result: dict[str, Any], fmt: str) -> None:
     if fmt == "json":
         emit_json(result)
     elif fmt == "jsonl":
         emit_json(result, pretty=False)
     else:
-        lines = [f"tableau score {result['tableau_score']}, hand penalty {result['hand_penalty']}"]
-        for s in result["sets"]:
-            wild = "".join(f" ({w} as {a})" for w, a in s.get("wild", {}).items())
-            lines.append(f"  {s['kind']:<15} {s['points']:>4}  {' '.join(s['cards'])}{wild}")
-        lines.append(f"  left out: {' '.join(result['leftover']) or '(none)'}")
-        click.echo("\n".join(lines))
+        click.echo(_text(scorer, result))
+
+
+def _text(scorer: Any, result: dict[str, Any]) -> str:
+    """The result for a reader: a Perfect Four names its picture, a card its own name if it has
+    one (the Dragons: ``Dragon-9 (Rain Dragon)``)."""
+    def card(name: str) -> str:
+        title = scorer.title(name)
+        return f"{name} ({title})" if title else name
+
+    lines = [f"tableau score {result['tableau_score']}, hand penalty {result['hand_penalty']}"]
+    for s in result["sets"]:
+        wild = s.get("wild", {})
+        kind = s["kind"]
+        if kind == "perfect_four":
+            kind += f" ({scorer.picture_of([wild.get(c, c) for c in s['cards']])})"
+        stands = "".join(f" ({w} as {card(a)})" for w, a in wild.items())
+        lines.append(f"  {kind:<28} {s['points']:>4}  {' '.join(map(card, s['cards']))}{stands}")
+    lines.append(f"  left out: {' '.join(map(card, result['leftover'])) or '(none)'}")
+    return "\n".join(lines)

@@ -34,7 +34,17 @@ def test_score_input_jsonl(run_cli, tmp_path):
 
 def test_score_text(run_cli):
     result = run_cli("score", "torqu", "--cards", "Water-1,Water-2,Water-3,Magic-13", "--format", "text")
-    assert "perfect_four" in result.stdout and "Magic-13 as Water-4" in result.stdout
+    assert "perfect_four (Rain)" in result.stdout and "Magic-13 as Water-4" in result.stdout
+
+
+def test_score_text_names_pictures_and_dragons(run_cli):
+    """The seed names every picture and every Dragon card: Dragon-9 is the Rain Dragon, which
+    with Dragons makes a Rain Perfect Four with three Rain cards."""
+    result = run_cli("score", "torqu", "--cards", "Water-1,Water-2,Water-3,Dragon-9,Dragon-7", "--variant",
+                     "dragons", "--format", "text").stdout.splitlines()
+    assert result[1].split()[:3] == ["perfect_four", "(Rain)", "300"]
+    assert "Dragon-9 (Rain Dragon)" in result[1]
+    assert result[2] == "  left out: Dragon-7 (Field Dragon)"
 
 
 def test_score_bad_input(run_cli, tmp_path):

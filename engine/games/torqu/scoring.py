@@ -103,6 +103,21 @@ class Scorer:
         found = self.arrange(codes, -1, self.wild_in_hand)
         return {"penalty": found["score"], "sets": found["sets"], "leftover": found["leftover"]}
 
+    def picture_of(self, names: Sequence[str]) -> str | None:
+        """The picture every card of ``names`` belongs to (a Perfect Four's), by its seed name
+        ("Rain"), or None. With Dragons a Dragon card also belongs to the picture it is named for."""
+        shared = set.intersection(*(set(self.idents[c].pictures) for c in self.deck.codes(names)))
+        if not shared:
+            return None
+        pic = min(shared)
+        return self.deck.suits[self.suit_ids[pic // 4]]["pictures"][pic % 4]
+
+    def title(self, name: str) -> str | None:
+        """A card's own name where the deck gives one (``Dragon-9``: "Rain Dragon"), else None."""
+        card = self.deck.cards[self.deck.code(name)]
+        titles = self.deck.suits[card.suit].get("card_titles")
+        return titles[card.value - 1] if titles else None
+
     def _name(self, ident: Ident) -> str:
         return f"{self.suit_ids[ident.suit]}-{ident.number}"
 
