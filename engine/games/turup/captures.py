@@ -107,13 +107,13 @@ def run_table(items: Sequence[object]) -> tuple[tuple[tuple, ...], ...]:
     return tuple(tuple((item,) * k for k in range(FIELD_MAX)) for item in items)
 
 
-#: Most sub-piles (product of count + 1 over the values below the card's: the additions' search) a
-#: capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
+#: Most sub-piles (product of count + 1 over the values below the card's: the additions' search)
+#: a capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
 #: 5**9 = 1,953,125 sub-piles for a ten, 44,543 additions, each with 0-4 matches), is within it,
-#: so a game of 2-4 players never meets it, even when everyone keeps trailing. Beyond it the captures can number in the millions (two
-#: decks' A-9, 9**9 sub-piles: 6.8 million captures of a ten, minutes to list): refused. Only
-#: players who keep trailing with two or three decks build such piles (a 30-card pile from three
-#: decks needs about 2 000 sub-piles per capture listed).
+#: so a game of 2-4 players never meets it, even when everyone keeps trailing. Beyond it the
+#: captures can number in the millions (two decks' A-9, 9**9 sub-piles: 6.8 million captures of
+#: a ten, minutes to list): refused. Only players who keep trailing with two or three decks build
+#: such piles (a 30-card pile from three decks needs about 2 000 sub-piles per capture listed).
 SUBSET_LIMIT = 2_000_000
 
 #: Count fields are bytes whose top bit is the guard bit, so a count stays below 0x7F.
