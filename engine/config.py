@@ -8,7 +8,8 @@ Resolving a game (``Catalog.resolve``) applies variants in order as overlays on 
 ``options``, checks the result against the engine's option schema, and computes the
 ``config_sha256`` that logs carry: the SHA-256 of the canonical JSON (sorted keys, compact) of
 every rule-relevant part of the resolved config (engine, deck, copies, options, players,
-variants). Descriptions and names do not enter the hash, so editing prose never breaks a log.
+variants). The game's and the deck's own names and descriptions do not enter the hash, so
+editing prose never breaks a log (card and suit names do: logs name cards).
 """
 
 from __future__ import annotations
@@ -43,6 +44,9 @@ DECK_FIELDS = {
     "cards": Field(LIST, "cards outside the suits x ranks product", required=False,
                    items=Field(MAP, fields={"name": Field(STR, "unique card name")}, open=True)),
 }
+
+#: A deck's prose: not part of the rules, so not of the config hash.
+DECK_PROSE = frozenset(("name", "description", "source", "designed_by_project"))
 
 GAME_FIELDS = {
     "id": Field(STR, "game id (kebab-case), equal to the file name"),
@@ -96,7 +100,8 @@ class GameSpec:
         The variants are sorted: the order they were applied in matters only through the
         options, which are here resolved, so two orders giving the same rules hash alike."""
         return {"game": self.id, "engine": self.engine, "players": self.players,
-                "variants": sorted(self.variants), "deck": _thaw(self.deck), "copies": self.copies,
+                "variants": sorted(self.variants),
+                "deck": {k: v for k, v in _thaw(self.deck).items() if k not in DECK_PROSE}, "copies": self.copies,
                 "options": _thaw(self.options)}
 
     @cached_property

@@ -131,6 +131,13 @@ def test_hash_ignores_prose_but_not_rules(tmp_path):
     base = Catalog().resolve("eiffel-tower").sha256
     make_root(tmp_path, EIFFEL.replace("Eiffel Tower", "Tour Eiffel"), "eiffel-tower")
     assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 == base
+    french = (tmp_path / "decks" / "french.yaml").read_text()
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("description: The standard", "description: A")
+                                                    .replace("name: French", "name: Francais", 1))
+    assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 == base  # the deck's prose
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("name: Hearts", "name: Coeurs"))
+    assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 != base  # a suit's name: cards' names
+    (tmp_path / "decks" / "french.yaml").write_text(french)
     (tmp_path / "games" / "eiffel-tower.yaml").write_text(EIFFEL.replace("strict_waste_cap: 4", "strict_waste_cap: 3"))
     assert Catalog([tmp_path, BUNDLED]).resolve("eiffel-tower").sha256 != base
 
