@@ -19,7 +19,7 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 
 from .cards import Deck
 from .config import GameSpec
-from .errors import CardgamesError, IllegalActionError, LogError
+from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
 from .rng import RNG_NAME, Rng, check_seed
 
 RNG_MODES = ("native", "pysolfc")
@@ -61,12 +61,15 @@ class Game(ABC):
     def check_seed(self, seed: int | str, rng: str) -> int | str:
         """Validate a seed for an RNG mode; return it in canonical form (int, or game number)."""
         if rng not in self.RNG_MODES:
-            raise CardgamesError(f"--rng {rng} is not available for {self.id} (available: {', '.join(self.RNG_MODES)})")
+            raise OptionConflictError(f"--rng {rng} is not available for {self.id} "
+                                      f"(available: {', '.join(self.RNG_MODES)})")
         if rng == "pysolfc":
             from . import pysolfc
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
+            if seed.startswith("ms"):
+                raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
             if not digits.isascii() or not digits.isdigit():  # int() would also take "1_0" and "٣"
                 raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}")

@@ -184,7 +184,7 @@ def test_pysolfc_numbers(run_cli, tmp_path):
 @pytest.mark.parametrize("args, words, code", [
     (["--seeds", "10-5"], "ends (5) before it starts (10)", 1),
     (["--seeds", "a-b"], "expected a range A-B", 1),
-    (["--seeds", "ms1-ms3"], "the ms prefix is for --rng pysolfc", 1),
+    (["--seeds", "ms1-ms3"], "the ms prefix is for --rng pysolfc", 2),
     (["--seeds", "0-3", "--rng", "pysolfc"], "0 is not a game", 1),
     (["--seeds", "0-3", "--agent", "clever"], "unknown agent", 1),
     (["--seeds", "0-3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask", 2),

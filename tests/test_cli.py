@@ -158,6 +158,8 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["solve", "--game", "eiffel-tower", "--seed", "3", "--sat-effort", "nan"], "not a number"),
     (["score", "torqu"], "exactly one of --cards or --input"),
     (["--configs", "no/such/folder", "list"], "does not exist"),
+    (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
+    (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
 ])
 def test_argument_combinations_are_usage_errors(run_cli, args, message):
     result = run_cli(*args)
