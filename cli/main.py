@@ -63,6 +63,9 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
+        except OSError as exc:  # files are checked where they are opened: this is stdout (a full disk)
+            _silence_stdout()
+            raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

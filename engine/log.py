@@ -145,6 +145,9 @@ def read_log(path: str | Path) -> dict[str, Any]:
             raise LogError(f"{label}: missing field {key!r}")
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
             raise LogError(f"{label}: field {key!r} has the wrong type")
+    for key in ("variants", "agents"):
+        if not all(isinstance(name, str) for name in data[key]):
+            raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")
     return data
 
 
@@ -169,7 +172,12 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     """Re-play a log; raise LogError naming the first step (1-based) that diverges."""
     from .registry import load_game
 
-    game = load_game(data["game"], data["variants"], data["players"], catalog)
+    try:
+        game = load_game(data["game"], data["variants"], data["players"], catalog)
+    except LogError:
+        raise
+    except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
+        raise LogError(f"the log's game {data['game']!r}, variants and players: {exc}") from None
     agents = data["agents"]
     if len(agents) != game.num_players or not all(isinstance(a, str) for a in agents):
         raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")
@@ -178,13 +186,21 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
                        f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "
                        "its rules, deck or options have changed since")
     mode = rng_mode(data["rng"])
-    seed = game.check_seed(data["seed"], mode)
+    try:
+        seed = game.check_seed(data["seed"], mode)
+    except CardgamesError as exc:
+        raise LogError(f"the log's seed {data['seed']!r} (rng {data['rng']!r}): {exc}") from None
+    if not _same(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
+        raise LogError(f"field 'seed' is {data['seed']!r}; a log writes this seed as {seed!r}")
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise LogError("the deal in the log is not the deal the seed gives")
     for step, entry in enumerate(data["actions"], 1):
         _replay_step(game, state, step, entry)
     if not _same(data["deal"], state.deal_json()):
+        if _is_prefix(state.deal_json(), data["deal"]):  # later deals (rounds, matches) never came
+            raise LogError(f"after the log's {len(data['actions'])} steps the game has not yet made every deal "
+                           "the log records: actions are missing (was the log cut short?)")
         raise LogError("the deal in the log is not the deal the seed gives")
     result = state.result()
     if not _same(data["result"], result):

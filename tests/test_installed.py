@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import orjson
+import pytest
 
 SCRIPT = Path(sys.executable).with_name("cardgames")
 
@@ -47,3 +48,12 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     finally:
         os.close(write_end)
     assert result.returncode == 0 and result.stderr == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_full_disk_on_stdout_is_one_line(tmp_path):
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([str(SCRIPT), "list"], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                                timeout=120)
+    assert result.returncode == 1
+    assert result.stderr.decode() == "Error: cannot write the output: No space left on device\n"

@@ -181,3 +181,33 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
     assert got == [b"through the pipe"] and stat.S_ISFIFO(fifo.stat().st_mode)
     with pytest.raises(CardgamesError, match="no file name"):
         write_atomic("", b"x")
+
+
+@pytest.mark.parametrize("field,value,message", [
+    ("seed", "7", "field 'seed' is '7'; a log writes this seed as 7"),
+    ("seed", "ms7", "the log's seed 'ms7'"),
+    ("rng", "pysolfc", None),  # Eiffel Tower has PySolFC's deals: the seed 7 is then read as game 7
+    ("players", 3, "the log's game 'eiffel-tower'"),
+    ("variants", ["death"], "the log's game 'eiffel-tower'"),
+])
+def test_a_logs_own_fields_are_log_errors(log, field, value, message):
+    """What the log says is checked as the log's: a LogError (exit 1), never a usage error."""
+    bad = {**copy.deepcopy(log), field: value}
+    with pytest.raises(LogError, match=None if message is None else message.replace("(", r"\(")):
+        replay(bad)
+
+
+def test_variants_and_agents_must_be_names(tmp_path, log):
+    for field, value in (("variants", [1]), ("agents", [["greedy"]])):
+        path = tmp_path / "bad.json"
+        path.write_bytes(dumps({**log, field: value}))
+        with pytest.raises(LogError, match=f"field '{field}' must list names"):
+            read_log(path)
+
+
+def test_a_multi_deal_log_cut_short_says_actions_are_missing():
+    game = load_game("turup", (), 2)
+    data = build_log(game, play(game, 3, make_agents(["random"], game)))
+    data["actions"] = data["actions"][:30]
+    with pytest.raises(LogError, match="actions are missing"):
+        replay(data)
