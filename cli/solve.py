@@ -3,24 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import Iterable
 
 import click
 
 from .options import format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
-
-
-def _seed_range(text: str) -> list[int]:
-    from cardgames.engine.errors import CardgamesError
-
-    low, sep, high = text.partition("-")
-    try:
-        a, b = int(low), int(high if sep else low)
-    except ValueError:
-        raise CardgamesError(f"--seeds must look like A-B (integers), not {text!r}") from None
-    if a < 0 or b < a:
-        raise CardgamesError(f"--seeds {text}: need 0 <= A <= B")
-    return list(range(a, b + 1))
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -54,6 +42,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out), nodes
     searched (CP-SAT's branches included), seconds.
     """
+    from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.games.pairing.solver import Solver
@@ -66,9 +55,15 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     game = load_game(ctx, game_id, variants, players)
     if game.spec.engine != "pairing":
         raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")
+    if seed is not None:
+        chosen: Iterable[int | str] = [seed]
+    else:  # the range as batch reads it, both ends checked before any deal is solved
+        span = parse_range(seeds)
+        span.check(game, rng)
+        chosen = (span.seed(n, rng) for n in range(span.start, span.stop + 1))
     solver = Solver(game, budget, sat_effort)
     rows = []
-    for s in ([seed] if seed is not None else _seed_range(seeds)):
+    for s in chosen:
         canonical = game.check_seed(s, rng)
         state = game.new_state(canonical, rng)
         solution = solver.solve(state)

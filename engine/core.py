@@ -19,8 +19,8 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 
 from .cards import Deck
 from .config import GameSpec
-from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
-from .rng import RNG_NAME, Rng, check_seed
+from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError, clip
+from .rng import RNG_NAME, SEED_MAX, Rng, check_seed
 
 RNG_MODES = ("native", "pysolfc")
 
@@ -71,8 +71,9 @@ class Game(ABC):
             if seed.startswith("ms"):
                 raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
-            if not digits.isascii() or not digits.isdigit():  # int() would also take "1_0" and "٣"
-                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {seed!r}")
+            # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error
+            if not digits.isascii() or not digits.isdigit() or len(digits) > len(str(SEED_MAX)):
+                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {clip(seed)}")
             seed = int(seed)
         try:
             return check_seed(seed)

@@ -50,3 +50,9 @@ class IllegalActionError(CardgamesError):
 
 class LogError(CardgamesError):
     """A game log that cannot be read, or that does not replay."""
+
+
+def clip(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut short for a message: a seed of thousands of digits is no one line."""
+    shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit - 4] + "...'"

@@ -13,7 +13,7 @@ import random
 import re
 from typing import Callable
 
-from .errors import CardgamesError
+from .errors import CardgamesError, clip
 from .rng import fisher_yates
 
 RNG_NAME = "pysolfc"
@@ -26,9 +26,10 @@ def normalize(number: str | int) -> str:
     if text.endswith("L"):
         text = text[:-1]
     text = re.sub(r"[\s#\-_.,]", "", text.lower())
-    match = re.fullmatch(r"(ms)?(\d+)", text)
+    match = re.fullmatch(r"(ms)?(\d{1,20})", text, re.ASCII)  # 20 digits: far beyond any game's number
     if not match:
-        raise CardgamesError(f"invalid PySolFC game number {number!r}: expected digits or ms<digits>")
+        raise CardgamesError(f"invalid PySolFC game number {clip(number)}: expected digits or ms<digits> "
+                             "(at most 20)")
     value = int(match.group(2))
     if match.group(1):
         if not 1 <= value <= _MS_MAX:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import csv
 import io
 
@@ -183,3 +184,26 @@ def test_extra_config_folder(run_cli, tmp_path):
     deal = orjson.loads(run_cli("--configs", str(tmp_path), "deal", "tiny-tower", "--seed", "3", "--format",
                                 "json").stdout)
     assert len(deal["rows"]) == 3 and len(deal["stock"]) == 100
+
+
+LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
+
+
+@pytest.mark.parametrize("args, words", [
+    (["deal", "eiffel-tower", "--seed", LONG], "seed must be an integer 0..2**64-1"),
+    (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", LONG], "invalid PySolFC game number"),
+    (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", "\u0663"], "invalid PySolFC game number"),
+    (["batch", "--game", "eiffel-tower", "--seeds", f"1-{LONG}"], "seeds run 0..2**64-1"),
+    (["solve", "--game", "eiffel-tower", "--seeds", "1_0-1_1"], "expected a range A-B"),
+    (["solve", "--game", "eiffel-tower", "--seeds", "0-18446744073709551616"], "seeds run 0..2**64-1"),
+])
+def test_bad_seeds_are_one_short_line(run_cli, args, words):
+    result = run_cli(*args)
+    assert result.exit_code == 1 and words in result.stderr and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
+
+
+def test_solve_reads_seed_ranges_as_batch_does(run_cli):
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "ms1-ms2", "--rng", "pysolfc", "--format", "jsonl")
+    assert result.exit_code == 0
+    assert [json.loads(line)["seed"] for line in result.stdout.splitlines()] == ["ms1", "ms2"]

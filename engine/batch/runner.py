@@ -8,7 +8,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from ..errors import CardgamesError, OptionConflictError
+from ..errors import CardgamesError
 from .executors import make_executor
 from .results import Reader, Writer, check_same_experiment, encode, fold_records, make_header
 from .seeds import SeedRange, SeedSet, chunk_size, chunks
@@ -38,10 +38,7 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
     ``on_start(games_to_play)`` and ``on_chunk(games)`` report progress. Statistics cover
     exactly the seeds of the range: those found in ``out`` (with ``resume``) and those played.
     """
-    for end in (seeds.start, seeds.stop):
-        game.check_seed(f"{seeds.prefix}{end}" if rng == "pysolfc" else end, rng)
-    if seeds.prefix and rng != "pysolfc":
-        raise OptionConflictError(f"--seeds {seeds}: the ms prefix is for --rng pysolfc")
+    seeds.check(game, rng)
     outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
     done = SeedSet()
     keep = 0

@@ -10,10 +10,13 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
-from ..errors import CardgamesError
+from ..errors import CardgamesError, OptionConflictError, clip
 from ..rng import SEED_MAX
+
+if TYPE_CHECKING:
+    from ..core import Game
 
 _RANGE = re.compile(r"\s*(ms)?(\d+)\s*(?:-\s*(ms)?(\d+)\s*)?", re.IGNORECASE | re.ASCII)  # 0-9 only
 
@@ -35,22 +38,40 @@ class SeedRange:
     def __contains__(self, seed: object) -> bool:
         return isinstance(seed, int) and self.start <= seed <= self.stop
 
+    def seed(self, n: int, rng: str) -> int | str:
+        """Seed ``n`` of the range as a game takes it (:func:`game_seed`)."""
+        return game_seed(self.prefix, n, rng)
+
+    def check(self, game: "Game", rng: str) -> None:
+        """Raise a one-line error if ``game`` under ``rng`` cannot play both ends of the range."""
+        if self.prefix and rng != "pysolfc":
+            raise OptionConflictError(f"--seeds {self}: the ms prefix is for --rng pysolfc")
+        for end in (self.start, self.stop):
+            game.check_seed(self.seed(end, rng), rng)
+
+
+def game_seed(prefix: str, n: int, rng: str) -> int | str:
+    """Seed ``n`` of a range with ``prefix`` as a game takes it: PySolFC's game number under pysolfc."""
+    return f"{prefix}{n}" if rng == "pysolfc" else n
+
 
 def parse_range(text: str) -> SeedRange:
     """``"A-B"`` (inclusive) or a single seed ``"A"``; raise CardgamesError saying what is wrong."""
     match = _RANGE.fullmatch(text or "")
     if not match:
-        raise CardgamesError(f"--seeds {text!r}: expected a range A-B of integers, e.g. 0-999999")
+        raise CardgamesError(f"--seeds {clip(text)}: expected a range A-B of integers, e.g. 0-999999")
     prefix1, first, prefix2, last = match.groups()
     if last is None:
         prefix2, last = prefix1, first
     if (prefix1 or "").lower() != (prefix2 or "").lower():
-        raise CardgamesError(f"--seeds {text!r}: both ends need the same prefix")
+        raise CardgamesError(f"--seeds {clip(text)}: both ends need the same prefix")
+    if max(len(first), len(last)) > len(str(SEED_MAX)):
+        raise CardgamesError(f"--seeds {clip(text)}: seeds run 0..2**64-1")
     start, stop = int(first), int(last)
     if stop < start:
-        raise CardgamesError(f"--seeds {text!r}: the range ends ({stop}) before it starts ({start})")
+        raise CardgamesError(f"--seeds {clip(text)}: the range ends ({stop}) before it starts ({start})")
     if stop > SEED_MAX:
-        raise CardgamesError(f"--seeds {text!r}: seeds run 0..2**64-1")
+        raise CardgamesError(f"--seeds {clip(text)}: seeds run 0..2**64-1")
     return SeedRange(start, stop, (prefix1 or "").lower())
 
 

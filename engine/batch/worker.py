@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .seeds import Chunk
+from .seeds import Chunk, game_seed
 from .stats import Summary
 
 
@@ -78,7 +78,7 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     games = 0
     for start, stop in chunk:
         for seed in range(start, stop):
-            result = play(game, f"{prefix}{seed}" if rng == "pysolfc" else seed, agents, rng).state.result()
+            result = play(game, game_seed(prefix, seed, rng), agents, rng).state.result()
             add(result)
             if records:
                 lines.append(dumps({"seed": seed, **result}))
