@@ -55,10 +55,12 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out FILE.jsonl")
+    if out == "-":
+        raise click.UsageError("--out needs a file (the statistics are what goes to stdout)")
     if plot_path is not None:  # before the games are played
         from cardgames.engine.batch.plot import image_format
 
-        image_format(plot_path)
+        image_format(plot_path, [out] if out else [])
     seed_range = parse_range(seeds)
     game = load_game(ctx, game_id, variants, players)
     agent_names = [agent.name for agent in make_agents(agents, game)]
@@ -110,6 +112,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     from cardgames.engine.batch.report import Run, comparisons
     from cardgames.engine.batch.results import check_comparable, read_summary
 
+    if plot_path is not None:  # before any table is printed
+        from cardgames.engine.batch.plot import image_format
+
+        image_format(plot_path, files)
     runs = []
     for path in files:
         header, summary, torn = read_summary(path)

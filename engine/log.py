@@ -74,6 +74,8 @@ def write_atomic(path: str | Path, data: bytes) -> None:
         return
     if not str(path):
         raise CardgamesError("cannot write '': no file name")
+    if str(path).endswith(os.sep):
+        raise CardgamesError(f"cannot write {path}: a file name, not a folder, is needed")
     try:
         found = os.stat(path)
     except FileNotFoundError:

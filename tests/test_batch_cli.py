@@ -297,6 +297,30 @@ def test_plot_file_names_are_checked_before_the_games(run_cli, tmp_path):
     assert bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not (tmp_path / "plain.png").exists()
 
 
+def test_plot_never_replaces_a_results_file_nor_comes_after_the_work(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    same = tmp_path / "r.png"
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(same), "--plot", str(same))
+    assert result.exit_code == 1 and "also a results file" in result.stderr and not same.exists()
+    out = tmp_path / "r.jsonl"
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(out),
+                     "--plot", str(tmp_path / "nodir" / "p.png"))
+    assert result.exit_code == 1 and "there is no folder" in result.stderr and not out.exists()
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(out))
+    before = out.read_bytes()
+    for target in (str(out), str(tmp_path / "nodir" / "p.png")):
+        result = run_cli("stats", str(out), "--plot", target)
+        assert result.exit_code == 1 and result.stdout == "" and out.read_bytes() == before
+
+
+def test_out_must_be_a_file(run_cli, tmp_path):
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", "-")
+    assert result.exit_code == 2 and "--out needs a file" in result.stderr
+    folder = tmp_path / "newdir"
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", f"{folder}/")
+    assert result.exit_code == 1 and "not a folder" in result.stderr and not folder.exists()
+
+
 def test_cli_import_stays_light():
     code = ("import sys; from cardgames.cli import batch; from cardgames.engine.batch import runner, report, plot; "
             "heavy = [m for m in ('dask', 'distributed', 'matplotlib', 'numpy') if m in sys.modules]; "
@@ -343,5 +367,6 @@ def test_dask_scheduler_address(run_cli, tmp_path):
 
     with dask.config.set({"distributed.comm.timeouts.connect": "1s"}):
         unreachable = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--backend", "dask",
-                              "--scheduler", "tcp://127.0.0.1:9")
+                              "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "never.jsonl"))
     assert unreachable.exit_code == 1 and "cannot start or reach Dask scheduler tcp://127.0.0.1:9" in unreachable.stderr
+    assert not (tmp_path / "never.jsonl").exists()  # else the same command would then ask for --resume

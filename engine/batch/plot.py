@@ -13,8 +13,9 @@ The figure has two panels:
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from ..errors import CardgamesError
 from ..log import write_atomic
@@ -41,11 +42,20 @@ def _score_series(runs: list[Run]) -> tuple[str, list[tuple[str, dict[Any, int]]
     return name, [(run.label, run.summary.hists.get(name, {})) for run in runs]
 
 
-def image_format(path: str) -> str:
+def image_format(path: str, keep: Sequence[str] = ()) -> str:
     """The image format ``path`` asks for: its extension, PNG without one. Checked before any game
-    is played, so that a long batch is not wasted: a file name, matplotlib, a format it writes."""
+    is played or any table printed, so that no work is wasted: a file name in a folder that
+    exists, none of the files ``keep`` (the results read or written), matplotlib, a format it
+    writes."""
     if not path:
         raise CardgamesError("--plot needs a file name")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise CardgamesError(f"--plot {path}: there is no folder {folder}")
+    for other in keep:
+        if os.path.abspath(other) == os.path.abspath(path) or (
+                os.path.exists(path) and os.path.exists(other) and os.path.samefile(other, path)):
+            raise CardgamesError(f"--plot {path}: that is also a results file; it would be overwritten")
     try:
         import matplotlib
     except ImportError:

@@ -53,11 +53,16 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
     job = Job(game.id, tuple(game.spec.variants), game.num_players, tuple(agents), rng, seeds.prefix,
               tuple(config_dirs), game.spec.sha256, records=out is not None)
     started = time.perf_counter()
-    writer = Writer(out, outcome.header, keep) if out is not None else None
+    writer = None
     try:
-        if to_play:
+        if not to_play:
+            writer = Writer(out, outcome.header, keep) if out is not None else None
+        else:
             with make_executor(backend, workers, scheduler) as executor:
                 outcome.startup = time.perf_counter() - started
+                # The file is started once the workers are up: a scheduler that cannot be reached
+                # leaves no file behind (a header-only one would then ask for --resume).
+                writer = Writer(out, outcome.header, keep) if out is not None else None
                 size = chunk_size(to_play, executor.workers)
                 for result in executor.map(job, chunks(iter(pending), size)):
                     if writer is not None:
