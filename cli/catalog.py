@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from cardgames.engine import MAX_PLAYERS
+
 from .options import catalog, format_option, load_game
 from .output import emit_json, emit_rows, emit_yaml
 
@@ -52,7 +54,8 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
 @click.command("show")
 @click.argument("game_id", metavar="GAME")
 @click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
-@click.option("--players", type=click.IntRange(1, 64), default=None, help="Player count (default: the game's).")
+@click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
+              help="Player count (default: the game's).")
 @format_option("yaml", "json")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:

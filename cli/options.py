@@ -6,6 +6,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
+from cardgames.engine import MAX_PLAYERS
+
 if TYPE_CHECKING:
     from cardgames.engine.config import Catalog
     from cardgames.engine.core import Game
@@ -26,7 +28,7 @@ def game_options(f: F) -> F:
                           "(French-deck pairing games).")(f)
     f = click.option("--variant", "variants", multiple=True, metavar="V",
                      help="Variant to apply (repeatable).")(f)
-    f = click.option("--players", type=click.IntRange(1, 64), default=None,
+    f = click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
                      help="Player count (default: the game's).")(f)
     return f
 

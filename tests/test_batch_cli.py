@@ -234,7 +234,7 @@ def test_stats_refuses_another_game(run_cli, tmp_path):
     batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(ours))
     header = orjson.loads(ours.read_bytes().split(b"\n")[0])
     theirs = tmp_path / "theirs.jsonl"
-    theirs.write_bytes(orjson.dumps({**header, "game": "torqu", "players": 4}) + b"\n"
+    theirs.write_bytes(orjson.dumps({**header, "game": "torqu", "players": 4, "agents": ["random"] * 4}) + b"\n"
                        + b'{"seed":0,"scores":[1,2,3,4],"winners":[3],"moves":40}\n')
     result = run_cli("stats", str(ours), str(theirs))
     assert result.exit_code == 1
@@ -252,6 +252,29 @@ def test_stats_refuses_another_game(run_cli, tmp_path):
     torn.write_bytes(ours.read_bytes()[:20])
     result = run_cli("stats", str(torn))
     assert result.exit_code == 1 and f"{torn}:1: no whole header line" in result.stderr
+
+
+def test_stats_refuses_edited_files_in_one_line(run_cli, tmp_path):
+    """A result file is data a user can edit: a wrong header or record is one line at its place,
+    never a traceback, a hang or a huge allocation (a seat 5,000,000, an amount 1e99999999)."""
+    ours = tmp_path / "ours.jsonl"
+    batch(run_cli, "--seeds", "0-2", "--workers", "1", "--out", str(ours))
+    header = orjson.loads(ours.read_bytes().split(b"\n")[0])
+    cases = [({}, b'{"seed":9,"winners":[5000000]}', ":2: winners must list seats 0..0"),
+             ({}, b'{"seed":9,"winners":[[1]]}', ":2: winners must list seats"),
+             ({"players": 10**9}, b"", ":1: header field 'players'"),
+             ({"variants": [1]}, b"", ":1: header field 'variants'"),
+             ({"agents": None}, b"", ":1: header field 'agents'"),
+             ({"agents": ["greedy", "greedy"]}, b"", ":1: header names 2 agents for 1 players")]
+    for change, record, words in cases:
+        path = tmp_path / "edited.jsonl"
+        path.write_bytes(orjson.dumps({**header, **change}) + b"\n" + (record + b"\n" if record else b""))
+        result = run_cli("stats", str(path))
+        assert result.exit_code == 1 and f"{path}{words}" in result.stderr, (change, record, result.stderr)
+    path = tmp_path / "amount.jsonl"
+    path.write_bytes(orjson.dumps(header) + b'\n{"seed":9,"x":"1e99999999","y":"-0.20"}\n')
+    figures = stats_json(run_cli, path)["files"][0]["figures"]
+    assert figures["x=1e99999999"]["count"] == 1 and figures["y"]["mean"] == -0.2  # a category; an amount
 
 
 def test_stats_of_a_multiplayer_file(run_cli, tmp_path):

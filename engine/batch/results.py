@@ -21,7 +21,7 @@ from typing import IO, TYPE_CHECKING, Any, Container, Iterator
 
 import orjson
 
-from .. import ENGINE_VERSION
+from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
 from .stats import Summary
 
@@ -35,6 +35,19 @@ IDENTITY = ("format", "version", "engine_version", "game", "variants", "players"
             "generator", "seed_prefix", "config_sha256")
 #: What ``stats`` requires files to share before it puts them side by side.
 COMPARABLE = ("game", "players")
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _is_names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+#: What each identity field of a header must be (strings where not listed).
+_HEADER_TYPES = {"version": lambda v: type(v) is int, "players": lambda v: type(v) is int and 1 <= v <= MAX_PLAYERS,
+                 "variants": _is_names, "agents": _is_names}
 
 
 def make_header(game: Any, agents: list[str], rng: str, seed_prefix: str) -> dict[str, Any]:
@@ -109,13 +122,19 @@ class Reader:
         missing = [k for k in IDENTITY if k not in header]
         if missing:
             raise CardgamesError(f"{self.path}:1: header lacks {', '.join(missing)}")
+        wrong = [k for k in IDENTITY if not _HEADER_TYPES.get(k, _is_str)(header[k])]
+        if wrong:
+            raise CardgamesError(f"{self.path}:1: header field {wrong[0]!r} has the wrong type or value")
+        if len(header["agents"]) != header["players"]:
+            raise CardgamesError(f"{self.path}:1: header names {len(header['agents'])} agents for "
+                                 f"{header['players']} players")
         return header
 
     def records(self) -> Iterator[tuple[int, dict[str, Any]]]:
         """(line number, record) for every whole record line."""
         if self.header is None:
             return
-        handle, path = self._handle, self.path
+        handle, path, players = self._handle, self.path, self.header["players"]
         number = 1
         try:
             for line in handle:
@@ -130,6 +149,9 @@ class Reader:
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
+                winners = record.get("winners", [])
+                if not isinstance(winners, list) or not all(type(s) is int and 0 <= s < players for s in winners):
+                    raise CardgamesError(f"{path}:{number}: winners must list seats 0..{players - 1}")
                 self.good_end += len(line)
                 yield number, record
         finally:

@@ -22,7 +22,8 @@ How each result key is read:
 from __future__ import annotations
 
 import math
-from decimal import Decimal, InvalidOperation
+import re
+from decimal import Decimal
 from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterable, Mapping
@@ -32,6 +33,9 @@ Z95 = NormalDist().inv_cdf(0.975)
 PERCENTILES = (5, 25, 50, 75, 95)
 
 Number = int | float | Decimal
+#: A string read as an exact amount (money, "-0.20"): plain decimal notation, not "1e99999999",
+#: whose exact arithmetic would never end; anything else is a category.
+_AMOUNT = re.compile(r"[-+]?[0-9]{1,30}(\.[0-9]{1,30})?")
 
 
 def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -174,12 +178,8 @@ class Summary:
             counter[0] += value
             counter[1] += 1
         elif kind is str:
-            try:
-                amount = Decimal(value)
-            except InvalidOperation:
-                amount = None
-            if amount is not None and amount.is_finite():
-                self._number(name, amount, pooled)
+            if _AMOUNT.fullmatch(value):
+                self._number(name, Decimal(value), pooled)
             else:
                 self._category(name, value)
         elif kind is list or kind is tuple:
