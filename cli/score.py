@@ -35,8 +35,11 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
         names = [n.strip() for n in cards.split(",") if n.strip()]
         _emit(scorer, score_names(scorer, names, "--cards"), fmt)
         return
+    if fmt == "json":  # one JSON document: the list of results, in input order
+        emit_json([score_names(scorer, names, where) for where, names in _read_lines(input_file)])
+        return
     for where, names in _read_lines(input_file):
-        _emit(scorer, score_names(scorer, names, where), "jsonl" if fmt == "jsonl" else fmt)
+        _emit(scorer, score_names(scorer, names, where), fmt)
 
 
 def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:

@@ -30,6 +30,8 @@ def test_score_input_jsonl(run_cli, tmp_path):
     assert [r["tableau_score"] for r in lines] == [300, -5]
     stdin = run_cli("score", "torqu", "--input", "-", "--format", "jsonl", input='{"cards": ["Air-5"]}\n')
     assert json.loads(stdin.stdout)["hand_penalty"] == 5
+    whole = run_cli("score", "torqu", "--input", str(path), "--format", "json")  # one document: a list
+    assert [r["tableau_score"] for r in json.loads(whole.stdout)] == [300, -5]
 
 
 def test_score_text(run_cli):
