@@ -70,8 +70,11 @@ def parse_document(text: str, label: str = "<string>") -> Document:
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
         raise ConfigError(f"YAML syntax error: {problem}", label, line) from None
-    except yaml.YAMLError as exc:
-        raise ConfigError(f"YAML error: {exc}", label) from None
+    except yaml.YAMLError as exc:  # e.g. a NUL byte: the reader's error, marked with a position
+        position = getattr(exc, "position", None)  # a ReaderError's index into the text
+        line = None if position is None else text.count("\n", 0, position) + 1
+        reason = getattr(exc, "reason", None) or "invalid YAML"
+        raise ConfigError(f"YAML error: {_one_line(str(reason))}", label, line) from None
     doc = Document(label, None)
     if node is None:
         raise ConfigError("file is empty", label, 1)
@@ -103,8 +106,14 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
     try:
         value = constructor.construct_object(node)
-    except yaml.YAMLError as exc:
-        raise doc.error(keypath, f"bad value: {exc}") from None
+    except yaml.YAMLError as exc:  # an unknown tag such as !!python/object: its problem, without the mark's lines
+        problem = getattr(exc, "problem", None) or str(exc)
+        raise doc.error(keypath, f"bad value: {_one_line(problem)}") from None
     if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
         raise doc.error(keypath, f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})")
     return value
+
+
+def _one_line(text: str) -> str:
+    """A parser's message on one line (PyYAML's spread over several, with the text quoted)."""
+    return " ".join(text.split())

@@ -34,6 +34,18 @@ def test_syntax_error_has_file_and_line(tmp_path):
     assert err.value.line in (2, 3)
 
 
+@pytest.mark.parametrize("text, line, words", [
+    ("id: x\nname: y\nfamily: \x00z\n", 3, "control characters are not allowed"),
+    ("id: x\nname: !!python/name:os.system ''\n", 2, "could not determine a constructor"),
+])
+def test_parser_errors_are_one_line_with_theirs(tmp_path, text, line, words):
+    path = tmp_path / "bad.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as err:
+        read_document(path)
+    assert err.value.line == line and words in str(err.value) and "\n" not in str(err.value)
+
+
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
     for i in range(1, 10):
