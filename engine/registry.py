@@ -41,8 +41,20 @@ def engine_module(name: str) -> ModuleType:
 
 def load_game(name: str, variants: Iterable[str] = (), players: int | None = None,
               catalog: "Catalog | None" = None) -> "Game":
-    """Resolve ``name`` (a game id or alias) with variants and players into a playable Game."""
+    """Resolve ``name`` (a game id or alias) with variants and players into a playable Game.
+
+    The engine's ``check_config`` runs here too, not only in ``validate``: a config it rejects
+    (a deal larger than the deck, say) stops with its first problem, at the game file's line,
+    instead of failing somewhere inside the rules."""
     from .config import Catalog
 
-    spec = (catalog or Catalog()).resolve(name, variants, players)
-    return engine_module(spec.engine).GAME(spec)
+    catalog = catalog or Catalog()
+    spec = catalog.resolve(name, variants, players)
+    module = engine_module(spec.engine)
+    unplayable = getattr(module, "unplayable", None)
+    if unplayable is None or not unplayable(spec):  # an unplayable one is refused by its Game, in its words
+        problems = module.check_config(spec)
+        if problems:
+            keypath, text = problems[0] if isinstance(problems[0], tuple) else (("options",), problems[0])
+            raise catalog.document("games", spec.id).error(keypath, f"{text} (`cardgames validate` lists them all)")
+    return module.GAME(spec)

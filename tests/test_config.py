@@ -217,3 +217,20 @@ def test_a_bad_variant_option_is_reported_once_at_the_variant_file(tmp_path):
     line = next(i for i, row in enumerate(variant.read_text().splitlines(), 1) if "strict: 7" in row)
     messages = [str(e) for e in validate([str(tmp_path / "cfg")]).errors]
     assert messages == [f"{variant}:{line}: 'options.strict' must be true or false, not 7"], messages
+
+
+def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
+    """A deal larger than the deck: validate reports it, and deal/simulate stop at the same line
+    instead of failing inside the rules."""
+    (tmp_path / "games").mkdir()
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    bad = torqu.replace("    2: {hand: 8, center: 16, primary: 8, secondary: 8}",
+                        "    2: {hand: 9, center: 16, primary: 8, secondary: 8}")
+    assert bad != torqu
+    (tmp_path / "games" / "torqu.yaml").write_text(bad)
+    line = next(i for i, text in enumerate(bad.splitlines(), 1) if "hand: 9" in text)
+    for args in (("deal", "torqu", "--players", "2", "--seed", "1"),
+                 ("simulate", "--game", "torqu", "--players", "2", "--seed", "1")):
+        result = run_cli("--configs", str(tmp_path), *args)
+        assert result.exit_code == 1 and "Traceback" not in result.output
+        assert result.stderr.startswith(f"Error: {tmp_path / 'games' / 'torqu.yaml'}:{line}: options.deal for 2 players")
