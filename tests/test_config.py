@@ -233,4 +233,5 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
                  ("simulate", "--game", "torqu", "--players", "2", "--seed", "1")):
         result = run_cli("--configs", str(tmp_path), *args)
         assert result.exit_code == 1 and "Traceback" not in result.output
-        assert result.stderr.startswith(f"Error: {tmp_path / 'games' / 'torqu.yaml'}:{line}: options.deal for 2 players")
+        where = tmp_path / "games" / "torqu.yaml"
+        assert result.stderr.startswith(f"Error: {where}:{line}: options.deal for 2 players")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgames.engine.agents import make_agents
-from cardgames.engine.config import Catalog
+from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import play
 from cardgames.engine.games.pairing.rules import WILD, Turn
 from cardgames.engine.log import build_log, replay
@@ -19,6 +19,7 @@ from cardgames.engine.registry import load_game
 GAMES = sorted(g for g in Catalog().ids("games") if Catalog().game(g)["engine"] == "pairing")
 ALL = GAMES + [f"strict-{g}" for g in GAMES]
 DATA = Path(__file__).parent / "data" / "pairing"
+BUNDLED = bundled_root()
 
 
 def test_seventeen_games_and_their_strict_versions(run_cli):
@@ -127,6 +128,19 @@ def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
     bad = run_cli("--configs", str(DATA), "validate", str(DATA / "games" / "bad-match.yaml"))
     assert bad.exit_code == 1
     assert "match value must be 5" in bad.stdout + bad.stderr
+
+
+@pytest.mark.parametrize("family_match, words", [
+    ("{trump: 23}", "family_match.trump is 23 but the trump cards run up to 21, so their match value must be 22"),
+    ("{trump: 22, joker: 5}", "names family 'joker', which no card of deck tarock has"),
+])
+def test_validate_rejects_a_family_match_that_does_not_fit(run_cli, tmp_path, family_match, words):
+    (tmp_path / "games").mkdir()
+    castle = (BUNDLED / "games" / "castle.yaml").read_text()
+    assert "family_match: {trump: 22}" in castle
+    (tmp_path / "games" / "castle.yaml").write_text(castle.replace("{trump: 22}", family_match))
+    result = run_cli("--configs", str(tmp_path), "validate", str(tmp_path / "games" / "castle.yaml"))
+    assert result.exit_code == 1 and words in result.stdout + result.stderr
 
 
 def test_unknown_game_is_one_line(run_cli):

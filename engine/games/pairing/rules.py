@@ -246,9 +246,18 @@ def check_config(spec: GameSpec) -> list[str]:
     if deck.ranks and opts["match"] != deck.rank_count() + 1:
         errors.append(f"options.match is {opts['match']} but deck {deck.id} has {deck.rank_count()} ranks per "
                       f"suit, so the match value must be {deck.rank_count() + 1}")
-    families = {c.attrs.get("family", SUITED) for c in deck.cards if not c.attrs.get("wild")}
-    for family in sorted(families - {SUITED} - set(opts["family_match"])):
+    values: dict[str, set[int]] = {}
+    for c in deck.cards:
+        if not c.attrs.get("wild"):
+            values.setdefault(c.attrs.get("family", SUITED), set()).add(c.value)
+    for family in sorted(set(values) - {SUITED} - set(opts["family_match"])):
         errors.append(f"cards of family {family!r} have no match value in options.family_match")
+    for family, match in sorted(opts["family_match"].items()):
+        if family not in values:
+            errors.append(f"options.family_match names family {family!r}, which no card of deck {deck.id} has")
+        elif match != max(values[family]) + 1:  # as for suits: the highest value plus one (trumps I..XXI: 22)
+            errors.append(f"options.family_match.{family} is {match} but the {family} cards run up to "
+                          f"{max(values[family])}, so their match value must be {max(values[family]) + 1}")
     rows = sum(opts["layout"])
     if rows + 1 > len(deck):
         errors.append(f"the layout has {rows} rows but the deck holds only {len(deck)} cards")
