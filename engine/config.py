@@ -22,11 +22,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
+from . import MAX_PLAYERS
 from .errors import CardgamesError, ConfigError, UnknownNameError
-from .schema import BOOL, INT, LIST, MAP, STR, Field, check_mapping, check_value, positive
+from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
+#: The most copies of a deck a game may use (the games here use 1-3).
+MAX_COPIES = 16
 
 _NAMED = {"id": Field(STR, "card or group id"), "name": Field(STR, "readable name", required=False)}
 
@@ -57,13 +60,13 @@ GAME_FIELDS = {
     "source": Field(STR, "the seed document the rules come from", required=False),
     "docs": Field(STR, "the rules page", required=False),
     "players": Field(MAP, "player counts", fields={
-        "min": Field(INT, "fewest players", check=positive),
-        "max": Field(INT, "most players", check=positive),
-        "default": Field(INT, "player count when none is given", check=positive),
+        "min": Field(INT, "fewest players", check=between(1, MAX_PLAYERS)),
+        "max": Field(INT, "most players", check=between(1, MAX_PLAYERS)),
+        "default": Field(INT, "player count when none is given", check=between(1, MAX_PLAYERS)),
     }),
     "deck": Field(MAP, "which deck and how many copies", fields={
         "type": Field(STR, "deck id"),
-        "copies": Field(INT, "physical decks used", check=positive),
+        "copies": Field(INT, "physical decks used", check=between(1, MAX_COPIES)),
         "copies_by_players": Field(MAP, "from N players up, use this many copies: {5: 2, 8: 3}",
                                    required=False, open=True, check=lambda m: _check_thresholds(m)),
     }),
@@ -263,8 +266,10 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:
     for key, value in mapping.items():
-        if not str(key).isdigit() or isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            return "keys must be player counts and values positive integers"
+        text = str(key)
+        if (not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PLAYERS or isinstance(value, bool)
+                or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
+            return f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
     return None
 
 

@@ -98,6 +98,15 @@ def non_negative(value: Any) -> str | None:
     return None if value is None or value >= 0 else "must not be negative"
 
 
+def between(low: int, high: int) -> Callable[[Any], str | None]:
+    """A check that a number lies in ``low..high`` (configs are data a designer edits: a player
+    count of 10**11 must be an error, not an endless loop over the player counts)."""
+    def check(value: Any) -> str | None:
+        return None if value is None or low <= value <= high else f"must be {low}..{high}"
+
+    return check
+
+
 INT = (int,)
 OPT_INT = (int, type(None))
 STR = (str,)

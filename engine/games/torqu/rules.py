@@ -394,16 +394,14 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     opts = spec.options
     n = spec.players
     try:
-        row = _row(opts["deal"], n, "deal")
+        _, dealt, exposed = _deal_shape(spec, len(deck))
         cap = _row(opts["tableau"], n, "tableau")
     except CardgamesError as exc:
         return [str(exc)]
-    dealt = n * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
     at_row = ("options", "deal", _row_key(opts["deal"], n, "deal"))  # errors point at the row's own line
     if dealt != len(deck):
         errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
-    exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
-    if exposed != opts["exposed_at_start"]:
+    elif exposed != opts["exposed_at_start"]:
         errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
                                f"not {opts['exposed_at_start']}"))
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
@@ -418,12 +416,22 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     return errors
 
 
-def deal_facts(spec: GameSpec) -> dict[str, Any]:
-    opts = spec.options
-    row = _row(opts["deal"], spec.players, "deal")
-    cap = _row(opts["tableau"], spec.players, "tableau")
+def _deal_shape(spec: GameSpec, deck_size: int) -> tuple[Any, int, int | None]:
+    """The deal row for ``spec``'s players, the cards it deals, and the cards it leaves exposed:
+    None when the row does not deal exactly the deck (its geometry is then not built, however
+    many cards it asks for)."""
+    row = _row(spec.options["deal"], spec.players, "deal")
     dealt = spec.players * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
-    exposed = len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
+    if dealt != deck_size:
+        return row, dealt, None
+    return row, dealt, len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
+
+
+def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    from ...cards import Deck
+
+    row, dealt, exposed = _deal_shape(spec, len(Deck(spec.deck, spec.copies)))
+    cap = _row(spec.options["tableau"], spec.players, "tableau")
     return {"hand": row["hand"], "center": row["center"], "primary": row["primary"], "secondary": row["secondary"],
             "dealt": dealt, "exposed": exposed,
             "tableau": capacity_total((cap["center"], cap["primary"], cap["secondary"]))}
