@@ -84,9 +84,26 @@ def stock_line(names: Sequence[str], verb: str, shown: int = 8, sep: str = " ") 
     return f"stock: {len(names)} cards, {verb} in this order: {preview}"
 
 
+#: The fields a deck's ``card_name`` template may use, with values of their types for checking it.
+NAME_FIELDS = {"rank": "A", "suit": "S", "value": 1, "rank_name": "Ace", "suit_name": "Spades"}
+
+
+def card_name_problem(template: str) -> str | None:
+    """Why ``template`` cannot name cards (an unknown field, a bad brace...), or None."""
+    try:
+        template.format(**NAME_FIELDS)
+    except (KeyError, IndexError, AttributeError, ValueError, TypeError) as exc:
+        return (f"card_name {template!r} cannot name cards ({type(exc).__name__}: {exc}); its fields are "
+                f"{', '.join('{' + f + '}' for f in NAME_FIELDS)}")
+    return None
+
+
 def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
     """The cards of one deck, in creation order, each a dict with name, suit, rank, value, attrs."""
     template = config.get("card_name", "{rank}{suit}")
+    problem = card_name_problem(template)
+    if problem:
+        raise CardgamesError(f"deck {config.get('id')}: {problem}")
     for suit in config.get("suits", []):
         for rank in config.get("ranks", []):
             fields = {"rank": rank["id"], "suit": suit["id"], "value": rank.get("value"),

@@ -80,7 +80,8 @@ VARIANT_FIELDS = {
     "description": Field(STR, "what the variant changes", required=False),
     "applies_to": Field(LIST, "families or game ids the variant fits", items=Field(STR)),
     "options": Field(MAP, "option values the variant sets on top of the game's"),
-    "aliases": Field(LIST, "game-id templates such as 'strict-{game}'", required=False, items=Field(STR)),
+    "aliases": Field(LIST, "game-id templates such as 'strict-{game}'", required=False,
+                     items=Field(STR, check=lambda t: _alias_problem(t))),
 }
 
 
@@ -262,6 +263,15 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
         if players >= threshold:
             copies = count
     return copies
+
+
+def _alias_problem(template: str) -> str | None:
+    """Why an alias template cannot name games: it must hold ``{game}`` and nothing else in braces."""
+    try:
+        ok = "{game}" in template and bool(template.format(game="g"))
+    except (KeyError, IndexError, AttributeError, ValueError):
+        ok = False
+    return None if ok else "must be a game-id template holding {game} and no other field, such as 'strict-{game}'"
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:

@@ -55,6 +55,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     if not paths:
         targets = [(k, p) for k in KINDS for p in catalog.paths(k).values()]
     games: list[tuple[str, Document]] = []
+    bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
     for kind, path in targets:
         report.checked += 1
         try:
@@ -66,11 +67,14 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         errors = Catalog.check_document(kind, doc, path.stem)
         if kind == "decks" and not errors:
             errors += _check_deck(doc)
+            if errors:
+                bad_decks.add(path.stem)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((path.stem, doc))
     for gid, doc in games:
-        _check_game(catalog, gid, doc, report)
+        if doc.data["deck"]["type"] not in bad_decks:
+            _check_game(catalog, gid, doc, report)
     return report
 
 
@@ -84,8 +88,11 @@ def _guess_kind(doc: Document) -> str:
 
 
 def _check_deck(doc: Document) -> list[ConfigError]:
-    from .cards import Deck
+    from .cards import Deck, card_name_problem
 
+    problem = card_name_problem(doc.data.get("card_name", "{rank}{suit}"))
+    if problem:
+        return [doc.error(("card_name",), problem)]
     try:
         deck = Deck(doc.data)
     except (CardgamesError, KeyError, ValueError) as exc:

@@ -235,3 +235,28 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.exit_code == 1 and "Traceback" not in result.output
         where = tmp_path / "games" / "torqu.yaml"
         assert result.stderr.startswith(f"Error: {where}:{line}: options.deal for 2 players")
+
+
+@pytest.mark.parametrize("kind, name, old, new, words", [
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' cannot name cards"),
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank"', "card_name '{rank' cannot name cards"),
+    ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a game-id template holding {game}"),
+    ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
+    ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
+    ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
+])
+def test_hostile_configs_are_one_line_everywhere(tmp_path, run_cli, kind, name, old, new, words):
+    """A designer's mistake is found by validate at its file and line, and stops every other
+    command with one line (they used to end in tracebacks or loop for ever)."""
+    text = (BUNDLED / kind / f"{name}.yaml").read_text()
+    assert old in text
+    (tmp_path / kind).mkdir()
+    (tmp_path / kind / f"{name}.yaml").write_text(text.replace(old, new))
+    line = next(i for i, t in enumerate(text.replace(old, new).splitlines(), 1) if new in t)
+    checked = run_cli("--configs", str(tmp_path), "validate")
+    assert checked.exit_code == 1 and f"{tmp_path / kind / name}.yaml:{line}: " in checked.stdout
+    assert words in checked.stdout
+    game = "strict-eiffel-tower" if kind == "variants" else "eiffel-tower"  # a variant is read when used
+    players = "2" if "max: 2" in new else "1"
+    dealt = run_cli("--configs", str(tmp_path), "deal", game, "--seed", "1", "--players", players)
+    assert dealt.exit_code == 1 and words in dealt.stderr and len(dealt.stderr.splitlines()) == 1

@@ -236,8 +236,9 @@ class PairingState(State):
         return other
 
 
-def check_config(spec: GameSpec) -> list[str]:
-    """Semantic checks for ``validate``: the match value fits the deck, the deal fits the deck."""
+def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
+    """Semantic checks for ``validate``: one player, the match value fits the deck, the deal fits
+    the deck."""
     from ...cards import Deck
 
     deck = Deck(spec.deck, spec.copies)
@@ -258,8 +259,12 @@ def check_config(spec: GameSpec) -> list[str]:
         elif match != max(values[family]) + 1:  # as for suits: the highest value plus one (trumps I..XXI: 22)
             errors.append(f"options.family_match.{family} is {match} but the {family} cards run up to "
                           f"{max(values[family])}, so their match value must be {max(values[family]) + 1}")
+    if spec.players != 1:
+        errors.append((("players",), f"a pairing game is a solitaire: it seats 1 player, not {spec.players}"))
     rows = sum(opts["layout"])
-    if rows + 1 > len(deck):
+    if not opts["layout"] or min(opts["layout"]) < 1:
+        errors.append((("options", "layout"), "options.layout needs at least one line, each of one row or more"))
+    elif rows + 1 > len(deck):
         errors.append(f"the layout has {rows} rows but the deck holds only {len(deck)} cards")
     if opts["row_cap"] is not None and opts["row_cap"] < 1:
         errors.append("options.row_cap must be at least 1")
