@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
 from . import MAX_PLAYERS
-from .errors import CardgamesError, ConfigError, UnknownNameError
+from .errors import ConfigError, OptionConflictError, UnknownNameError
 from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value
 from .yamlfile import Document, read_document
 
@@ -219,7 +219,7 @@ class Catalog:
             if vid not in game["variants"]:
                 if vid not in self.paths("variants"):
                     raise UnknownNameError("variant", vid, game["variants"])
-                raise CardgamesError(f"variant {vid!r} does not apply to {gid} (its variants: "
+                raise OptionConflictError(f"variant {vid!r} does not apply to {gid} (its variants: "
                                      f"{', '.join(game['variants']) or 'none'})")
             overlay = self.variant(vid)["options"]
             errors = self._overlay_errors(vid, overlay, module.OPTIONS, game["engine"])
@@ -229,8 +229,8 @@ class Catalog:
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
-            raise CardgamesError(f"{gid} is for {low}-{high} players, not {count}" if low != high
-                                 else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
+            raise OptionConflictError(f"{gid} is for {low}-{high} players, not {count}" if low != high
+                                      else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
         deck = self.deck(game["deck"]["type"])
         spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
                         players=count, variants=tuple(chosen), deck=_freeze(deck),

@@ -123,7 +123,6 @@ def test_simulate_is_identical_across_runs(run_cli):
     (["deal", "eiffel-tower", "--seed", "0", "--rng", "pysolfc"], "invalid PySolFC game number"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "strikt"], "unknown variant 'strikt'"),
     (["simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "gredy"], "did you mean 'greedy'"),
-    (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
 ])
 def test_bad_input_is_one_line_exit_1(run_cli, args, message):
     result = run_cli(*args)
@@ -161,6 +160,11 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["--configs", "no/such/folder", "list"], "does not exist"),
     (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
+    (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
+    (["deal", "eiffel-tower", "--seed", "1", "--variant", "death"], "variant 'death' does not apply to eiffel-tower"),
+    (["deal", "torqu", "--seed", "1", "--players", "3", "--variant", "partners"], "even number of players"),
+    (["simulate", "--game", "turup", "--players", "2", "--seed", "1", "--agent", "random", "--agent", "random",
+      "--agent", "random"], "3 agents given for 2 players"),
 ])
 def test_argument_combinations_are_usage_errors(run_cli, args, message):
     result = run_cli(*args)

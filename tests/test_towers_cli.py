@@ -74,7 +74,7 @@ def test_deal_and_simulate_and_replay(run_cli, tmp_path):
     assert run_cli("replay", str(log)).exit_code == 0
     text = run_cli("simulate", "--game", "towers", "--seed", "7", "--format", "text")
     assert text.exit_code == 0 and "plays" in text.stdout and "result:" in text.stdout
-    assert run_cli("simulate", "--game", "towers", "--seed", "7", "--players", "5").exit_code == 1
+    assert run_cli("simulate", "--game", "towers", "--seed", "7", "--players", "5").exit_code == 2  # a usage error
 
 
 def test_validate_and_show(run_cli):

@@ -33,7 +33,7 @@ def test_captures_bad_input(run_cli):
 
 def test_deal_bad_player_count(run_cli):
     result = run_cli("deal", "turup", "--seed", "1", "--players", "13")
-    assert result.exit_code == 1 and "2-12 players" in result.stderr
+    assert result.exit_code == 2 and "2-12 players" in result.stderr  # a player count the game lacks: usage
 
 
 def test_simulate_text_and_replay(run_cli, tmp_path):

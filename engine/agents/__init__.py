@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import UnknownNameError
+from ..errors import OptionConflictError, UnknownNameError
 
 if TYPE_CHECKING:
     from ..core import Agent, Game, State
@@ -58,7 +58,6 @@ def make_agents(names: Sequence[str], game: "Game") -> list["Agent"]:
     if len(names) == 1:
         names = list(names) * game.num_players
     if len(names) != game.num_players:
-        from ..errors import CardgamesError
-
-        raise CardgamesError(f"{len(names)} agents given for {game.num_players} players: give one, or one per seat")
+        raise OptionConflictError(f"{len(names)} agents given for {game.num_players} players: give one, or one "
+                                  "per seat")
     return [make_agent(n, game) for n in names]

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from ...config import GameSpec
 from ...core import Game, State
-from ...errors import CardgamesError
+from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
 from .board import move_stones
 from .layout import Tableau, capacity_total
@@ -105,7 +105,7 @@ class TorquGame(Game):
         super().__init__(spec)
         reason = unplayable(spec)
         if reason:
-            raise CardgamesError(reason)
+            raise OptionConflictError(reason)
         opts = spec.options
         row = _row(opts["deal"], self.num_players, "deal")
         self.deal_row = tuple(row[k] for k in DEAL_KEYS)
