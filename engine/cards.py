@@ -66,7 +66,14 @@ class Deck:
         """The code of the card called ``name``; a clear error for an unknown name."""
         card = self.by_name.get(name.strip())
         if card is None:
-            raise CardgamesError(f"unknown card {name!r} in the {self.id} deck")
+            import difflib
+
+            wanted = name.strip()
+            close = [n for n in self.by_name if n.lower() == wanted.lower()][:1]  # 5s for 5S
+            close += [n for n in difflib.get_close_matches(wanted, list(self.by_name), n=3, cutoff=0.6)
+                      if n not in close][:3 - len(close)]
+            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            raise CardgamesError(f"unknown card {name!r} in the {self.id} deck{hint}")
         return card.code
 
     def codes(self, names: Iterable[str]) -> list[int]:

@@ -190,7 +190,11 @@ class Catalog:
             variant = self.variant(vid)
             for template in variant.get("aliases", []):
                 for gid in self.ids("games"):
-                    if vid in self.game(gid)["variants"]:
+                    try:
+                        offers = vid in self.game(gid)["variants"]
+                    except ConfigError:  # a broken game file is reported when that game is used, not here
+                        continue
+                    if offers:
                         result[template.format(game=gid)] = (gid, (vid,))
         return result
 

@@ -35,7 +35,8 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
 
 
 @pytest.mark.parametrize("args,words", [
-    (["--card", "The Midwyfe", "--tower", "Books"], "unknown card"),
+    (["--card", "The Midwyfe", "--tower", "Books"], "unknown card 'The Midwyfe' in the harrow deck; did you mean "
+                                                    "'The Midwife'"),
     (["--card", "The Midwife", "--tower", "Swords"], "unknown tower"),
     (["--card", "The Owl", "--tower", "Books"], "foundation"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "XX=The Joke"], "unknown position"),

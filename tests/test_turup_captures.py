@@ -72,6 +72,8 @@ def test_copies_are_taken_lowest_code_first(big):
 def test_bad_names_are_clear_errors(game, big):
     with pytest.raises(CardgamesError, match="unknown card"):
         captures_on(game, "5X", [])
+    with pytest.raises(CardgamesError, match="unknown card '5s' in the french deck; did you mean '5S'"):
+        captures_on(game, "5s", [])
     with pytest.raises(CardgamesError, match="at most 3 deck"):
         captures_on(big, "5S", ["3C"] * 4)
     with pytest.raises(CardgamesError, match="plain"):
