@@ -245,6 +245,26 @@ class Catalog:
             raise errors[0]
         return spec
 
+    def variant_errors(self, vid: str) -> list[ConfigError]:
+        """A variant's options checked against the engine of every family or game it applies to,
+        at the variant file's lines, with no game resolved (``validate`` of a variants folder)."""
+        from .registry import ENGINES, engine_module
+
+        variant, doc = self.variant(vid), self.document("variants", vid)
+        errors: list[ConfigError] = []
+        for i, target in enumerate(variant["applies_to"]):
+            if target in ENGINES:
+                engine = target
+            elif target in self.paths("games"):
+                engine = self.game(target)["engine"]
+            else:
+                errors.append(doc.error(("applies_to", i), f"{target!r} is no family ({', '.join(ENGINES)}) "
+                                                           "and no game"))
+                continue
+            errors += [e for e in self._overlay_errors(vid, variant["options"], engine_module(engine).OPTIONS, engine)
+                       if str(e) not in map(str, errors)]
+        return errors
+
     def _overlay_errors(self, vid: str, overlay: Mapping[str, Any], fields: dict[str, Field],
                         engine: str) -> list[ConfigError]:
         """A variant's options checked against its engine's, at the variant file's lines (not at the

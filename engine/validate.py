@@ -69,6 +69,8 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             errors += _check_deck(doc)
             if errors:
                 bad_decks.add(path.stem)
+        if kind == "variants" and not errors:
+            errors += catalog.variant_errors(path.stem)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((path.stem, doc))

@@ -260,3 +260,14 @@ def test_hostile_configs_are_one_line_everywhere(tmp_path, run_cli, kind, name, 
     players = "2" if "max: 2" in new else "1"
     dealt = run_cli("--configs", str(tmp_path), "deal", game, "--seed", "1", "--players", players)
     assert dealt.exit_code == 1 and words in dealt.stderr and len(dealt.stderr.splitlines()) == 1
+
+
+def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
+    """A variant's options are checked against its engine without a game of the folder using it."""
+    (tmp_path / "variants").mkdir()
+    text = (BUNDLED / "variants" / "strict.yaml").read_text()
+    (tmp_path / "variants" / "strict.yaml").write_text(text.replace("  strict: true", "  strict: 1"))
+    result = run_cli("validate", str(tmp_path))
+    assert result.exit_code == 1 and "strict.yaml:8: 'options.strict' must be true or false, not 1" in result.stdout
+    both = run_cli("--configs", str(tmp_path), "validate")
+    assert both.exit_code == 1 and both.stdout.count("must be true or false") == 1  # once, not once a game
