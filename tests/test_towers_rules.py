@@ -329,12 +329,18 @@ def test_settlement_example():
     payments = final_payments({A: 10, B: 6, C: 2}, cut, "payee")
     assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 4), (A, C, 8), (B, C, 4)]
     assert money(sum((p.house for p in payments), Fraction(0))) == "0.80"
+    net = nets(payments)
+    assert [money(net[s]) for s in (A, B, C)] == ["-12.00", "-0.20", "11.40"]
+    assert sum(net.values()) + sum(p.house for p in payments) == 0
+
+
+def nets(payments) -> dict[int, Fraction]:
+    """What each of A, B, C wins (+) or loses (-) by ``payments``."""
     net = {A: Fraction(0), B: Fraction(0), C: Fraction(0)}
     for p in payments:
         net[p.payer] -= p.paid
         net[p.payee] += p.received
-    assert [money(net[s]) for s in (A, B, C)] == ["-12.00", "-0.20", "11.40"]
-    assert sum(net.values()) + sum(p.house for p in payments) == 0
+    return net
 
 
 def test_gross_settlement_cuts_each_debt():
@@ -344,10 +350,7 @@ def test_gross_settlement_cuts_each_debt():
     assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 10), (B, A, 6), (A, C, 10), (C, A, 2),
                                                                (B, C, 6), (C, B, 2)]
     assert money(sum((p.house for p in payments), Fraction(0))) == "1.80"
-    net = {A: Fraction(0), B: Fraction(0), C: Fraction(0)}
-    for p in payments:
-        net[p.payer] -= p.paid
-        net[p.payee] += p.received
+    net = nets(payments)
     assert [money(net[s]) for s in (A, B, C)] == ["-12.40", "-0.60", "11.20"]
     game = towers_game(2, settlement="gross", first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES[:2])
