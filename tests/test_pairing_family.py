@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import play
-from cardgames.engine.games.pairing.rules import WILD, Turn
+from cardgames.engine.games.pairing.rules import WILD, Play, Turn
 from cardgames.engine.log import build_log, replay
 from cardgames.engine.registry import load_game
 
@@ -109,11 +109,17 @@ def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
 
 
 def test_row_cap_blocks_a_full_row():
+    """Castle's cap is 4 cards a row: the waste card that may go on a row of 3 may not on a row of 4."""
     game = load_game("castle")
     state = game.new_state(5)
-    state.rows[0] = state.rows[0] * 4  # a full row (test surgery): nothing may go on it
+    top = state.rows[0][-1]
+    state.waste[-1] = next(c for c in range(len(game.deck)) if game.pairs(top, c) and game.card_class[c] != WILD)
+    state.rows[0] = [top] * 3  # test surgery: the waste card now goes on row 0, of 3 cards ...
     state._update()
-    assert all(getattr(a, "row", None) != 0 for a in state.legal_actions())
+    assert Play(0) in state.legal_actions()
+    state.rows[0] = [top] * 4  # ... and no longer once the row is full
+    state._update()
+    assert Play(0) not in state.legal_actions()
 
 
 def test_deal_text_draws_the_layout(run_cli):

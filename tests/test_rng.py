@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from cardgames.engine.rng import SEED_MAX, Rng, check_seed, fisher_yates, stream_key
+from cardgames.engine.rng import _WORDS, SEED_MAX, Rng, check_seed, fisher_yates, stream_key
 
 
 def test_first_words_follow_the_documented_construction():
@@ -56,12 +56,31 @@ def test_inlined_shuffle_consumes_the_stream_like_the_reference_loop(seed, n):
     assert a.next64() == b.next64()
 
 
-def test_rejection_path_is_exercised_and_consistent():
-    # n close to 2**64 makes Lemire's rejection frequent: below() must still be in range.
-    rng = Rng(3)
-    n = 2**64 - 5
-    values = [rng.below(n) for _ in range(200)]
-    assert all(0 <= v < n for v in values)
+class Scripted(Rng):
+    """An Rng whose next words are given: Lemire's rejection step needs a word that random
+    streams hit about never (for n = 3, the word 0: 0 * 3 leaves 0 < (2**64 - 3) % 3 = 1)."""
+
+    def __init__(self, words: list[int]):
+        super().__init__(0)
+        self._words, self._pos = tuple(words + [0x9E3779B97F4A7C15] * (_WORDS - len(words))), 0
+
+
+def test_rejection_draws_again():
+    second = 0xC000_0000_0000_0000  # 3 * 0.75: the draw it gives is 2
+    rng = Scripted([0, second])
+    assert rng.below(3) == 2 and rng._pos == 2  # the word 0 was rejected, the second one used
+    assert Scripted([second]).below(3) == 2 and Scripted([0x5555_5555_5555_5556]).below(3) == 1
+
+
+def test_inlined_shuffle_rejects_like_the_reference_loop():
+    """A deal of 3 cards: its first draw is below 3, so the word 0 sends the inlined loop to
+    below()'s rejection; both loops must use the same words and give the same order."""
+    words = [0, 0xC000_0000_0000_0000, 1]  # below(3): 0 rejected, then 2; below(2): 1 * 2 >> 64 = 0
+    fast, reference = ["a", "b", "c"], ["a", "b", "c"]
+    a, b = Scripted(words), Scripted(words)
+    a.shuffle(fast)
+    fisher_yates(reference, b.below)
+    assert fast == reference == ["b", "a", "c"] and a._pos == b._pos == 3
 
 
 def test_below_is_roughly_uniform():

@@ -72,16 +72,19 @@ def test_solver_agrees_with_brute_force(name, variants):
     assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
 
 
-@pytest.mark.parametrize("name", ["eiffel-tower", "strict-eiffel-tower", "hootch", "castle", "new-eiffel-tower",
-                                  "wizards-tower", "equinox"])
-def test_winning_lines_replay_to_a_win(name):
+@pytest.mark.parametrize("name, seeds", [("eiffel-tower", range(1, 15)), ("strict-eiffel-tower", range(45, 80)),
+                                         ("hootch", range(1, 15)), ("castle", range(1, 15)),
+                                         ("new-eiffel-tower", range(1, 15)), ("wizards-tower", range(2, 5)),
+                                         ("equinox", range(1, 15))])
+def test_winning_lines_replay_to_a_win(name, seeds):
+    """Every winning line the solver gives replays through the rules to a win; each game's seeds
+    hold some (Strict Eiffel Tower's first are 49, 59, 64, 77, 79)."""
     game = load_game(name)
     solver = Solver(game, budget=50_000, sat_effort=2.0)
     checked = 0
-    for seed in range(1, 15):
+    for seed in seeds:
         state = game.new_state(seed)
         solution = solver.solve(state)
-        assert solution.winnable in (True, False, None)
         if solution.winnable:
             history = []
             for action in solution.line:
@@ -90,8 +93,7 @@ def test_winning_lines_replay_to_a_win(name):
             assert state.won()
             replay(build_log(game, Playthrough(state, seed, "native", ["solver"], history)))
             checked += 1
-    if name in ("eiffel-tower", "equinox"):
-        assert checked
+    assert checked
 
 
 def test_solver_from_a_position_mid_game():

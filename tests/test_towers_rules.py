@@ -384,9 +384,10 @@ def test_money_rejects_non_terminating():
         money(Fraction(1, 3))
 
 
-@pytest.mark.parametrize("bad", ["abc", 1, -0.1, "1.5"])
-def test_bad_house_cut(bad):
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize("bad, words", [("abc", "is not a decimal number"), (1, "must be at least 0 and below 1"),
+                                        (-0.1, "must be at least 0 and below 1"), ("1.5", "must be at least 0")])
+def test_bad_house_cut(bad, words):
+    with pytest.raises(ValueError, match=words):
         parse_cut(bad)
 
 

@@ -22,11 +22,12 @@ def test_captures_text_and_repeated_names(run_cli):
 
 
 def test_captures_bad_input(run_cli):
-    for args in (["--card", "5X", "--table", "3C"], ["--card", "5S", "--table", "3C,3C,3C,3C"],
-                 ["--card", "5S", "--table", "3C,,2D"]):
+    for args, words in ((["--card", "5X", "--table", "3C"], "unknown card '5X' in the french deck"),
+                        (["--card", "5S", "--table", "3C,3C,3C,3C"], "3C appears 4 times"),
+                        (["--card", "5S", "--table", "3C,,2D"], "card names must be plain")):
         result = run_cli("captures", *args)
         assert result.exit_code == 1
-        assert result.stderr.startswith("Error: ") and len(result.stderr.strip().splitlines()) == 1
+        assert result.stderr.startswith(f"Error: {words}") and len(result.stderr.strip().splitlines()) == 1
         assert "Traceback" not in result.output
     assert run_cli("captures", "--table", "3C").exit_code == 2
 

@@ -153,10 +153,13 @@ def test_the_seed_example_wins_four_cards():
 
 def test_trail_is_always_allowed_and_forced_without_capture():
     game = load_game("turup", players=4)
-    state = game.new_state(2)
-    legal = state.legal_actions()
-    ranks = sorted({game.rank_of[c] for c in state.hands[state.current_player]})
-    assert [a for a in legal if type(a) is Trail] == [game.trails[r] for r in ranks]
+    for seed, can_capture in ((2, True), (4, False)):  # seed 2: a queen takes a queen; seed 4: nothing to take
+        state = game.new_state(seed)
+        legal = state.legal_actions()
+        ranks = sorted({game.rank_of[c] for c in state.hands[state.current_player]})
+        trails = [game.trails[r] for r in ranks]
+        assert [a for a in legal if type(a) is Trail] == trails  # every card in hand may trail ...
+        assert (legal != trails) == can_capture  # ... and with no capture, trailing is all there is
 
 
 def test_capture_compulsory_option():
@@ -204,10 +207,14 @@ def test_result_conventions_and_round_figures():
 
 
 def test_round_wins_scoring():
+    """Seed 1, greedy: seat 2 takes the most cards (54), but seats 0 and 2
+    each win two rounds: total_cards names seat 2, round_wins seats 0 and 2."""
     game = with_options(3, match_scoring="round_wins")
-    result = play(game, 21, make_agents(["greedy"], game)).state.result()
-    wins = result["round_wins"]
-    assert result["winners"] == [s for s in range(3) if wins[s] == max(wins)]
+    result = play(game, 1, make_agents(["greedy"], game)).state.result()
+    assert result["round_wins"] == [2, 1, 2] and result["winners"] == [0, 2]
+    plain = load_game("turup", players=3)
+    result = play(plain, 1, make_agents(["greedy"], plain)).state.result()
+    assert result["scores"] == [45, 50, 54] and result["winners"] == [2]
 
 
 def test_rounds_option_and_matches_stop():
