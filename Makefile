@@ -1,5 +1,5 @@
-# Each target creates .venv when it is missing. `make run` and `make test` are the README's two
-# commands; `install` is an editable install for development.
+# Each target creates .venv when it is missing. `make test` is the README's second command and
+# `make run` its first, narrated (--format text); `install` is an editable install for development.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -63,7 +63,7 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
-        except OSError as exc:  # files are checked where they are opened: this is stdout (a full disk)
+        except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
 

@@ -91,17 +91,21 @@ def stock_line(names: Sequence[str], verb: str, shown: int = 8, sep: str = " ") 
     return f"stock: {len(names)} cards, {verb} in this order: {preview}"
 
 
-#: The fields a deck's ``card_name`` template may use, with values of their types for checking it.
-NAME_FIELDS = {"rank": "A", "suit": "S", "value": 1, "rank_name": "Ace", "suit_name": "Spades"}
+def _name_fields(suit: Mapping[str, Any], rank: Mapping[str, Any]) -> dict[str, Any]:
+    """What a deck's ``card_name`` template may use to name the card of ``rank`` in ``suit``."""
+    return {"rank": rank["id"], "suit": suit["id"], "value": rank.get("value"),
+            "rank_name": rank.get("name", rank["id"]), "suit_name": suit.get("name", suit["id"])}
 
 
 def card_name_problem(template: str) -> str | None:
-    """Why ``template`` cannot name cards (an unknown field, a bad brace...), or None."""
+    """Why ``template`` cannot name cards (an unknown field, a bad brace...), or None: tried on
+    a sample card, with values of the fields' own types."""
+    fields = _name_fields({"id": "S", "name": "Spades"}, {"id": "A", "name": "Ace", "value": 1})
     try:
-        template.format(**NAME_FIELDS)
+        template.format(**fields)
     except (KeyError, IndexError, AttributeError, ValueError, TypeError) as exc:
         return (f"card_name {template!r} cannot name cards ({type(exc).__name__}: {exc}); its fields are "
-                f"{', '.join('{' + f + '}' for f in NAME_FIELDS)}")
+                f"{', '.join('{' + f + '}' for f in fields)}")
     return None
 
 
@@ -113,10 +117,8 @@ def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
         raise CardgamesError(f"deck {config.get('id')}: {problem}")
     for suit in config.get("suits", []):
         for rank in config.get("ranks", []):
-            fields = {"rank": rank["id"], "suit": suit["id"], "value": rank.get("value"),
-                      "rank_name": rank.get("name", rank["id"]), "suit_name": suit.get("name", suit["id"])}
             attrs = {k: v for k, v in rank.items() if k not in ("id", "name", "value")}
-            yield {"name": template.format(**fields), "suit": suit["id"], "rank": rank["id"],
+            yield {"name": template.format(**_name_fields(suit, rank)), "suit": suit["id"], "rank": rank["id"],
                    "value": rank.get("value"), "attrs": attrs}
     for card in config.get("cards", []):
         attrs = {k: v for k, v in card.items() if k not in ("name", "suit", "rank", "value")}

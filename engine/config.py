@@ -225,11 +225,10 @@ class Catalog:
                     raise UnknownNameError("variant", vid, game["variants"])
                 raise OptionConflictError(f"variant {vid!r} does not apply to {gid} (its variants: "
                                      f"{', '.join(game['variants']) or 'none'})")
-            overlay = self.variant(vid)["options"]
-            errors = self._overlay_errors(vid, overlay, module.OPTIONS, game["engine"])
+            errors = _overlay_errors(self.document("variants", vid), module.OPTIONS, game["engine"])
             if errors:
                 raise errors[0]
-            options.update(overlay)
+            options.update(self.variant(vid)["options"])
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
@@ -245,39 +244,42 @@ class Catalog:
             raise errors[0]
         return spec
 
-    def variant_errors(self, vid: str) -> list[ConfigError]:
-        """A variant's options checked against the engine of every family or game it applies to,
-        at the variant file's lines, with no game resolved (``validate`` of a variants folder)."""
+    def variant_errors(self, doc: Document) -> list[ConfigError]:
+        """A variant file's options checked against the engine of every family or game it
+        applies to, at the file's lines, with no game resolved (``validate`` of a variants
+        folder). A game whose own file is broken is skipped: it is reported at its lines."""
         from .registry import ENGINES, engine_module
 
-        variant, doc = self.variant(vid), self.document("variants", vid)
         errors: list[ConfigError] = []
-        for i, target in enumerate(variant["applies_to"]):
-            if target in ENGINES:
-                engine = target
-            elif target in self.paths("games"):
-                engine = self.game(target)["engine"]
-            else:
+        for i, target in enumerate(doc.data["applies_to"]):
+            engine = target if target in ENGINES else None
+            if engine is None and target in self.paths("games"):
+                try:
+                    engine = self.game(target)["engine"]
+                except ConfigError:
+                    continue
+                if engine not in ENGINES:
+                    continue
+            if engine is None:
                 errors.append(doc.error(("applies_to", i), f"{target!r} is no family ({', '.join(ENGINES)}) "
                                                            "and no game"))
                 continue
-            errors += [e for e in self._overlay_errors(vid, variant["options"], engine_module(engine).OPTIONS, engine)
+            errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)
                        if str(e) not in map(str, errors)]
         return errors
 
-    def _overlay_errors(self, vid: str, overlay: Mapping[str, Any], fields: dict[str, Field],
-                        engine: str) -> list[ConfigError]:
-        """A variant's options checked against its engine's, at the variant file's lines (not at the
-        lines of each game it is applied to)."""
-        doc = self.document("variants", vid)
-        errors = []
-        for key, value in overlay.items():
-            if key not in fields:
-                errors.append(doc.error(("options", key), f"unknown option {key!r} for the {engine} engine "
-                                                          f"(known: {', '.join(sorted(fields))})"))
-            else:
-                errors.extend(check_value(value, fields[key], doc, ("options", key)))
-        return errors
+
+def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> list[ConfigError]:
+    """A variant's options (its file ``doc``) checked against its engine's, at the variant file's
+    lines (not at the lines of each game it is applied to)."""
+    errors = []
+    for key, value in doc.data["options"].items():
+        if key not in fields:
+            errors.append(doc.error(("options", key), f"unknown option {key!r} for the {engine} engine "
+                                                      f"(known: {', '.join(sorted(fields))})"))
+        else:
+            errors.extend(check_value(value, fields[key], doc, ("options", key)))
+    return errors
 
 
 def copies_for(deck: Mapping[str, Any], players: int) -> int:
@@ -290,9 +292,10 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
 
 
 def _alias_problem(template: str) -> str | None:
-    """Why an alias template cannot name games: it must hold ``{game}`` and nothing else in braces."""
+    """Why an alias template cannot name games: it must hold the field ``{game}`` (so that each
+    game gets its own alias) and no other field."""
     try:
-        ok = "{game}" in template and bool(template.format(game="g"))
+        ok = template.format(game="a") != template.format(game="b")  # {game} is there, not {{game}}
     except (KeyError, IndexError, AttributeError, ValueError):
         ok = False
     return None if ok else "must be a game-id template holding {game} and no other field, such as 'strict-{game}'"
@@ -301,8 +304,8 @@ def _alias_problem(template: str) -> str | None:
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:
     for key, value in mapping.items():
         text = str(key)
-        if (not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= MAX_PLAYERS or isinstance(value, bool)
-                or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
+        if (not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= MAX_PLAYERS
+                or isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
             return f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
     return None
 

@@ -68,7 +68,7 @@ class Game(ABC):
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
-            if seed.startswith("ms"):
+            if seed.lower().startswith("ms"):
                 raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
             # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error

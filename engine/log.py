@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import ENGINE_VERSION
-from .errors import CardgamesError, LogError
+from .errors import CardgamesError, ConfigError, LogError
 from .rng import RNG_NAME
 
 if TYPE_CHECKING:
@@ -102,11 +102,13 @@ def write_atomic(path: str | Path, data: bytes) -> None:
             os.fchmod(handle.fileno(), mode)
             os.fsync(handle.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError):  # a full disk, a file size limit: said of this file
+            raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
         raise
 
 
@@ -176,7 +178,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
 
     try:
         game = load_game(data["game"], data["variants"], data["players"], catalog)
-    except LogError:
+    except (LogError, ConfigError):  # a broken installed config is the config's fault, said at its line
         raise
     except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
         raise LogError(f"the log's game {data['game']!r}, variants and players: {exc}") from None

@@ -6,8 +6,9 @@ An engine module defines:
   are in the YAML);
 * ``GAME``: its :class:`~cardgames.engine.core.Game` subclass;
 * ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies (``random`` is shared);
-* ``check_config(spec) -> list[str]``: the semantic checks ``validate`` runs for one resolved
-  player count and variant set (the deal fits the deck, ...).
+* ``check_config(spec) -> list[str | (key path, str)]``: the semantic checks for one resolved
+  player count and variant set (the deal fits the deck, ...), run by ``validate`` and by
+  :func:`load_game`.
 
 Engines are imported only when a game of theirs is used, which keeps ``cardgames --help`` fast.
 """
@@ -39,6 +40,12 @@ def engine_module(name: str) -> ModuleType:
     return importlib.import_module(ENGINES[name])
 
 
+def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
+    """A ``check_config`` problem as (key path in the game file, message): a bare message is
+    about the options."""
+    return problem if isinstance(problem, tuple) else (("options",), problem)
+
+
 def load_game(name: str, variants: Iterable[str] = (), players: int | None = None,
               catalog: "Catalog | None" = None) -> "Game":
     """Resolve ``name`` (a game id or alias) with variants and players into a playable Game.
@@ -55,6 +62,6 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
     if unplayable is None or not unplayable(spec):  # an unplayable one is refused by its Game, in its words
         problems = module.check_config(spec)
         if problems:
-            keypath, text = problems[0] if isinstance(problems[0], tuple) else (("options",), problems[0])
+            keypath, text = located(problems[0])
             raise catalog.document("games", spec.id).error(keypath, f"{text} (`cardgames validate` lists them all)")
     return module.GAME(spec)

@@ -70,7 +70,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             if errors:
                 bad_decks.add(path.stem)
         if kind == "variants" and not errors:
-            errors += catalog.variant_errors(path.stem)
+            errors += catalog.variant_errors(doc)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((path.stem, doc))
@@ -105,7 +105,7 @@ def _check_deck(doc: Document) -> list[ConfigError]:
 
 
 def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> None:
-    from .registry import ENGINES, engine_module
+    from .registry import ENGINES, engine_module, located
 
     data = doc.data
     if data["engine"] not in ENGINES:
@@ -140,7 +140,7 @@ def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> No
             if unplayable is not None and unplayable(spec):
                 continue
             for problem in module.check_config(spec):
-                keypath, text = problem if isinstance(problem, tuple) else (("options",), problem)
+                keypath, text = located(problem)
                 where = f" ({players} players{', ' + '+'.join(variants) if variants else ''})"
                 if text not in seen:
                     seen.add(text)

@@ -336,6 +336,24 @@ def test_plot_never_replaces_a_results_file_nor_comes_after_the_work(run_cli, tm
         assert result.exit_code == 1 and result.stdout == "" and out.read_bytes() == before
 
 
+def test_plot_through_a_symlink_is_still_the_results_file(run_cli, tmp_path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "real").mkdir()
+    (tmp_path / "lnk").symlink_to(tmp_path / "real")
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(tmp_path / "lnk" / "r.png"),
+                     "--plot", str(tmp_path / "real" / "r.png"))
+    assert result.exit_code == 1 and "also a results file" in result.stderr
+    assert not (tmp_path / "real" / "r.png").exists()
+
+
+def test_scheduler_without_dask_is_refused_even_with_nothing_to_play(run_cli, tmp_path):
+    done = tmp_path / "done.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(done))
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(done), "--resume",
+                     "--scheduler", "tcp://127.0.0.1:1")
+    assert result.exit_code == 2 and "--scheduler needs --backend dask" in result.stderr
+
+
 def test_out_must_be_a_file(run_cli, tmp_path):
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", "-")
     assert result.exit_code == 2 and "--out needs a file" in result.stderr

@@ -160,6 +160,7 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["--configs", "no/such/folder", "list"], "does not exist"),
     (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
+    (["deal", "eiffel-tower", "--seed", "MS3"], "the ms prefix is for --rng pysolfc"),
     (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "death"], "variant 'death' does not apply to eiffel-tower"),
     (["deal", "torqu", "--seed", "1", "--players", "3", "--variant", "partners"], "even number of players"),

@@ -241,6 +241,7 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' cannot name cards"),
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank"', "card_name '{rank' cannot name cards"),
     ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a game-id template holding {game}"),
+    ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a game-id template holding {game}"),
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
@@ -271,3 +272,26 @@ def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
     assert result.exit_code == 1 and "strict.yaml:8: 'options.strict' must be true or false, not 1" in result.stdout
     both = run_cli("--configs", str(tmp_path), "validate")
     assert both.exit_code == 1 and both.stdout.count("must be true or false") == 1  # once, not once a game
+
+
+def test_a_huge_player_count_key_is_one_line(tmp_path, run_cli):
+    (tmp_path / "games").mkdir()
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    key = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
+    block = f'deck:\n  type: french\n  copies: 1\n  copies_by_players:\n    ? "{key}"\n    : 2\n'  # YAML's long key
+    assert "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}\n" in turup
+    (tmp_path / "games" / "turup.yaml").write_text(
+        turup.replace("deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}\n", block))
+    result = run_cli("--configs", str(tmp_path), "deal", "turup", "--seed", "1")
+    assert result.exit_code == 1 and "keys must be player counts (1..64)" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_replay_blames_a_broken_config_not_the_log(tmp_path, run_cli):
+    golden = Path(__file__).parent / "golden" / "eiffel-tower-p1-native-7-greedy.json"
+    (tmp_path / "games").mkdir()
+    text = EIFFEL.replace("layout: [1, 2, 3, 4, 5, 5]", "layout: []")
+    (tmp_path / "games" / "eiffel-tower.yaml").write_text(text)
+    result = run_cli("--configs", str(tmp_path), "replay", str(golden))
+    assert result.exit_code == 1 and "the log's" not in result.stderr
+    assert f"{tmp_path / 'games' / 'eiffel-tower.yaml'}:" in result.stderr

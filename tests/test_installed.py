@@ -57,3 +57,22 @@ def test_a_full_disk_on_stdout_is_one_line(tmp_path):
                                 timeout=120)
     assert result.returncode == 1
     assert result.stderr.decode() == "Error: cannot write the output: No space left on device\n"
+
+
+def _small_files() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))  # Python ignores SIGXFSZ: writes fail instead
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="file size limits as on Linux")
+def test_a_file_that_cannot_grow_is_named_in_one_line(tmp_path):
+    for args, words in ((["batch", "--game", "eiffel-tower", "--seeds", "1-400", "--workers", "1", "--out", "r.jsonl"],
+                         "Error: r.jsonl: cannot write: File too large; the games recorded so far are kept"),
+                        (["simulate", "--game", "eiffel-tower", "--seed", "1", "--log", "g.json"],
+                         "Error: cannot write g.json: File too large")):
+        result = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, timeout=120,
+                                preexec_fn=_small_files)
+        assert result.returncode == 1 and result.stderr.decode().startswith(words)
+        assert len(result.stderr.decode().splitlines()) == 1
+    assert not (tmp_path / "g.json").exists() and not list(tmp_path.glob(".g.json.*"))  # no half log left

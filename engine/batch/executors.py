@@ -144,10 +144,16 @@ class DaskExecutor:
         return _ordered(submit, job, chunks, self.workers * WINDOW_PER_WORKER)
 
 
-def make_executor(backend: str, workers: int, scheduler: str | None) -> Any:
-    """The executor for ``--backend``/``--workers``/``--scheduler``."""
+def check_backend(backend: str, scheduler: str | None) -> None:
+    """Refuse a scheduler address without the Dask backend (before any work, not only once
+    there are games to play)."""
     if scheduler and backend != "dask":
         raise OptionConflictError("--scheduler needs --backend dask")
+
+
+def make_executor(backend: str, workers: int, scheduler: str | None) -> Any:
+    """The executor for ``--backend``/``--workers``/``--scheduler``."""
+    check_backend(backend, scheduler)
     if backend == "dask":
         return DaskExecutor(workers, scheduler)
     return SerialExecutor() if workers == 1 else ProcessExecutor(workers)

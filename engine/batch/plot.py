@@ -53,7 +53,7 @@ def image_format(path: str, keep: Sequence[str] = ()) -> str:
     if not os.path.isdir(folder):
         raise CardgamesError(f"--plot {path}: there is no folder {folder}")
     for other in keep:
-        if os.path.abspath(other) == os.path.abspath(path) or (
+        if os.path.realpath(other) == os.path.realpath(path) or (
                 os.path.exists(path) and os.path.exists(other) and os.path.samefile(other, path)):
             raise CardgamesError(f"--plot {path}: that is also a results file; it would be overwritten")
     try:

@@ -177,9 +177,13 @@ class Writer:
     def write(self, data: bytes) -> None:
         """Write ``data`` (whole lines); one system call unless the kernel takes less."""
         view = memoryview(data)
-        while view:
-            written = self._handle.write(view)
-            view = view[written:]
+        try:
+            while view:
+                written = self._handle.write(view)
+                view = view[written:]
+        except OSError as exc:  # a full disk: the records written so far stay, --resume goes on from them
+            raise CardgamesError(f"{self.path}: cannot write: {exc.strerror or exc}; the games recorded so far "
+                                 "are kept (--resume continues)") from None
 
     def close(self) -> None:
         try:

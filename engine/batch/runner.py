@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..errors import CardgamesError
-from .executors import make_executor
+from .executors import check_backend, make_executor
 from .results import Reader, Writer, check_same_experiment, encode, fold_records, make_header
 from .seeds import SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
@@ -38,6 +38,7 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
     ``on_start(games_to_play)`` and ``on_chunk(games)`` report progress. Statistics cover
     exactly the seeds of the range: those found in ``out`` (with ``resume``) and those played.
     """
+    check_backend(backend, scheduler)
     seeds.check(game, rng)
     outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
     done = SeedSet()
