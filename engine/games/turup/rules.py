@@ -27,7 +27,7 @@ from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError
-from ...schema import BOOL, INT, OPT_INT, STR, Field, non_negative, positive
+from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from .captures import FIELD_MAX, capture_vectors, expand, run_table
 
 OPTIONS = {
@@ -43,7 +43,8 @@ OPTIONS = {
     "capture_optional": Field(BOOL, "a player may trail even when a capture is possible"),
     "leftovers": Field(STR, "community cards left at the end of a round: count for nobody (none), or go to "
                             "the last player who captured (last_capturer)", choices=("none", "last_capturer")),
-    "rounds": Field(OPT_INT, "rounds in a match; null for one per player, so that each deals once", check=positive),
+    "rounds": Field(OPT_INT, "rounds in a match; null for one per player, so that each deals once (at most "
+                             "1000: a match of a billion rounds would never end)", check=between(1, 1000)),
     "first_dealer": Field(INT, "the seat that deals the first round (the dealer rotates left)", check=non_negative),
     "match_scoring": Field(STR, "who wins the match: most cards over all rounds (total_cards), or most rounds "
                                 "won (round_wins, a shared round counting for each)",
