@@ -47,6 +47,9 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
     from cardgames.engine.core import play
     from cardgames.engine.log import build_log, dumps, write_atomic
 
+    if log_path == "-" and fmt == "text":
+        raise click.UsageError("--log - puts the log on stdout, where --format text puts the narration: "
+                               "give --log a file")
     game = load_game(ctx, game_id, variants, players)
     stop = None
     if rounds is not None:

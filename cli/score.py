@@ -45,6 +45,9 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
 def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
     from cardgames.engine.errors import CardgamesError
 
+    if len(names) > scorer.MOST_CARDS:
+        raise CardgamesError(f"{where}: {len(names)} cards; a player never holds more than {scorer.MOST_CARDS}, "
+                             "and the exact search is not meant for more")
     try:
         codes = scorer.codes(names)
     except CardgamesError as exc:
@@ -53,6 +56,10 @@ def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
     hand = scorer.hand_penalty(codes)
     return {"tableau_score": tableau["score"], "hand_penalty": hand["penalty"], "sets": tableau["sets"],
             "leftover": tableau["leftover"]}
+
+
+#: The longest --input line read (80 card names take about a kilobyte).
+MAX_LINE = 64 << 10
 
 
 def _read_lines(path: str):
@@ -66,10 +73,13 @@ def _read_lines(path: str):
     except OSError as exc:
         raise CardgamesError(f"{label}: cannot read: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), b""), 1):
+            where = f"{label}:{number}"
+            if len(line) > MAX_LINE:  # /dev/zero, or no JSON lines: not read into memory whole
+                raise CardgamesError(f"{where}: a line longer than {MAX_LINE >> 10} KiB: "
+                                     "not a {\"cards\": [...]} line")
             if not line.strip():
                 continue
-            where = f"{label}:{number}"
             try:
                 data = orjson.loads(line)
             except orjson.JSONDecodeError:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import CardgamesError
+from .errors import CardgamesError, clip
 
 COPY_MARK = "#"
 
@@ -73,7 +73,7 @@ class Deck:
             close += [n for n in difflib.get_close_matches(wanted, list(self.by_name), n=3, cutoff=0.6)
                       if n not in close][:3 - len(close)]
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-            raise CardgamesError(f"unknown card {name!r} in the {self.id} deck{hint}")
+            raise CardgamesError(f"unknown card {clip(name)} in the {self.id} deck{hint}")
         return card.code
 
     def codes(self, names: Iterable[str]) -> list[int]:

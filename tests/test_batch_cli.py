@@ -411,3 +411,14 @@ def test_dask_scheduler_address(run_cli, tmp_path):
                               "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "never.jsonl"))
     assert unreachable.exit_code == 1 and "cannot start or reach Dask scheduler tcp://127.0.0.1:9" in unreachable.stderr
     assert not (tmp_path / "never.jsonl").exists()  # else the same command would then ask for --resume
+
+
+def test_stats_and_dask_bad_input_is_one_line(run_cli, tmp_path):
+    endless = tmp_path / "endless.jsonl"
+    endless.write_bytes(b"{" * (17 << 20))
+    result = run_cli("stats", str(endless))
+    assert result.exit_code == 1 and f"{endless}:1: a line longer than 16 MiB" in result.stderr
+    pytest.importorskip("dask.distributed")
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-3", "--backend", "dask", "--scheduler", "garbage")
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert "cannot start or reach Dask scheduler garbage" in result.stderr

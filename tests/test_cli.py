@@ -212,3 +212,8 @@ def test_solve_reads_seed_ranges_as_batch_does(run_cli):
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "ms1-ms2", "--rng", "pysolfc", "--format", "jsonl")
     assert result.exit_code == 0
     assert [json.loads(line)["seed"] for line in result.stdout.splitlines()] == ["ms1", "ms2"]
+
+
+def test_log_to_stdout_and_narration_do_not_mix(run_cli):
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", "-", "--format", "text")
+    assert result.exit_code == 2 and "--log - puts the log on stdout" in result.stderr

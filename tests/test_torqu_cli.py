@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from cardgames.engine.registry import load_game
+
 
 def test_score_cards_json(run_cli):
     result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-9,Fire-16")
@@ -82,3 +84,15 @@ def test_narration_shows_each_match_where_it_starts(run_cli):
                    "--format", "text").stdout.splitlines()
     assert [line for line in text if line.startswith("match ")] == ["match 1:", "match 2:"]
     assert text[text.index("match 2:") + 1].startswith("centre: ")
+
+
+def test_score_refuses_what_no_player_holds_and_endless_lines(run_cli, tmp_path):
+    names = ",".join(load_game("torqu").deck.names)  # all 160: the exact search asked for terabytes
+    result = run_cli("score", "torqu", "--cards", names)
+    assert result.exit_code == 1 and "160 cards; a player never holds more than 80" in result.stderr
+    long = tmp_path / "long.jsonl"
+    long.write_bytes(b'{"cards": ["' + b"x" * (1 << 17) + b'"]}\n')
+    result = run_cli("score", "torqu", "--input", str(long))
+    assert result.exit_code == 1 and f"{long}:1: a line longer than 64 KiB" in result.stderr
+    result = run_cli("score", "torqu", "--cards", "x" * 100_000)
+    assert result.exit_code == 1 and len(result.stderr) < 300  # the bad name is shortened, not echoed

@@ -121,7 +121,7 @@ class DaskExecutor:
                 self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                              dashboard_address=None, silence_logs=logging.ERROR)
                 self._client = Client(self._cluster)
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:
                 self._cluster.close()
             where = self.scheduler or "a local cluster"

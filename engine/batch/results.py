@@ -33,6 +33,8 @@ VERSION = 1
 #: What makes two runs the same experiment: resuming requires all of these to be equal.
 IDENTITY = ("format", "version", "engine_version", "game", "variants", "players", "agents", "rng",
             "generator", "seed_prefix", "config_sha256")
+#: The longest line a result file may have (a record is a few kilobytes).
+MAX_LINE = 16 << 20
 #: What ``stats`` requires files to share before it puts them side by side.
 COMPARABLE = ("game", "players")
 
@@ -102,7 +104,10 @@ class Reader:
             self._handle: IO[bytes] = open(path, "rb")
         except OSError as exc:
             raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        line = self._handle.readline()
+        line = self._handle.readline(MAX_LINE + 1)
+        if len(line) > MAX_LINE:
+            self._handle.close()
+            raise CardgamesError(f"{self.path}:1: a line longer than {MAX_LINE >> 20} MiB: not a batch result file")
         self.good_end = len(line) if line.endswith(b"\n") else 0
         self.torn = not self.good_end and bool(line)
         if not self.good_end:  # empty, or killed while writing the header
@@ -137,8 +142,11 @@ class Reader:
         handle, path, players = self._handle, self.path, self.header["players"]
         number = 1
         try:
-            for line in handle:
+            for line in iter(lambda: handle.readline(MAX_LINE + 1), b""):
                 number += 1
+                if len(line) > MAX_LINE:  # /dev/zero, or no result file: not read into memory whole
+                    raise CardgamesError(f"{path}:{number}: a line longer than {MAX_LINE >> 20} MiB: not a result "
+                                         "record")
                 if not line.endswith(b"\n"):
                     self.torn = True
                     break

@@ -57,11 +57,12 @@ MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 -> 88.6 s).
 TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
+LARGEST_FIRST_BITS = 22  # 72 cards' first table (96 MiB): more cards grow it as they need, not up front
 
 
 def first_table_slots(cards: int) -> int:
     """The number side's first table size for a search over ``cards`` cards (see above)."""
-    return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6)
+    return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
 
 
 def fits_packed_counts(top: int, most: int) -> str | None:
