@@ -250,22 +250,22 @@ class Catalog:
         folder). A game whose own file is broken is skipped: it is reported at its lines."""
         from .registry import ENGINES, engine_module
 
+        engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
+        for gid in self.ids("games"):
+            try:
+                game = self.game(gid)
+            except ConfigError:
+                continue
+            for name in (gid, game["family"]):
+                engines.setdefault(name, set()).add(game["engine"])
         errors: list[ConfigError] = []
         for i, target in enumerate(doc.data["applies_to"]):
-            engine = target if target in ENGINES else None
-            if engine is None and target in self.paths("games"):
-                try:
-                    engine = self.game(target)["engine"]
-                except ConfigError:
-                    continue
-                if engine not in ENGINES:
-                    continue
-            if engine is None:
-                errors.append(doc.error(("applies_to", i), f"{target!r} is no family ({', '.join(ENGINES)}) "
-                                                           "and no game"))
+            if target not in engines:
+                errors.append(doc.error(("applies_to", i), f"{target!r} is no game's id or family"))
                 continue
-            errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)
-                       if str(e) not in map(str, errors)]
+            for engine in sorted(engines[target] & set(ENGINES)):  # an unknown engine: said at its game
+                errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)
+                           if str(e) not in map(str, errors)]
         return errors
 
 

@@ -295,3 +295,17 @@ def test_replay_blames_a_broken_config_not_the_log(tmp_path, run_cli):
     result = run_cli("--configs", str(tmp_path), "replay", str(golden))
     assert result.exit_code == 1 and "the log's" not in result.stderr
     assert f"{tmp_path / 'games' / 'eiffel-tower.yaml'}:" in result.stderr
+
+
+def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
+    (tmp_path / "games").mkdir()
+    (tmp_path / "variants").mkdir()
+    game = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("family: pairing", "family: towering")
+    (tmp_path / "games" / "my-tower.yaml").write_text(game.replace("variants: [strict]", "variants: [tight]"))
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    tight = strict.replace("id: strict", "id: tight").replace("applies_to: [pairing]", "applies_to: [towering]")
+    (tmp_path / "variants" / "tight.yaml").write_text(tight.replace('aliases: ["strict-{game}"]', "aliases: []"))
+    assert run_cli("validate", str(tmp_path)).exit_code == 0
+    (tmp_path / "variants" / "tight.yaml").write_text(tight.replace("[towering]", "[towerin]"))
+    result = run_cli("validate", str(tmp_path))
+    assert result.exit_code == 1 and "'towerin' is no game's id or family" in result.stdout
