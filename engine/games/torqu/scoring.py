@@ -36,6 +36,8 @@ class Scorer:
         for s, sid in enumerate(suits):
             for k, name in enumerate(deck.suits[sid].get("pictures", [])):
                 picture_of_name[name] = s * size + k
+        #: Each picture's seed name ("Rain"), by the picture number the idents carry.
+        self.picture_names = {pic: name for name, pic in picture_of_name.items()}
         idents = []
         for card in deck.cards:
             s = suits.index(card.suit)
@@ -112,10 +114,7 @@ class Scorer:
         """The picture every card of ``names`` belongs to (a Perfect Four's), by its seed name
         ("Rain"), or None. With Dragons a Dragon card also belongs to the picture it is named for."""
         shared = set.intersection(*(set(self.idents[c].pictures) for c in self.deck.codes(names)))
-        if not shared:
-            return None
-        pic = min(shared)
-        return self.deck.suits[self.suit_ids[pic // 4]]["pictures"][pic % 4]
+        return self.picture_names[min(shared)] if shared else None
 
     def title(self, name: str) -> str | None:
         """A card's own name where the deck gives one (``Dragon-9``: "Rain Dragon"), else None."""
