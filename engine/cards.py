@@ -91,15 +91,20 @@ def stock_line(names: Sequence[str], verb: str, shown: int = 8, sep: str = " ") 
     return f"stock: {len(names)} cards, {verb} in this order: {preview}"
 
 
+#: A suited card's name when the deck gives no ``card_name``: rank then suit (``QH``).
+DEFAULT_CARD_NAME = "{rank}{suit}"
+
+
 def _name_fields(suit: Mapping[str, Any], rank: Mapping[str, Any]) -> dict[str, Any]:
     """What a deck's ``card_name`` template may use to name the card of ``rank`` in ``suit``."""
     return {"rank": rank["id"], "suit": suit["id"], "value": rank.get("value"),
             "rank_name": rank.get("name", rank["id"]), "suit_name": suit.get("name", suit["id"])}
 
 
-def card_name_problem(template: str) -> str | None:
-    """Why ``template`` cannot name cards (an unknown field, a bad brace...), or None: tried on
-    a sample card, with values of the fields' own types."""
+def card_name_problem(config: Mapping[str, Any]) -> str | None:
+    """Why the deck ``config``'s ``card_name`` template cannot name cards (an unknown field, a
+    bad brace...), or None: tried on a sample card, with values of the fields' own types."""
+    template = config.get("card_name", DEFAULT_CARD_NAME)
     fields = _name_fields({"id": "S", "name": "Spades"}, {"id": "A", "name": "Ace", "value": 1})
     try:
         template.format(**fields)
@@ -111,8 +116,8 @@ def card_name_problem(template: str) -> str | None:
 
 def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
     """The cards of one deck, in creation order, each a dict with name, suit, rank, value, attrs."""
-    template = config.get("card_name", "{rank}{suit}")
-    problem = card_name_problem(template)
+    template = config.get("card_name", DEFAULT_CARD_NAME)
+    problem = card_name_problem(config)
     if problem:
         raise CardgamesError(f"deck {config.get('id')}: {problem}")
     for suit in config.get("suits", []):

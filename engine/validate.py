@@ -92,7 +92,7 @@ def _guess_kind(doc: Document) -> str:
 def _check_deck(doc: Document) -> list[ConfigError]:
     from .cards import Deck, card_name_problem
 
-    problem = card_name_problem(doc.data.get("card_name", "{rank}{suit}"))
+    problem = card_name_problem(doc.data)
     if problem:
         return [doc.error(("card_name",), problem)]
     try:
