@@ -14,7 +14,7 @@ from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
 WILD_GAMES = [("duo-wild", ()), ("duo-wild", ("strict",)), ("duo-capped", ()), ("duo-capped", ("strict",)),
-              ("mini-wild", ()), ("octo-capped", ("strict",))]
+              ("mini-wild", ()), ("octo-capped", ("strict",)), ("octo-narrow", ())]
 
 
 def check(game, state) -> bool:
@@ -33,6 +33,65 @@ def test_wild_games_agree_with_brute_force_on_deals(name, variants):
 @given(which=st.sampled_from(WILD_GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
 def test_wild_games_agree_with_brute_force_mid_game(which, seed, moves):
     check(*position_after(which, seed, moves))
+
+
+def classes_by_value(game) -> dict[int, int]:
+    """Each card value's class in ``game`` (one family, so one class per value)."""
+    return {card.value: game.card_class[i] for i, card in enumerate(game.deck.cards) if not card.attrs.get("wild")}
+
+
+def test_wild_cards_short_counts_the_row_changes_the_waste_needs():
+    """One row of pair 1-8 and a waste whose cards leave it 2, 3, 2, 3 (top first): each is a load into a
+    row made wild, four in all, so three wild cards left are short and four are enough; a wild-topped row
+    or a second row (holding 2 while 3 comes and goes) saves loads; a pair only in the stock costs one."""
+    game = load_game("octo-narrow", (), catalog=CATALOG)
+    solver = Solver(game)
+    cls = classes_by_value(game)
+    key = solver.key_index
+    waste = [cls[3], cls[2], cls[3], cls[2]]  # bottom to top
+
+    def short(rows: dict[int, int], wild_cards: int, stock: tuple[int, ...] = ()) -> bool:
+        counts = [0] * len(solver.keys)
+        for c, n in rows.items():
+            counts[key[(c, 0)]] = n
+        class_left = [0] * len(game.accepts)
+        class_left[0] = wild_cards
+        for v in stock:
+            class_left[cls[v]] += 1
+        return solver.wild_cards_short(waste, counts, class_left)
+
+    assert short({cls[1]: 1}, 3) and not short({cls[1]: 1}, 4)
+    assert not short({cls[1]: 1, 0: 1}, 3)  # a wild-topped row: one load free
+    assert not short({cls[1]: 2}, 2) and short({cls[1]: 2}, 1)  # two rows: 2 and 3 each loaded once
+    assert short({cls[1]: 2}, 2, stock=(4,))  # pair 4-5, on no row and not in the waste, needs a load too
+    assert not short({cls[1]: 2}, 2, stock=(1,))  # pair 1-8 is on a row already
+
+
+def test_wild_card_count_proves_narrow_layouts_lost(monkeypatch):
+    """With fewer rows than pairs the sub-games are not asked and the wild-card count does the work: on
+    octo-narrow it refutes positions of the deals it loses (the brute-force test above checks the verdicts);
+    Wizard's Tower's cards on two rows are lost, proven in a few thousand nodes (the sub-games' queries used to
+    spend the whole budget and leave them undecided)."""
+    fired = []
+    count = Solver.wild_cards_short
+
+    def counted(self, *args):
+        short = count(self, *args)
+        fired.append(short)
+        return short
+
+    monkeypatch.setattr(Solver, "wild_cards_short", counted)
+    game = load_game("octo-narrow", (), catalog=CATALOG)
+    for seed in range(10):
+        state = game.new_state(seed)
+        solver = Solver(game)
+        assert not solver.search_memo(state).subgames.enabled
+        solver.solve(state)
+    assert any(fired)
+    narrow = load_game("wizards-narrow", (), catalog=CATALOG)
+    for seed in (1, 2, 3):
+        solution = Solver(narrow, sat_effort=0).solve(narrow.new_state(seed))
+        assert solution.winnable is False and solution.nodes < 10_000
 
 
 def test_the_search_alone_agrees_with_brute_force(monkeypatch):

@@ -44,6 +44,14 @@ prove nothing (they are kept apart from the full search's memo). With a waste ca
 Castle), the two-pair bound is then tried for three pairs, one of them needing wild-topped rows
 (``triples_short``).
 
+Wild cards are also counted across pairs (``wild_cards_short``): a row changes pair only under a
+wild card, so when the rows are fewer than the pairs, serving the waste's cards in the order they
+must leave it is a paging problem whose least number of loads (Belady's furthest-next-use rule),
+less the wild-topped rows, the wild cards left must cover. Checked at every node of a game with
+wild cards; it is what proves Wizard's Tower deals lost on layouts of a few rows, where the
+sub-games (every pair with all eight Wizards) hardly ever are, and where their queries explode
+instead: with fewer rows than pairs they are not asked (``_Subgames.enabled``).
+
 A sub-game query may explode (a pair of 48 cards under a row cap has too many waste orders): one
 that takes more than ``SUBGAME_EFFORT`` new positions gives up, answering "winnable" (or a wild
 cost of 0), which a pruning test may always do, and the search gets the budget instead.
@@ -180,6 +188,7 @@ class _Subgames:
         self.cost_stop = 0  # the node count at which the query under way gives up
         self.effort = SUBGAME_EFFORT  # new positions one query may take before it gives up
         self.pairwise = True  # False: queries of several pairs give up at once
+        self.enabled = True  # False: every query answers its fallback (wild cards and fewer rows than pairs)
         self.costly: set[tuple[int, ...]] = set()  # sub-games whose queries gave up: taken as winnable
         self.costly_costs: set[tuple[int, ...]] = set()  # sub-games whose cost queries gave up: cost taken as 0
 
@@ -244,7 +253,7 @@ class _Subgames:
         ``effort`` (``SUBGAME_EFFORT``) new sub-game positions: past them it gives up with ``fallback``
         (what a pruning test may always answer), and so does every later query of ``gs``
         (``given_up``); without ``pairwise``, a query of several pairs gives up at once."""
-        if gs in given_up or (len(gs) > 1 and not self.pairwise):
+        if not self.enabled or gs in given_up or (len(gs) > 1 and not self.pairwise):
             return fallback
         _, _, _, drop, key_ids, at, _ = self._info(gs)
         self.cost_stop = self.solver.nodes + self.effort
@@ -406,6 +415,7 @@ class Solver:
         self.key_index = {k: i for i, k in enumerate(self.keys)}
         self.keys_of_group = {g: [k for k in self.keys if k[0] != WILD and self.group[k[0]] == g] for g in self.groups}
         self.key_ids_of_group = {g: [self.key_index[k] for k in ks] for g, ks in self.keys_of_group.items()}
+        self.wild_key_ids = frozenset(self.key_index[k] for k in self.keys if k[0] == WILD)
         self.nodes = 0
 
     # -- public ------------------------------------------------------------------------
@@ -541,7 +551,13 @@ class Solver:
     def search_memo(self, state: PairingState) -> _SearchMemo:
         """A fresh memo for searching ``state``."""
         card_class = self.game.card_class
-        return _SearchMemo(set(), _Subgames(self, [card_class[c] for c in state.stock[state.next:]]))
+        subgames = _Subgames(self, [card_class[c] for c in state.stock[state.next:]])
+        # with wild cards on fewer rows than pairs, each pair's sub-game holds every wild card for itself
+        # and is nearly always won, only slowly: its queries gave up after their effort, spending the budget
+        # before the search began (Wizard's Tower on 1-4 rows), which ``wild_cards_short`` then decides
+        subgames.enabled = not (self.game.has_wilds and self.game.row_cap is None
+                                and len(state.rows) < len(self.groups))
+        return _SearchMemo(set(), subgames)
 
     def _search_within(self, state: PairingState, share: int | None,
                        memo: _SearchMemo) -> tuple[list[Any] | None, bool | None]:
@@ -819,6 +835,47 @@ class Solver:
             # a query that gave up under the smaller effort may not under the full one
             subgames.costly, subgames.costly_costs = given_up
 
+    def wild_cards_short(self, waste: list[int], counts: list[int], class_left: list[int]) -> bool:
+        """Are the wild cards left too few to change rows' pairs as often as the waste needs?
+
+        A row's top changes pair only when a wild card goes onto it (a card of its pair keeps the
+        pair; a card onto a wild-topped row gives the row that card's pair). So, seen as a cache
+        whose slots are the open rows and whose contents are their tops' pairs, a winning play
+        serves each card from a slot holding its pair, or *loads* the pair into a wild-topped
+        slot: one there now, or one a wild card still to place makes. The waste's cards leave it
+        top first, so they are requests in that order; the stock's cards, interleaved, only add
+        requests and loads. Belady's rule (on a miss, drop the pair whose next request is
+        furthest) gives the least number of loads for the waste's requests; a pair with cards
+        only in the stock and on no row needs one more each. The loads beyond the wild-topped
+        rows must each take a wild card still to place (in the waste or the stock).
+
+        Values are ignored (a row of the pair may have the wrong one on top: the stock's cards
+        can turn it), so this is a relaxation: True proves the position lost."""
+        group, wild_keys = self.group, self.wild_key_ids
+        rows = sum(counts)
+        wild_rows = sum(counts[k] for k in wild_keys)
+        on_rows = {group[self.keys[k][0]] for k in range(len(counts)) if counts[k] and k not in wild_keys}
+        requests = [group[c] for c in reversed(waste) if c != WILD]
+        never = len(requests)
+        following = [never] * len(requests)  # the index of the next request of the same pair
+        first: dict[int, int] = {}
+        for i in range(len(requests) - 1, -1, -1):
+            following[i] = first.get(requests[i], never)
+            first[requests[i]] = i
+        cached = {g: first.get(g, never) for g in on_rows}  # each cached pair's next request
+        loads = 0
+        for i, g in enumerate(requests):
+            if g not in cached:
+                loads += 1
+                if len(cached) >= rows:
+                    del cached[max(cached, key=cached.__getitem__)]
+            cached[g] = following[i]
+        for g in self.groups:
+            lo, hi = self.classes_of[g]
+            if g not in first and g not in on_rows and (class_left[lo] or class_left[hi]):
+                loads += 1
+        return loads - wild_rows > class_left[WILD] + waste.count(WILD)
+
     def wild_rows_suffice(self, subgames: "_Subgames", idx: int, waste: bytes, counts: list[int], pool: int,
                           moved: tuple[int, ...] | None = None) -> bool:
         """Do the pairs' least needs of wild-topped rows (``_Subgames.wild_cost``) add up to at most
@@ -996,7 +1053,9 @@ class Solver:
 
         if cap is not None and len(waste) + n_seq > sum(counts[k] * (cap - keys[k][1]) for k in range(len(keys))):
             return None  # not enough room left on the rows (each play uses one place: checked once)
-        if not wild_pool_ok(None) or not all(subgame_ok(g) for g in self.groups):
+        has_wilds = game.has_wilds
+        if ((has_wilds and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(None)
+                or not all(subgame_ok(g) for g in self.groups)):
             return None
         if share is not None:
             self.budget = min(self.budget, self.nodes + share)
@@ -1062,7 +1121,8 @@ class Solver:
             if not dead:
                 # a wild card moved, or a row left the wild ones: every pair's sub-games changed
                 checks = self.groups if WILD in moved else (group[c],)
-                if (not wild_pool_ok(checks) or (cap is not None and WILD in moved and short_of_places())
+                if ((has_wilds and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(checks)
+                        or (cap is not None and WILD in moved and short_of_places())
                         or not all(subgame_ok(g) for g in checks)):
                     failed.add(key)
                     dead = True
