@@ -62,15 +62,18 @@ class Deck:
     def name(self, code: int) -> str:
         return self.names[code]
 
-    def code(self, name: str) -> int:
-        """The code of the card called ``name``; a clear error for an unknown name."""
+    def code(self, name: str, plain: bool = False) -> int:
+        """The code of the card called ``name``; a clear error for an unknown name. ``plain``:
+        the caller takes only first copies' names (a repeated name is its next copy), so only
+        those are suggested."""
         card = self.by_name.get(name.strip())
         if card is None:
             import difflib
 
             wanted = name.strip()
-            close = [n for n in self.by_name if n.lower() == wanted.lower()][:1]  # 5s for 5S
-            close += [n for n in difflib.get_close_matches(wanted, list(self.by_name), n=3, cutoff=0.6)
+            names = [n for n in self.by_name if not plain or COPY_MARK not in n]
+            close = [n for n in names if n.lower() == wanted.lower()][:1]  # 5s for 5S
+            close += [n for n in difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
                       if n not in close][:3 - len(close)]
             hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
             raise CardgamesError(f"unknown card {clip(name)} in the {self.id} deck{hint}")

@@ -78,6 +78,8 @@ def test_bad_names_are_clear_errors(game, big):
         captures_on(big, "5S", ["3C"] * 4)
     with pytest.raises(CardgamesError, match="plain"):
         captures_on(big, "5S", ["3C#2"])
+    with pytest.raises(CardgamesError, match=r"unknown card '3H2' in the french deck; did you mean '3H'\?$"):
+        captures_on(big, "5S", ["3H2"])  # not '3H#2', a name captures refuses (a repeated 3H is that copy)
 
 
 def test_partitions_of_ten():

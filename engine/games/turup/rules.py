@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
-from ...errors import CardgamesError
+from ...errors import CardgamesError, clip
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from .captures import FIELD_MAX, capture_vectors, expand, run_table
 
@@ -428,8 +428,8 @@ def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]
     codes = []
     for name in [card, *table]:
         if not name or COPY_MARK in name:
-            raise CardgamesError(f"card names must be plain, like 5S or TD, not {name!r}")
-        game.deck.code(name)  # an unknown name gets the deck's own error
+            raise CardgamesError(f"card names must be plain, like 5S or TD, not {clip(name)}")
+        game.deck.code(name, plain=True)  # an unknown name gets the deck's own error
         seen[name] += 1
         copy = name if seen[name] == 1 else f"{name}{COPY_MARK}{seen[name]}"
         if copy not in game.deck.by_name:
