@@ -422,3 +422,19 @@ def test_stats_and_dask_bad_input_is_one_line(run_cli, tmp_path):
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-3", "--backend", "dask", "--scheduler", "garbage")
     assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
     assert "cannot start or reach Dask scheduler garbage" in result.stderr
+
+
+def test_dask_local_workers_leave_ctrl_c_to_the_batch():
+    """The LocalCluster's workers start with SIGINT ignored, so Ctrl-C reaches only the batch, which
+    closes the cluster and says how to resume (workers stopping on their own made their nannies print
+    tracebacks first); the batch's own handler is restored."""
+    pytest.importorskip("dask.distributed")
+    import signal
+
+    from cardgames.engine.batch.executors import DaskExecutor
+
+    before = signal.getsignal(signal.SIGINT)
+    with DaskExecutor(1, None) as executor:
+        assert signal.getsignal(signal.SIGINT) is before
+        in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
+    assert in_worker == signal.SIG_IGN

@@ -111,6 +111,7 @@ class DaskExecutor:
         except ImportError:
             raise CardgamesError("--backend dask needs Dask: pip install 'cardgames[dask]'") from None
         import logging
+        import signal
 
         self._cluster = None
         try:
@@ -118,8 +119,15 @@ class DaskExecutor:
                 # connect timeout: Dask's distributed.comm.timeouts.connect (30 s by default)
                 self._client = Client(self.scheduler)
             else:
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.ERROR)
+                # the workers start with Ctrl-C ignored (a process inherits that): it is the parent's to
+                # handle, which closes the cluster; workers of their own stopping made their nannies
+                # print tracebacks first
+                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+                try:
+                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                 dashboard_address=None, silence_logs=logging.ERROR)
+                finally:
+                    signal.signal(signal.SIGINT, previous)
                 self._client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:
