@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import CardgamesError, clip
+from .errors import CardgamesError, clip, did_you_mean
 
 COPY_MARK = "#"
 
@@ -68,14 +68,8 @@ class Deck:
         those are suggested."""
         card = self.by_name.get(name.strip())
         if card is None:
-            import difflib
-
-            wanted = name.strip()
             names = [n for n in self.by_name if not plain or COPY_MARK not in n]
-            close = [n for n in names if n.lower() == wanted.lower()][:1]  # 5s for 5S
-            close += [n for n in difflib.get_close_matches(wanted, names, n=3, cutoff=0.6)
-                      if n not in close][:3 - len(close)]
-            hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+            hint = did_you_mean(name.strip(), names, 0.6)
             raise CardgamesError(f"unknown card {clip(name)} in the {self.id} deck{hint}")
         return card.code
 

@@ -7,6 +7,8 @@ The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits
 
 from __future__ import annotations
 
+from typing import Iterable
+
 
 class CardgamesError(Exception):
     """Base of every error the user can cause: bad config, bad input, bad log."""
@@ -29,15 +31,22 @@ class ConfigError(CardgamesError):
         return f"{self.path}:{self.line}: {self.message}"
 
 
+def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
+    """The "; did you mean 'x' or 'y'?" hint for an unknown name (empty if nothing is close): a
+    name differing only in case first (``5s`` for ``5S``), then up to three by similarity."""
+    import difflib
+
+    known = list(known)
+    close = [n for n in known if n.lower() == wanted.lower()][:1]
+    close += [n for n in difflib.get_close_matches(wanted, known, n=3, cutoff=cutoff) if n not in close]
+    return f"; did you mean {' or '.join(repr(c) for c in close[:3])}?" if close else ""
+
+
 class UnknownNameError(CardgamesError):
     """An unknown game, variant, deck or agent id, with a "did you mean" hint."""
 
     def __init__(self, kind: str, name: str, known: list[str]):
-        import difflib
-
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
-        hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-        super().__init__(f"unknown {kind} {name!r}{hint}")
+        super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, known, 0.5)}")
 
 
 class OptionConflictError(CardgamesError):

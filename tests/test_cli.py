@@ -113,6 +113,7 @@ def test_simulate_is_identical_across_runs(run_cli):
 
 @pytest.mark.parametrize("args,message", [
     (["deal", "eifel-tower", "--seed", "1"], "unknown game 'eifel-tower'; did you mean 'eiffel-tower'"),
+    (["deal", "EIFFEL-TOWER", "--seed", "1"], "unknown game 'EIFFEL-TOWER'; did you mean 'eiffel-tower'?"),
     (["deal", "eiffel-tower", "--seed", "-1"], "seed -1 is out of range"),
     (["deal", "eiffel-tower", "--seed", "x7"], "seed must be an integer"),
     (["deal", "eiffel-tower", "--seed", "18446744073709551616"], "out of range"),
