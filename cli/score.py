@@ -66,6 +66,7 @@ def _read_lines(path: str):
     import orjson
 
     from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.lines import bounded_lines
 
     label = "<stdin>" if path == "-" else path
     try:
@@ -73,11 +74,8 @@ def _read_lines(path: str):
     except OSError as exc:
         raise CardgamesError(f"{label}: cannot read: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(iter(lambda: handle.readline(MAX_LINE + 1), b""), 1):
+        for number, line in bounded_lines(handle, MAX_LINE, label, "a {\"cards\": [...]} line"):
             where = f"{label}:{number}"
-            if len(line) > MAX_LINE:  # /dev/zero, or no JSON lines: not read into memory whole
-                raise CardgamesError(f"{where}: a line longer than {MAX_LINE >> 10} KiB: "
-                                     "not a {\"cards\": [...]} line")
             if not line.strip():
                 continue
             try:

@@ -23,6 +23,7 @@ import orjson
 
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
+from ..lines import bounded_lines
 from .stats import Summary
 
 if TYPE_CHECKING:
@@ -104,10 +105,12 @@ class Reader:
             self._handle: IO[bytes] = open(path, "rb")
         except OSError as exc:
             raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        line = self._handle.readline(MAX_LINE + 1)
-        if len(line) > MAX_LINE:
+        self._lines = bounded_lines(self._handle, MAX_LINE, self.path, "a batch result file")
+        try:
+            line = next(self._lines, (1, b""))[1]
+        except CardgamesError:
             self._handle.close()
-            raise CardgamesError(f"{self.path}:1: a line longer than {MAX_LINE >> 20} MiB: not a batch result file")
+            raise
         self.good_end = len(line) if line.endswith(b"\n") else 0
         self.torn = not self.good_end and bool(line)
         if not self.good_end:  # empty, or killed while writing the header
@@ -140,13 +143,8 @@ class Reader:
         if self.header is None:
             return
         handle, path, players = self._handle, self.path, self.header["players"]
-        number = 1
         try:
-            for line in iter(lambda: handle.readline(MAX_LINE + 1), b""):
-                number += 1
-                if len(line) > MAX_LINE:  # /dev/zero, or no result file: not read into memory whole
-                    raise CardgamesError(f"{path}:{number}: a line longer than {MAX_LINE >> 20} MiB: not a result "
-                                         "record")
+            for number, line in self._lines:
                 if not line.endswith(b"\n"):
                     self.torn = True
                     break

@@ -1,0 +1,22 @@
+"""Line-oriented input (batch result files, ``score --input``) read one bounded line at a time.
+
+A line is read with at most ``limit + 1`` bytes, so a file without line breaks (``/dev/zero``, a
+binary given by mistake) is refused at its first line instead of being read into memory whole.
+"""
+
+from __future__ import annotations
+
+from typing import IO, Iterator
+
+from .errors import CardgamesError
+
+
+def bounded_lines(handle: IO[bytes], limit: int, label: str, what: str, first: int = 1) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) for each line of ``handle``, numbered from ``first``; a line longer
+    than ``limit`` bytes is an error naming ``label``, the line and ``what`` the input should
+    have been."""
+    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+    for number, line in enumerate(iter(lambda: handle.readline(limit + 1), b""), first):
+        if len(line) > limit:
+            raise CardgamesError(f"{label}:{number}: a line longer than {size}: not {what}")
+        yield number, line
