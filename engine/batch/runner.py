@@ -55,15 +55,19 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
               tuple(config_dirs), game.spec.sha256, records=out is not None)
     started = time.perf_counter()
     writer = None
+
+    def open_out() -> Writer | None:
+        return Writer(out, outcome.header, keep) if out is not None else None
+
     try:
         if not to_play:
-            writer = Writer(out, outcome.header, keep) if out is not None else None
+            writer = open_out()
         else:
             with make_executor(backend, workers, scheduler) as executor:
                 outcome.startup = time.perf_counter() - started
                 # The file is started once the workers are up: a scheduler that cannot be reached
                 # leaves no file behind (a header-only one would then ask for --resume).
-                writer = Writer(out, outcome.header, keep) if out is not None else None
+                writer = open_out()
                 size = chunk_size(to_play, executor.workers)
                 for result in executor.map(job, chunks(iter(pending), size)):
                     if writer is not None:
