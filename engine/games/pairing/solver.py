@@ -47,10 +47,10 @@ Castle), the two-pair bound is then tried for three pairs, one of them needing w
 Wild cards are also counted across pairs (``wild_cards_short``): a row changes pair only under a
 wild card, so when the rows are fewer than the pairs, serving the waste's cards in the order they
 must leave it is a paging problem whose least number of loads (Belady's furthest-next-use rule),
-less the wild-topped rows, the wild cards left must cover. Checked at every node of a game with
-wild cards; it is what proves Wizard's Tower deals lost on layouts of a few rows, where the
-sub-games (every pair with all eight Wizards) hardly ever are, and where their queries explode
-instead: with fewer rows than pairs they are not asked (``_Subgames.enabled``).
+less the wild-topped rows, the wild cards left must cover. Checked at every node on such layouts
+(``rows_short_of_pairs``: wild cards, no row cap); it is what proves Wizard's Tower deals lost on
+layouts of a few rows, where the sub-games (every pair with all eight Wizards) hardly ever are,
+and where their queries explode instead: there they are not asked (``_Subgames.enabled``).
 
 A sub-game query may explode (a pair of 48 cards under a row cap has too many waste orders): one
 that takes more than ``SUBGAME_EFFORT`` new positions gives up, answering "winnable" (or a wild
@@ -552,12 +552,18 @@ class Solver:
         """A fresh memo for searching ``state``."""
         card_class = self.game.card_class
         subgames = _Subgames(self, [card_class[c] for c in state.stock[state.next:]])
-        # with wild cards on fewer rows than pairs, each pair's sub-game holds every wild card for itself
-        # and is nearly always won, only slowly: its queries gave up after their effort, spending the budget
-        # before the search began (Wizard's Tower on 1-4 rows), which ``wild_cards_short`` then decides
-        subgames.enabled = not (self.game.has_wilds and self.game.row_cap is None
-                                and len(state.rows) < len(self.groups))
+        # there each pair's sub-game holds every wild card for itself and is nearly always won, only
+        # slowly: its queries gave up after their effort, spending the budget before the search began
+        # (Wizard's Tower on 1-4 rows), which ``wild_cards_short`` then decides
+        subgames.enabled = not self.rows_short_of_pairs(state)
         return _SearchMemo(set(), subgames)
+
+    def rows_short_of_pairs(self, state: PairingState) -> bool:
+        """Wild cards, no row cap and fewer rows than pairs: rows must change pairs (under wild
+        cards) for every pair to be served, which ``wild_cards_short`` counts; on other layouts
+        its count hardly ever bites (it cost 15 % more time a node on Strict Wizard's Tower and
+        pruned nothing measured), so it is checked only here, and the sub-games only elsewhere."""
+        return self.game.has_wilds and self.game.row_cap is None and len(state.rows) < len(self.groups)
 
     def _search_within(self, state: PairingState, share: int | None,
                        memo: _SearchMemo) -> tuple[list[Any] | None, bool | None]:
@@ -836,7 +842,8 @@ class Solver:
             subgames.costly, subgames.costly_costs = given_up
 
     def wild_cards_short(self, waste: list[int], counts: list[int], class_left: list[int]) -> bool:
-        """Are the wild cards left too few to change rows' pairs as often as the waste needs?
+        """Are the wild cards left too few to change rows' pairs as often as the waste needs? (Asked
+        where :meth:`rows_short_of_pairs`.)
 
         A row's top changes pair only when a wild card goes onto it (a card of its pair keeps the
         pair; a card onto a wild-topped row gives the row that card's pair). So, seen as a cache
@@ -1053,8 +1060,8 @@ class Solver:
 
         if cap is not None and len(waste) + n_seq > sum(counts[k] * (cap - keys[k][1]) for k in range(len(keys))):
             return None  # not enough room left on the rows (each play uses one place: checked once)
-        has_wilds = game.has_wilds
-        if ((has_wilds and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(None)
+        paging = self.rows_short_of_pairs(state)
+        if ((paging and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(None)
                 or not all(subgame_ok(g) for g in self.groups)):
             return None
         if share is not None:
@@ -1121,7 +1128,7 @@ class Solver:
             if not dead:
                 # a wild card moved, or a row left the wild ones: every pair's sub-games changed
                 checks = self.groups if WILD in moved else (group[c],)
-                if ((has_wilds and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(checks)
+                if ((paging and self.wild_cards_short(waste, counts, class_left)) or not wild_pool_ok(checks)
                         or (cap is not None and WILD in moved and short_of_places())
                         or not all(subgame_ok(g) for g in checks)):
                     failed.add(key)
