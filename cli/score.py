@@ -45,9 +45,9 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
 def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
     from cardgames.engine.errors import CardgamesError
 
-    if len(names) > scorer.MOST_CARDS:
-        raise CardgamesError(f"{where}: {len(names)} cards; a player never holds more than {scorer.MOST_CARDS}, "
-                             "and the exact search is not meant for more")
+    if len(names) > scorer.most_cards:
+        raise CardgamesError(f"{where}: {len(names)} cards, more than the largest personal tableau and dealt hand "
+                             f"hold together ({scorer.most_cards}): the exact search is not meant for more")
     try:
         codes = scorer.codes(names)
     except CardgamesError as exc:

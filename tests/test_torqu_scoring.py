@@ -100,7 +100,8 @@ def test_hand_penalty_card_values_option():
     options["hand_penalty"] = "card_values"
     from cardgames.engine.games.torqu.scoring import Scorer
 
-    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    game = load_game("torqu", (), 4)
+    scorer = Scorer(game.deck, options, game.scorer.most_cards)
     assert scorer.hand_penalty(scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"]))["penalty"] == 15
 
 

@@ -22,13 +22,11 @@ KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", 
 class Scorer:
     """Scores card codes of one deck under one set of options (points, wilds, Dragons)."""
 
-    #: The most cards a player holds, tableau and hand together: 8 dealt and 72 drawn in a match of
-    #: 2 (the centre's 144 cards, two a turn). ``score`` refuses more: the exact search would
-    #: allocate and run without bound (160 cards asked for terabytes).
-    MOST_CARDS = 80
-
-    def __init__(self, deck: Deck, options: Mapping[str, Any]):
+    def __init__(self, deck: Deck, options: Mapping[str, Any], most_cards: int):
+        """``most_cards``: the most cards :meth:`arrange` is meant for (``score`` refuses more:
+        the exact search would allocate and run without bound; 160 cards asked for terabytes)."""
         self.deck = deck
+        self.most_cards = most_cards
         suits = list(deck.suits)
         self.suit_ids = suits
         size = 4
