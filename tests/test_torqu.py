@@ -123,6 +123,18 @@ def test_board_collisions_and_moving_back():
     assert move_stones([71, 0], [900, 0], [0, 1], 100, 72) == [72, 0]
 
 
+def test_board_collisions_the_lower_score_steps_back():
+    """``collision: lower_steps_back``: seat 1 (200) lands on seat 0 (50, not moving): seat 0 steps back,
+    past seat 2 on 6 to 5; under ``step_back`` seat 1 stops on 5 itself. A tie, or an occupant who scored
+    more, leaves the mover to step back as before."""
+    assert move_stones([7, 5, 6], [50, 200, 0], [0, 1, 2], 100, 72, "lower_steps_back") == [5, 7, 6]
+    assert move_stones([7, 5, 6], [50, 200, 0], [0, 1, 2], 100, 72, "step_back") == [7, 5, 6]
+    assert move_stones([0, 0], [300, 300], [1, 0], 100, 72, "lower_steps_back") == [2, 3]
+    assert move_stones([5, 3], [200, 400], [0, 1], 100, 72, "lower_steps_back") == [6, 7]
+    # a pushed stone moves later from where it was pushed: seat 1 (-150) pushed from 4 to 3, then moves to 1
+    assert move_stones([2, 4], [200, -150], [0, 1], 100, 72, "lower_steps_back") == [4, 1]
+
+
 def test_a_turn_draw_then_lay_then_end():
     game = load_game("torqu", (), 4)
     state = game.new_state(5)
@@ -286,3 +298,25 @@ def test_deal_json_only_grows_and_matches_count(short_catalog):
     assert deals[0]["dealer"] == 3 and (len(deals) < 2 or deals[1]["dealer"] == 0)
     fresh = game.new_state(9).deal_json()["matches"]
     assert deals[0] == fresh[0]
+
+
+def test_the_collision_option_reaches_the_board():
+    """The same 4-player games under ``collision: lower_steps_back``: identical matches, and on some seed
+    different stone positions (a stone landing on a lower scorer's space)."""
+    import dataclasses
+
+    from cardgames.engine.agents import make_agents
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.core import play
+    from cardgames.engine.games.torqu.rules import TorquGame
+
+    spec = Catalog().resolve("torqu", (), 4)
+    lower = TorquGame(dataclasses.replace(spec, options={**spec.options, "collision": "lower_steps_back"}))
+    plain = TorquGame(spec)
+    differ = 0
+    for seed in range(1, 9):
+        a = play(plain, seed, make_agents(["random"], plain)).state
+        b = play(lower, seed, make_agents(["random"], lower)).state
+        assert a.match_scores[0] == b.match_scores[0]
+        differ += a.positions != b.positions
+    assert differ

@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
+#: What happens when a stone's target space is taken (option ``collision``), two readings of the
+#: seed's "the one who has the lowest actual point value moves back one space. No two stones can
+#: occupy the same space": ``step_back`` (issue 4's): the moving stone steps back to the nearest
+#: free space; ``lower_steps_back``: of the moving stone and the one already there, the one with the
+#: lower match score steps back from that space to the nearest free one (on a tie, the mover).
+COLLISIONS = ("step_back", "lower_steps_back")
+
 
 def spaces_for(score: int, per_space: int) -> int:
     """Spaces a match score moves a stone: score / per_space rounded half away from zero; no
@@ -15,18 +22,29 @@ def spaces_for(score: int, per_space: int) -> int:
 
 
 def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence[int], per_space: int,
-                end: int) -> list[int]:
+                end: int, collision: str = "step_back") -> list[int]:
     """New positions after a match. Stones move in ``order`` (descending score, ties in the
-    given seat order); a stone whose target is taken steps back one space at a time to the
-    nearest free one; space 0 holds any number of stones; nothing goes below 0 or past ``end``."""
+    given seat order); a taken target is settled by ``collision`` (:data:`COLLISIONS`; a stone
+    pushed back before its own move then moves from there); space 0 holds any number of stones;
+    nothing goes below 0 or past ``end``."""
     pos = list(positions)
     for i in sorted(order, key=lambda i: (-scores[i], order.index(i))):
         steps = spaces_for(scores[i], per_space)
         if steps == 0:
             continue
         target = max(0, min(end, pos[i] + steps))
-        others = {p for j, p in enumerate(pos) if j != i}
-        while target > 0 and target in others:
-            target -= 1
-        pos[i] = target
+        there = next((j for j, p in enumerate(pos) if j != i and p == target > 0), None)
+        if there is not None and collision == "lower_steps_back" and scores[there] < scores[i]:
+            pos[i] = target
+            pos[there] = _nearest_free(pos, there, target - 1)
+        else:
+            pos[i] = _nearest_free(pos, i, target)
     return pos
+
+
+def _nearest_free(pos: Sequence[int], stone: int, space: int) -> int:
+    """The nearest space at or below ``space`` that no other stone holds (0 holds any number)."""
+    others = {p for j, p in enumerate(pos) if j != stone}
+    while space > 0 and space in others:
+        space -= 1
+    return space

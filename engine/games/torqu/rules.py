@@ -24,7 +24,7 @@ from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
-from .board import move_stones
+from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_packed_counts
 from .scoring import Scorer
@@ -62,7 +62,8 @@ OPTIONS = {
     "hand_penalty": Field(STR, "how the hand counts against the player", choices=("sets_at_full_value", "card_values")),
     "board_end": Field(INT, "the last board space (the white centre); the start is 0", check=positive),
     "points_per_space": Field(INT, "match points per board space", check=positive),
-    "collision": Field(STR, "what a stone does when its target space is taken", choices=("step_back",)),
+    "collision": Field(STR, "when a stone's target space is taken: the mover steps back, or the lower match "
+                       "score of the two steps back", choices=COLLISIONS),
     "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
     "death": Field(BOOL, "the Death variant"),
     "partners": Field(BOOL, "the Partners variant"),
@@ -120,6 +121,7 @@ class TorquGame(Game):
                 + max(row["hand"] for row in opts["deal"].values()))
         self.scorer = Scorer(self.deck, opts, most)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
+        self.collision = opts["collision"]
         names = self.deck.names
         self.lays = tuple(Lay(n) for n in names)
         cards = self.deck.cards
@@ -326,7 +328,7 @@ class TorquState(State):
             if owner not in order:
                 order.append(owner)
         before = list(self.positions)
-        self.positions = move_stones(self.positions, team, order, game.per_space, game.end)
+        self.positions = move_stones(self.positions, team, order, game.per_space, game.end, game.collision)
         self.match_scores.append(scores)
         self.match_details.append({"tableaus": tableau_scores, "hands": penalties, "before": before,
                                    "after": list(self.positions)})
