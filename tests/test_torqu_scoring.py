@@ -406,3 +406,19 @@ def test_a_one_suit_deck_packs_exactly(game):
         return value
 
     assert pack(cards, [], pts, 1, 1, members).value == best(tuple(cards))
+
+
+def test_pictures_are_read_from_the_deck():
+    """A suit's numbers split evenly into the deck's pictures (four names: 1-4, 5-8, ...); a deck whose
+    picture count does not divide its numbers is refused by name."""
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    game = load_game("torqu", (), 4)
+    assert game.scorer.picture_of(["Water-1", "Water-2", "Water-3", "Water-4"]) == "Rain"
+    assert game.scorer.picture_of(["Water-4", "Water-5"]) is None
+    spec = game.spec.deck
+    three = {**spec, "suits": [{**suit, "pictures": suit["pictures"][:3]} for suit in spec["suits"]]}
+    with pytest.raises(CardgamesError, match="3 pictures a suit do not split numbers 1..16 evenly"):
+        Scorer(Deck(three, 1), game.spec.options, game.scorer.most_cards)

@@ -29,17 +29,22 @@ class Scorer:
         self.most_cards = most_cards
         suits = list(deck.suits)
         self.suit_ids = suits
-        size = 4
+        top = max(c.value for c in deck.cards)
+        # a suit's numbers split evenly into its pictures, in order (the deck's 4 names: 1-4, 5-8, ...)
+        per_suit = max(len(deck.suits[sid].get("pictures", [])) for sid in suits)
+        size = top // per_suit
+        if size * per_suit != top:
+            raise CardgamesError(f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly")
         picture_of_name: dict[str, int] = {}
         for s, sid in enumerate(suits):
             for k, name in enumerate(deck.suits[sid].get("pictures", [])):
-                picture_of_name[name] = s * size + k
+                picture_of_name[name] = s * per_suit + k
         #: Each picture's seed name ("Rain"), by the picture number the idents carry.
         self.picture_names = {pic: name for name, pic in picture_of_name.items()}
         idents = []
         for card in deck.cards:
             s = suits.index(card.suit)
-            pictures = [s * size + (card.value - 1) // size]
+            pictures = [s * per_suit + (card.value - 1) // size]
             if options["dragons"]:
                 named = deck.suits[card.suit].get("named_for")
                 if named:
@@ -52,7 +57,6 @@ class Scorer:
                 members.setdefault(pic, []).append(ident)
         self.members = Pictures({pic: tuple(m) for pic, m in members.items()})
         p = options["points"]
-        top = max(c.value for c in deck.cards)
         self.points = Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"],
                              p["straight"], p["four_of_a_kind"], p["flush"], options["fifteen_sum"], top)
         self.wild = frozenset(deck.code(n) for n in options["wild_cards"])
