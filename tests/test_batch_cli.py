@@ -417,7 +417,12 @@ def test_stats_and_dask_bad_input_is_one_line(run_cli, tmp_path):
     endless = tmp_path / "endless.jsonl"
     endless.write_bytes(b"{" * (17 << 20))
     result = run_cli("stats", str(endless))
-    assert result.exit_code == 1 and f"{endless}:1: a line longer than 16 MiB" in result.stderr
+    assert result.exit_code == 1 and f"{endless}:1: a line longer than 16 MiB: not a batch result file" in result.stderr
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    endless.write_bytes(good.read_bytes() + b"{" * (17 << 20))
+    result = run_cli("stats", str(endless))
+    assert result.exit_code == 1 and f"{endless}:4: a line longer than 16 MiB: not a result record" in result.stderr
     pytest.importorskip("dask.distributed")
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-3", "--backend", "dask", "--scheduler", "garbage")
     assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
@@ -425,9 +430,9 @@ def test_stats_and_dask_bad_input_is_one_line(run_cli, tmp_path):
 
 
 def test_dask_local_workers_leave_ctrl_c_to_the_batch():
-    """The LocalCluster's workers start with SIGINT ignored, so Ctrl-C reaches only the batch, which
-    closes the cluster and says how to resume (workers stopping on their own made their nannies print
-    tracebacks first); the batch's own handler is restored."""
+    """The LocalCluster's workers ignore SIGINT, so Ctrl-C is the batch's alone, which closes the cluster
+    and says how to resume (workers stopping on their own made their nannies print tracebacks first);
+    the batch's own handler is never touched."""
     pytest.importorskip("dask.distributed")
     import signal
 
@@ -437,4 +442,4 @@ def test_dask_local_workers_leave_ctrl_c_to_the_batch():
     with DaskExecutor(1, None) as executor:
         assert signal.getsignal(signal.SIGINT) is before
         in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
-    assert in_worker == signal.SIG_IGN
+    assert in_worker == signal.SIG_IGN != before

@@ -61,7 +61,7 @@ def test_wild_cards_short_counts_the_row_changes_the_waste_needs():
         return solver.wild_cards_short(waste, counts, class_left)
 
     assert short({cls[1]: 1}, 3) and not short({cls[1]: 1}, 4)
-    assert not short({cls[1]: 1, 0: 1}, 3)  # a wild-topped row: one load free
+    assert short({cls[1]: 1, 0: 1}, 0) and not short({cls[1]: 1, 0: 1}, 1)  # a wild-topped row: one load free
     assert not short({cls[1]: 2}, 2) and short({cls[1]: 2}, 1)  # two rows: 2 and 3 each loaded once
     assert short({cls[1]: 2}, 2, stock=(4,))  # pair 4-5, on no row and not in the waste, needs a load too
     assert not short({cls[1]: 2}, 2, stock=(1,))  # pair 1-8 is on a row already

@@ -69,6 +69,13 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def dask_setup(worker: object) -> None:
+    """Dask's preload hook: each LocalCluster worker process ignores Ctrl-C, which is the batch's
+    to handle (it closes the cluster and says how to resume); workers stopping on their own made
+    their nannies print tracebacks first."""
+    _ignore_sigint()
+
+
 class ProcessExecutor:
     """A pool of ``workers`` processes started with :data:`START_METHOD`."""
 
@@ -111,7 +118,6 @@ class DaskExecutor:
         except ImportError:
             raise CardgamesError("--backend dask needs Dask: pip install 'cardgames[dask]'") from None
         import logging
-        import signal
 
         self._cluster = None
         try:
@@ -119,15 +125,10 @@ class DaskExecutor:
                 # connect timeout: Dask's distributed.comm.timeouts.connect (30 s by default)
                 self._client = Client(self.scheduler)
             else:
-                # the workers start with Ctrl-C ignored (a process inherits that): it is the parent's to
-                # handle, which closes the cluster; workers of their own stopping made their nannies
-                # print tracebacks first
-                previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-                try:
-                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                                 dashboard_address=None, silence_logs=logging.ERROR)
-                finally:
-                    signal.signal(signal.SIGINT, previous)
+                # each worker runs this module's dask_setup as it starts (Dask's preload)
+                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=logging.ERROR,
+                                             preload=[__name__])
                 self._client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:

@@ -105,9 +105,8 @@ class Reader:
             self._handle: IO[bytes] = open(path, "rb")
         except OSError as exc:
             raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
-        self._lines = bounded_lines(self._handle, MAX_LINE, self.path, "a batch result file")
         try:
-            line = next(self._lines, (1, b""))[1]
+            line = next(bounded_lines(self._handle, MAX_LINE, self.path, "a batch result file"), (1, b""))[1]
         except CardgamesError:
             self._handle.close()
             raise
@@ -144,7 +143,7 @@ class Reader:
             return
         handle, path, players = self._handle, self.path, self.header["players"]
         try:
-            for number, line in self._lines:
+            for number, line in bounded_lines(handle, MAX_LINE, path, "a result record", first=2):
                 if not line.endswith(b"\n"):
                     self.torn = True
                     break
