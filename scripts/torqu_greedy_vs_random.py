@@ -61,7 +61,7 @@ def games(final: str) -> tuple[Any, Any]:
     if final != "fastest":
         return game, game
     scored = load_game("torqu", (), 2)
-    scored.scorer = ValueScorer(scored.deck, scored.options, scored.scorer.most_cards)
+    scored.scorer = ValueScorer(scored.deck, scored.options)
     return game, scored
 
 

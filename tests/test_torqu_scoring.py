@@ -100,8 +100,7 @@ def test_hand_penalty_card_values_option():
     options["hand_penalty"] = "card_values"
     from cardgames.engine.games.torqu.scoring import Scorer
 
-    game = load_game("torqu", (), 4)
-    scorer = Scorer(game.deck, options, game.scorer.most_cards)
+    scorer = Scorer(load_game("torqu", (), 4).deck, options)
     assert scorer.hand_penalty(scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"]))["penalty"] == 15
 
 
@@ -421,4 +420,4 @@ def test_pictures_are_read_from_the_deck():
     spec = game.spec.deck
     three = {**spec, "suits": [{**suit, "pictures": suit["pictures"][:3]} for suit in spec["suits"]]}
     with pytest.raises(CardgamesError, match="3 pictures a suit do not split numbers 1..16 evenly"):
-        Scorer(Deck(three, 1), game.spec.options, game.scorer.most_cards)
+        Scorer(Deck(three, 1), game.spec.options)

@@ -116,10 +116,7 @@ class TorquGame(Game):
         self.teams = self.num_players // 2 if self.partners else self.num_players
         #: How many times a team's tableau score enters its match score (``partners_tableau``).
         self.tableau_times = 2 if self.partners and opts["partners_tableau"] == "each" else 1
-        # what ``score`` takes at most: the largest personal tableau and dealt hand together (72 + 8)
-        most = (max(capacity_total(tuple(row[k] for k in TABLEAU_KEYS)) for row in opts["tableau"].values())
-                + max(row["hand"] for row in opts["deal"].values()))
-        self.scorer = Scorer(self.deck, opts, most)
+        self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
         self.collision = opts["collision"]
         names = self.deck.names

@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from ...cards import Deck
 from ...errors import CardgamesError
+from .layout import capacity_total
 from .optimise import pack
 from .sets import Ident, Pictures, Points, complete
 
@@ -22,11 +23,14 @@ KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", 
 class Scorer:
     """Scores card codes of one deck under one set of options (points, wilds, Dragons)."""
 
-    def __init__(self, deck: Deck, options: Mapping[str, Any], most_cards: int):
-        """``most_cards``: the most cards :meth:`arrange` is meant for (``score`` refuses more:
-        the exact search would allocate and run without bound; 160 cards asked for terabytes)."""
+    def __init__(self, deck: Deck, options: Mapping[str, Any]):
         self.deck = deck
-        self.most_cards = most_cards
+        #: The most cards :meth:`arrange` is meant for, the largest personal tableau and dealt hand
+        #: together (72 + 8): ``score`` refuses more, where the exact search would allocate and run
+        #: without bound (160 cards asked for terabytes).
+        self.most_cards = (max(capacity_total((row["center"], row["primary"], row["secondary"]))
+                               for row in options["tableau"].values())
+                           + max(row["hand"] for row in options["deal"].values()))
         suits = list(deck.suits)
         self.suit_ids = suits
         top = max(c.value for c in deck.cards)
