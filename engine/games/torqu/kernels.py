@@ -261,9 +261,16 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
         if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
             continue
         r = sp_reduced[k]
-        if sp_wilds[k]:
-            scratch[found] = r
-            found += 1
+        if sp_wilds[k]:  # keep the best ``wilds`` in scratch[:found], descending (np.sort would allocate)
+            if found < wilds:
+                found += 1
+            elif r <= scratch[found - 1]:
+                continue
+            u = found - 1
+            while u > 0 and scratch[u - 1] < r:
+                scratch[u] = scratch[u - 1]
+                u -= 1
+            scratch[u] = r
         else:
             g = sp_group[k]
             if group_per[g] == 0:
@@ -271,9 +278,8 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
             group_best[g] = max(group_best[g], r)
             group_per[g] = min(group_per[g], sp_per[k])
     total = 0
-    if found:
-        top = np.sort(scratch[:found])[::-1]
-        total += top[:wilds].sum()
+    for u in range(found):
+        total += scratch[u]
     for g in range(group_per.shape[0]):
         if group_per[g]:
             total += group_best[g] * (left[g] // group_per[g])
@@ -514,13 +520,17 @@ def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
             for t in range(r):
                 pos[t] = t
             while True:
+                for t in range(r):  # the numbers, ascending by insertion (sorting a view allocates)
+                    c, u = number[members[lo + pos[t]]], t
+                    while u > 0 and nums[u - 1] > c:
+                        nums[u] = nums[u - 1]
+                        u -= 1
+                    nums[u] = c
+                entry, total = 0, 0
                 for t in range(r):
-                    nums[t] = number[members[lo + pos[t]]]
-                nums[:r].sort()
-                entry, total = offset[w], 0
-                for t in range(r):
-                    entry += nums[t] * base ** (r - 1 - t)
+                    entry = entry * base + nums[t]
                     total += nums[t]
+                entry += offset[w]
                 points = table[s, entry]
                 if points == UNKNOWN:
                     missing[lacking, 0], missing[lacking, 1], missing[lacking, 2] = w, s, entry
@@ -557,7 +567,12 @@ def special_order(value, cards, size, wild, best_wild):
     desc = np.empty(MAX_REALS, np.int64)
     for k in range(n):
         r = size[k]
-        desc[:r] = np.sort(cards[k, :r])[::-1]
+        for t in range(r):  # insertion sort, descending: np.sort would allocate an array per special
+            c, u = cards[k, t], t
+            while u > 0 and desc[u - 1] < c:
+                desc[u] = desc[u - 1]
+                u -= 1
+            desc[u] = c
         code = 0
         for t in range(MAX_REALS):
             code = code * 256 + (desc[t] + 1 if t < r else 0)
