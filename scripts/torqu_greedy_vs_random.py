@@ -35,21 +35,21 @@ from cardgames.engine.registry import load_game
 
 class ValueScorer(Scorer):
     """The game's scorer, except that a tableau with two or more Mirrors is valued by the CP-SAT
-    model (its value only: no sets are listed). With ``check``, every tableau is valued both
+    model (a match's end asks only for values). With ``check``, every tableau is valued both
     ways, and they must agree."""
 
     check = False
 
-    def tableau_score(self, codes: Sequence[int]) -> dict[str, Any]:
+    def tableau_value(self, codes: Sequence[int]) -> int:
         from cardgames.engine.games.torqu.aggregate import optimum
 
         mirrors = sum(c in self.wild for c in codes)
         if mirrors < 2 and not self.check:
-            return super().tableau_score(codes)
+            return super().tableau_value(codes)
         value = optimum(self, codes)
-        if self.check and value != super().tableau_score(codes)["score"]:
+        if self.check and value != super().tableau_value(codes):
             raise SystemExit(f"the CP-SAT model and the optimiser disagree on {sorted(codes)}")
-        return {"score": value, "sets": [], "leftover": []}
+        return value
 
 
 @functools.cache

@@ -189,9 +189,9 @@ def test_partners_total_their_points(times):
     state = play(game, 3, make_agents(["random"] * 4, game)).state
     factor = {"once": 1, "each": 2}[times]
     for scores, details in zip(state.match_scores, state.match_details, strict=True):
-        hands = [hand["penalty"] for hand in details["hands"]]
+        hands = details["hand_penalties"]
         for team in (0, 1):
-            total = factor * details["tableaus"][team]["score"] - hands[team] - hands[team + 2]
+            total = factor * details["tableau_scores"][team] - hands[team] - hands[team + 2]
             assert scores[team] == scores[team + 2] == total
 
 

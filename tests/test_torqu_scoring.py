@@ -88,7 +88,7 @@ def test_dragon_joins_its_elemental_picture_only_with_dragons(game, dragons):
 
 def test_hand_penalty_counts_sets_at_full_value(game):
     codes = game.deck.codes(["Air-1", "Air-2", "Air-3", "Air-9", "Fire-16"])
-    assert game.scorer.hand_penalty(codes)["penalty"] == 180 + 16
+    assert game.scorer.hand_penalty(codes)["penalty"] == game.scorer.hand_value(codes) == 180 + 16
 
 
 def test_hand_penalty_card_values_option():
@@ -101,7 +101,8 @@ def test_hand_penalty_card_values_option():
     from cardgames.engine.games.torqu.scoring import Scorer
 
     scorer = Scorer(load_game("torqu", (), 4).deck, options)
-    assert scorer.hand_penalty(scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"]))["penalty"] == 15
+    codes = scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"])
+    assert scorer.hand_penalty(codes)["penalty"] == scorer.hand_value(codes) == 15
 
 
 # -- completions of wild cards against brute force over every identity ------------------------
@@ -159,7 +160,7 @@ POOL = list(range(0, 24)) + list(range(128, 160))  # low Air/Earth, Magic (Mirro
        st.booleans())
 def test_optimum_equals_brute_force(game, dragons, codes, sign, with_dragons):
     g = dragons if with_dragons else game
-    assert g.scorer.arrange(codes, sign)["score"] == brute_force(g, codes, sign)
+    assert g.scorer.arrange(codes, sign)["score"] == g.scorer.value(codes, sign) == brute_force(g, codes, sign)
 
 
 @settings(max_examples=30)
@@ -297,7 +298,7 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
 def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
     """The hand penalty (Mirrors wild in the hand) is the largest sets' points plus the other
     cards' numbers: brute force with sign -1, negated."""
-    assert game.scorer.hand_penalty(codes)["penalty"] == brute_force(game, codes, -1)
+    assert game.scorer.hand_penalty(codes)["penalty"] == game.scorer.hand_value(codes) == brute_force(game, codes, -1)
 
 
 @settings(max_examples=10, deadline=None)
@@ -359,7 +360,7 @@ def test_the_cpsat_model_agrees_on_game_sized_tableaux(game, k):
     cards = list(range(len(game.deck)))
     Rng(1, f"bench/{k}").shuffle(cards)
     codes = sorted(cards[:36])
-    assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"]
+    assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
 
 @pytest.mark.parametrize("k", [120, 145, 163, 188])
@@ -370,7 +371,7 @@ def test_the_cpsat_model_agrees_on_two_player_tableaux(game, k):
     cards = list(range(len(game.deck)))
     Rng(1, f"bench/{k}").shuffle(cards)
     codes = sorted(cards[:72])
-    assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"]
+    assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
 
 def test_the_cpsat_model_can_leave_mirrors_unwild(game):

@@ -36,7 +36,7 @@ class GreedyAgent:
             numbers = {cards[c].value for c in pair}
             related = sorted((c for c in mine if cards[c].suit in suits or cards[c].value in numbers),
                              key=lambda c: -cards[c].value)[:CONTEXT]
-            value = game.scorer.tableau_score(related + pair)["score"] - game.scorer.tableau_score(related)["score"]
+            value = game.scorer.tableau_value(related + pair) - game.scorer.tableau_value(related)
             if best_value is None or value > best_value:
                 best, best_value = action, value
         return best

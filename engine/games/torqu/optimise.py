@@ -274,14 +274,22 @@ class _Search:
                        numbers, QUARTER * self.best_wild, value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, charges,
                        reduced, positive, with_wilds, group_start, by_group, uniform)
 
-    def run(self) -> Packing:
+    def value(self) -> int:
+        """The optimum's value; its specials are left in ``self.chosen`` for :meth:`run`."""
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
         value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
+        self.chosen = chosen_out[:length].tolist()
+        assert value % QUARTER == 0
+        return value // QUARTER
+
+    def run(self) -> Packing:
+        """The optimum's value and its sets."""
+        value = self.value()
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
-        for k in chosen_out[:length].tolist():
+        for k in self.chosen:
             cards = self.specials.members(k)
             counts -= sum(self.unit[i] for i in cards)
             used.update(cards)
@@ -293,11 +301,16 @@ class _Search:
                 pool.setdefault(n, []).append(i)
         for numbers, w in self.side.sets(counts, wilds):
             sets.append((tuple(sorted(pool[n].pop(0) for n in numbers)), w))
-        assert value % QUARTER == 0
-        return Packing(value // QUARTER, sets)
+        return Packing(value, sets)
 
 
 def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
          picture_members: Pictures) -> Packing:
     """The optimal packing of ``reals`` plus wild cards with own numbers ``wild_own``."""
     return _Search(reals, wild_own, pts, sign, num_suits, picture_members).run()
+
+
+def optimum(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
+            picture_members: Pictures) -> int:
+    """The value of :func:`pack`'s packing, without rebuilding its sets: a game needs only this."""
+    return _Search(reals, wild_own, pts, sign, num_suits, picture_members).value()

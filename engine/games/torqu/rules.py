@@ -313,11 +313,11 @@ class TorquState(State):
         game = self.game
         n = game.num_players
         scorer = game.scorer
-        tableau_scores = [scorer.tableau_score(t.cards()) for t in self.tableaus]
-        penalties = [scorer.hand_penalty(h) for h in self.hands]
-        team = [game.tableau_times * tableau_scores[t]["score"] for t in range(game.teams)]
+        tableau_scores = [scorer.tableau_value(t.cards()) for t in self.tableaus]
+        penalties = [scorer.hand_value(h) for h in self.hands]
+        team = [game.tableau_times * tableau_scores[t] for t in range(game.teams)]
         for seat in range(n):
-            team[game.owner(seat)] -= penalties[seat]["penalty"]
+            team[game.owner(seat)] -= penalties[seat]
         scores = [team[game.owner(seat)] for seat in range(n)]
         order: list[int] = []
         for i in range(n):
@@ -327,7 +327,7 @@ class TorquState(State):
         before = list(self.positions)
         self.positions = move_stones(self.positions, team, order, game.per_space, game.end, game.collision)
         self.match_scores.append(scores)
-        self.match_details.append({"tableaus": tableau_scores, "hands": penalties, "before": before,
+        self.match_details.append({"tableau_scores": tableau_scores, "hand_penalties": penalties, "before": before,
                                    "after": list(self.positions)})
         self.rounds_played += 1
         if game.end in self.positions:

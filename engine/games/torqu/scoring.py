@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...cards import Deck
 from ...errors import CardgamesError
 from .layout import capacity_total
-from .optimise import pack
+from .optimise import optimum, pack
 from .sets import Ident, Pictures, Points, complete
 
 KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
@@ -67,19 +67,31 @@ class Scorer:
         self.wild_in_hand = options["wild_in_hand"]
         self.full_hand = options["hand_penalty"] == "sets_at_full_value"
 
+    def value(self, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
+        """``arrange(codes, sign, wild)["score"]`` without naming the sets: all a game needs
+        at a match's end (naming them took a fifth of a four-player game's time)."""
+        numbers = sum(self.deck.cards[c].value for c in codes)
+        if len(codes) < 4:
+            return -sign * numbers
+        return optimum(*self._problem(sorted(codes), sign, wild)[2:]) - sign * numbers
+
+    def _problem(self, codes: list[int], sign: int, wild: bool) -> tuple:
+        """``codes`` (sorted) split into wild cards and real ones, then the optimiser's arguments."""
+        wilds = [c for c in codes if c in self.wild] if wild else []
+        reals = [c for c in codes if c not in wilds]
+        return (wilds, reals, [self.idents[c] for c in reals], [self.deck.cards[c].value for c in wilds],
+                self.points, sign, len(self.suit_ids), self.members)
+
     def arrange(self, codes: Sequence[int], sign: int = 1, wild: bool = True) -> dict[str, Any]:
         """The best arrangement of ``codes``: sets (cards, kind, points, what wild cards stand
         for), the leftover cards and the total ``sum(points) + sign * (numbers in sets)``
         ``- sign * (all numbers)``, i.e. the tableau score for sign +1."""
         codes = sorted(codes)
         if len(codes) < 4:  # no set has fewer than four cards (most hands at a match's end)
-            return {"score": -sign * sum(self.deck.cards[c].value for c in codes), "sets": [],
-                    "leftover": [self.deck.names[c] for c in codes]}
-        wilds = [c for c in codes if c in self.wild] if wild else []
-        reals = [c for c in codes if c not in wilds]
+            return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes]}
+        wilds, reals, *problem = self._problem(codes, sign, wild)
         own = {c: self.deck.cards[c].value for c in codes}
-        packing = pack([self.idents[c] for c in reals], [own[c] for c in wilds], self.points, sign,
-                       len(self.suit_ids), self.members)
+        packing = pack(*problem)
         wild_order = sorted(wilds, key=lambda c: (-sign * own[c], c))
         used = 0
         sets = []
@@ -108,13 +120,24 @@ class Scorer:
     def tableau_score(self, codes: Sequence[int]) -> dict[str, Any]:
         return self.arrange(codes, 1)
 
+    def tableau_value(self, codes: Sequence[int]) -> int:
+        """``tableau_score(codes)["score"]``, without the sets."""
+        return self.value(codes, 1)
+
     def hand_penalty(self, codes: Sequence[int]) -> dict[str, Any]:
-        """The hand penalty (a positive number, subtracted from the match score)."""
-        total = sum(self.deck.cards[c].value for c in codes)
-        if not self.full_hand or not codes:
-            return {"penalty": total, "sets": [], "leftover": [self.deck.names[c] for c in sorted(codes)]}
+        """The hand penalty (a positive number, subtracted from the match score) and its sets."""
+        if not self.full_hand:
+            return {"penalty": self.hand_value(codes), "sets": [],
+                    "leftover": [self.deck.names[c] for c in sorted(codes)]}
         found = self.arrange(codes, -1, self.wild_in_hand)
         return {"penalty": found["score"], "sets": found["sets"], "leftover": found["leftover"]}
+
+    def hand_value(self, codes: Sequence[int]) -> int:
+        """``hand_penalty(codes)["penalty"]``, without the sets: with ``card_values`` the hand's
+        numbers, else its best arrangement's total with the signs turned (sets at full value)."""
+        if not self.full_hand:
+            return sum(self.deck.cards[c].value for c in codes)
+        return self.value(codes, -1, self.wild_in_hand)
 
     def picture_of(self, names: Sequence[str]) -> str | None:
         """The picture every card of ``names`` belongs to (a Perfect Four's), by its seed name
