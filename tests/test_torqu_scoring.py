@@ -105,6 +105,21 @@ def test_hand_penalty_card_values_option():
     assert scorer.hand_penalty(codes)["penalty"] == scorer.hand_value(codes) == 15
 
 
+@pytest.mark.parametrize(("wild_in_hand", "penalty"), [(True, 300), (False, 1 + 2 + 3 + 13)])
+def test_hand_penalty_wild_in_hand_option(wild_in_hand, penalty):
+    """A Mirror in the hand completes the Cloud picture (a Perfect Four at full value) only when
+    Mirrors are wild in the hand; otherwise it is a Magic card and every card counts its number.
+    The game's value-only path and the named arrangement agree."""
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    options = {**Catalog().resolve("torqu", (), 4).options, "wild_in_hand": wild_in_hand}
+    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    codes = scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
+    assert scorer.hand_penalty(codes)["penalty"] == scorer.hand_value(codes) == penalty
+    assert scorer.value(codes, -1, wild=wild_in_hand) == penalty
+
+
 # -- completions of wild cards against brute force over every identity ------------------------
 
 def _identities(game):

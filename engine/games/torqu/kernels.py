@@ -261,7 +261,9 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
         if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
             continue
         r = sp_reduced[k]
-        if sp_wilds[k]:  # keep the best ``wilds`` in scratch[:found], descending (np.sort would allocate)
+        # keep the best ``wilds`` in scratch[:found], descending (np.sort would allocate); a special
+        # with wild cards passed the test above only if ``wilds`` >= 1, so found - 1 >= 0 below
+        if sp_wilds[k]:
             if found < wilds:
                 found += 1
             elif r <= scratch[found - 1]:

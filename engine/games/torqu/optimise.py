@@ -275,21 +275,24 @@ class _Search:
                        reduced, positive, with_wilds, group_start, by_group, uniform)
 
     def value(self) -> int:
-        """The optimum's value; its specials are left in ``self.chosen`` for :meth:`run`."""
+        """The optimum's value alone."""
+        return self._solve()[0]
+
+    def _solve(self) -> tuple[int, list[int]]:
+        """The optimum's value and the specials it takes (indices into ``self.specials``)."""
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
         value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
-        self.chosen = chosen_out[:length].tolist()
         assert value % QUARTER == 0
-        return value // QUARTER
+        return value // QUARTER, chosen_out[:length].tolist()
 
     def run(self) -> Packing:
         """The optimum's value and its sets."""
-        value = self.value()
+        value, chosen = self._solve()
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
-        for k in self.chosen:
+        for k in chosen:
             cards = self.specials.members(k)
             counts -= sum(self.unit[i] for i in cards)
             used.update(cards)
@@ -310,7 +313,7 @@ def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int
     return _Search(reals, wild_own, pts, sign, num_suits, picture_members).run()
 
 
-def optimum(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
-            picture_members: Pictures) -> int:
+def pack_value(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
+               picture_members: Pictures) -> int:
     """The value of :func:`pack`'s packing, without rebuilding its sets: a game needs only this."""
     return _Search(reals, wild_own, pts, sign, num_suits, picture_members).value()

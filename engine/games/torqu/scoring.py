@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from ...cards import Deck
 from ...errors import CardgamesError
 from .layout import capacity_total
-from .optimise import optimum, pack
+from .optimise import pack, pack_value
 from .sets import Ident, Pictures, Points, complete
 
 KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
@@ -73,14 +73,15 @@ class Scorer:
         numbers = sum(self.deck.cards[c].value for c in codes)
         if len(codes) < 4:
             return -sign * numbers
-        return optimum(*self._problem(sorted(codes), sign, wild)[2:]) - sign * numbers
+        return pack_value(*self._problem(sorted(codes), sign, wild)[2]) - sign * numbers
 
-    def _problem(self, codes: list[int], sign: int, wild: bool) -> tuple:
-        """``codes`` (sorted) split into wild cards and real ones, then the optimiser's arguments."""
+    def _problem(self, codes: list[int], sign: int, wild: bool) -> tuple[list[int], list[int], tuple]:
+        """``codes`` (sorted) split into wild cards and real ones, and the optimiser's arguments
+        (:func:`.optimise.pack`'s and :func:`.optimise.pack_value`'s)."""
         wilds = [c for c in codes if c in self.wild] if wild else []
         reals = [c for c in codes if c not in wilds]
-        return (wilds, reals, [self.idents[c] for c in reals], [self.deck.cards[c].value for c in wilds],
-                self.points, sign, len(self.suit_ids), self.members)
+        return wilds, reals, ([self.idents[c] for c in reals], [self.deck.cards[c].value for c in wilds],
+                              self.points, sign, len(self.suit_ids), self.members)
 
     def arrange(self, codes: Sequence[int], sign: int = 1, wild: bool = True) -> dict[str, Any]:
         """The best arrangement of ``codes``: sets (cards, kind, points, what wild cards stand
@@ -89,7 +90,7 @@ class Scorer:
         codes = sorted(codes)
         if len(codes) < 4:  # no set has fewer than four cards (most hands at a match's end)
             return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes]}
-        wilds, reals, *problem = self._problem(codes, sign, wild)
+        wilds, reals, problem = self._problem(codes, sign, wild)
         own = {c: self.deck.cards[c].value for c in codes}
         packing = pack(*problem)
         wild_order = sorted(wilds, key=lambda c: (-sign * own[c], c))
