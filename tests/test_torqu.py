@@ -65,6 +65,40 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     assert not [e for e in check_config(Catalog().resolve("torqu", (), 4)) if "scorer" in e]
 
 
+def test_validate_rejects_points_the_scorer_cannot_hold(tmp_path, run_cli):
+    """A table slot holds a value in 24 signed bits: set points that could overflow it for the
+    largest tableau and hand (80 cards) are refused at the game file's ``points`` line."""
+    text = (bundled_root() / "games" / "torqu.yaml").read_text()
+    assert "    perfect_four: 300\n" in text
+    (tmp_path / "games").mkdir()
+    too_many = text.replace("    perfect_four: 300\n", "    perfect_four: 200000\n")
+    (tmp_path / "games" / "torqu.yaml").write_text(too_many)
+    result = run_cli("--configs", str(tmp_path), "validate")
+    assert result.exit_code == 1
+    line = text[:text.index("    perfect_four:")].count("\n") + 1  # the points mapping's first line
+    assert f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 104570 points for 80 cards, " \
+           "not 200000" in result.output
+
+
+def test_a_table_slot_round_trips_extreme_values():
+    """The slot's second word packs value and bound (24 signed bits each), the pick and the wild
+    cards free: each reads back as stored, at both ends of the range."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu import kernels
+    from cardgames.engine.games.torqu.optimise import VALUE_BITS
+
+    top = (1 << (VALUE_BITS - 1)) - 1
+    x = np.uint64(2 ** 64 - 1)  # every number's field full
+    for value, bound, pick, j in [(top, -top - 1, kernels.NO_PICK, 0), (-top - 1, top, 158, 240),
+                                  (-1, 0, kernels.FOUR_WILDS, 3)]:
+        tab = np.zeros((8, 2), np.int64)
+        i = kernels._slot(tab, x, j)
+        kernels._store(tab, i, x, j, value, pick, bound)
+        assert kernels._slot(tab, x, j) == i and kernels._slot(tab, x, j + 1) != i
+        assert (kernels._value(tab, i), kernels._bound(tab, i), kernels._pick(tab, i)) == (value, bound, pick)
+
+
 def test_exposure_geometry():
     t = Tableau.dealt(list(range(16 + 64 + 64)), 16, 8, 8)
     assert sorted(t.exposed()) == sorted([15] + [16 + 64 + 8 * i + 7 for i in range(8)])

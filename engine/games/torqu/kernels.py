@@ -18,14 +18,15 @@ Values are integers in quarters: every value here is points, card numbers and sh
 Flush (``spare``, a quarter of the Flush's points plus a number), so four times it is an
 integer and every sum and comparison is exact, the same on any machine.
 
-The memo is an open-addressing table, three int64 words a slot: the packed counts, then the
-plain value as ``value << 24 | (pick + 2) << 8 | (j + 1)`` (``j`` wild cards still free, 0
-marking an empty slot; ``pick`` the set taken there: an offset into the top number's shapes,
-:data:`FOUR_WILDS`, or :data:`NO_PICK` when every card of the top number is left out), then the
-bound. :func:`number_best` stops with a failure flag rather than fill its table past half;
-:func:`search` then doubles the table (:func:`_grown`) and asks again, keeping every entry and
-its own place: the branch and bound is never restarted (it used to be, from the root, which
-measured as 30-50 % of a 72-card tableau's time).
+The memo is an open-addressing table, two int64 words a slot: the packed counts, then
+``value << 40 | bound << 16 | (pick + 2) << 8 | (j + 1)``: the plain value and the bound in 24
+signed bits each (:data:`.optimise.VALUE_BITS`, checked by the caller), ``pick`` the set taken
+there (an offset into the top number's shapes, at most 159 of them, :data:`FOUR_WILDS`, or
+:data:`NO_PICK` when every card of the top number is left out), ``j`` the wild cards still free
+(0 in the low byte marks an empty slot). :func:`number_best` stops with a failure flag rather
+than fill its table past half; :func:`search` then doubles the table (:func:`_grown`) and asks
+again, keeping every entry and its own place: the branch and bound is never restarted (it used
+to be, from the root, which measured as 30-50 % of a 72-card tableau's time).
 """
 
 from __future__ import annotations
@@ -62,24 +63,23 @@ def _slot(tab, x, j):
 
 @njit(cache=True)
 def _value(tab, i):
-    return tab[i, 1] >> 24
+    return tab[i, 1] >> 40
 
 
 @njit(cache=True)
 def _bound(tab, i):
-    return tab[i, 2]
+    return (tab[i, 1] << 24) >> 40
 
 
 @njit(cache=True)
 def _store(tab, i, x, j, value, pick, bound):
     tab[i, 0] = np.int64(x)
-    tab[i, 1] = (value << 24) | ((pick + 2) << 8) | (j + 1)
-    tab[i, 2] = bound
+    tab[i, 1] = (value << 40) | ((bound & 0xFFFFFF) << 16) | ((pick + 2) << 8) | (j + 1)
 
 
 @njit(cache=True)
 def _pick(tab, i):
-    return ((tab[i, 1] >> 8) & 0xFFFF) - 2
+    return ((tab[i, 1] >> 8) & 0xFF) - 2
 
 
 @njit(cache=True)
@@ -96,7 +96,7 @@ def _grown(tab):
     for i in range(tab.shape[0]):
         if tab[i, 1] != 0:
             s = _slot(new_tab, np.uint64(tab[i, 0]), (tab[i, 1] & 255) - 1)
-            new_tab[s, 0], new_tab[s, 1], new_tab[s, 2] = tab[i, 0], tab[i, 1], tab[i, 2]
+            new_tab[s, 0], new_tab[s, 1] = tab[i, 0], tab[i, 1]
     return new_tab
 
 

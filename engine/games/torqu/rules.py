@@ -26,8 +26,8 @@ from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
-from .optimise import fits_packed_counts
-from .scoring import Scorer
+from .optimise import fits_packed_counts, fits_table_values
+from .scoring import Scorer, most_cards, points_of
 
 
 def _rows(keys: tuple[str, ...]):
@@ -388,7 +388,8 @@ class TorquState(State):
 
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Every deal row adds up to the deck, leaves the right number of cards exposed, the
-    tableau capacities and wild cards exist, and the scorer can count the deck's numbers."""
+    tableau capacities and wild cards exist, and the scorer can count the deck's numbers and
+    hold the values its points make."""
     from ...cards import Deck
 
     errors = []
@@ -415,6 +416,9 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:
         errors.append(f"deck {deck.id}: {why}")
+    why = fits_table_values(points_of(opts, max(numbers)), most_cards(opts))
+    if why:
+        errors.append((("options", "points"), f"options.points: {why}"))
     return errors
 
 

@@ -20,17 +20,29 @@ KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", 
               "flush": "Flush"}
 
 
+def most_cards(options: Mapping[str, Any]) -> int:
+    """The most cards a player is ever scored on: the largest personal tableau and dealt hand
+    together (72 + 8), read from the ``tableau`` and ``deal`` tables."""
+    tableaus = options["tableau"].values()
+    return (max(capacity_total((row["center"], row["primary"], row["secondary"])) for row in tableaus)
+            + max(row["hand"] for row in options["deal"].values()))
+
+
+def points_of(options: Mapping[str, Any], top: int) -> Points:
+    """The set kinds' points from the game's options, for a deck whose highest number is ``top``."""
+    p = options["points"]
+    return Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"], p["straight"],
+                  p["four_of_a_kind"], p["flush"], options["fifteen_sum"], top)
+
+
 class Scorer:
     """Scores card codes of one deck under one set of options (points, wilds, Dragons)."""
 
     def __init__(self, deck: Deck, options: Mapping[str, Any]):
         self.deck = deck
-        #: The most cards :meth:`arrange` is meant for, the largest personal tableau and dealt hand
-        #: together (72 + 8): ``score`` refuses more, where the exact search would allocate and run
-        #: without bound (160 cards asked for terabytes).
-        self.most_cards = (max(capacity_total((row["center"], row["primary"], row["secondary"]))
-                               for row in options["tableau"].values())
-                           + max(row["hand"] for row in options["deal"].values()))
+        #: The most cards :meth:`arrange` is meant for (:func:`most_cards`): ``score`` refuses more,
+        #: where the exact search would allocate and run without bound (160 cards asked for terabytes).
+        self.most_cards = most_cards(options)
         suits = list(deck.suits)
         self.suit_ids = suits
         top = max(c.value for c in deck.cards)
@@ -60,9 +72,7 @@ class Scorer:
             for pic in ident.pictures:
                 members.setdefault(pic, []).append(ident)
         self.members = Pictures({pic: tuple(m) for pic, m in members.items()})
-        p = options["points"]
-        self.points = Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"],
-                             p["straight"], p["four_of_a_kind"], p["flush"], options["fifteen_sum"], top)
+        self.points = points_of(options, top)
         self.wild = frozenset(deck.code(n) for n in options["wild_cards"])
         self.wild_in_hand = options["wild_in_hand"]
         self.full_hand = options["hand_penalty"] == "sets_at_full_value"
