@@ -148,13 +148,13 @@ def test_board_movement_rounding():
 
 def test_board_collisions_and_moving_back():
     # seat 1 scores more and moves first to 7; seat 0's target 7 is taken: it stops on 6.
-    assert move_stones([5, 3], [200, 400], [0, 1], 100, 72) == [6, 7]
+    assert move_stones([5, 3], [200, 400], [0, 1], 100, 72, "step_back") == [6, 7]
     # ties: the given seat order decides who moves first.
-    assert move_stones([0, 0], [300, 300], [1, 0], 100, 72) == [2, 3]
+    assert move_stones([0, 0], [300, 300], [1, 0], 100, 72, "step_back") == [2, 3]
     # moving back never goes below 0, where any number of stones fit.
-    assert move_stones([2, 0], [-500, 0], [0, 1], 100, 72) == [0, 0]
-    assert move_stones([70, 72], [-250, 0], [0, 1], 100, 72) == [67, 72]  # -2.5 rounds to -3
-    assert move_stones([71, 0], [900, 0], [0, 1], 100, 72) == [72, 0]
+    assert move_stones([2, 0], [-500, 0], [0, 1], 100, 72, "step_back") == [0, 0]
+    assert move_stones([70, 72], [-250, 0], [0, 1], 100, 72, "step_back") == [67, 72]  # -2.5 rounds to -3
+    assert move_stones([71, 0], [900, 0], [0, 1], 100, 72, "step_back") == [72, 0]
 
 
 def test_board_collisions_the_lower_score_steps_back():

@@ -22,7 +22,7 @@ def spaces_for(score: int, per_space: int) -> int:
 
 
 def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence[int], per_space: int,
-                end: int, collision: str = "step_back") -> list[int]:
+                end: int, collision: str) -> list[int]:
     """New positions after a match. Stones move in ``order`` (descending score, ties in the
     given seat order); a taken target is settled by ``collision`` (:data:`COLLISIONS`; a stone
     pushed back before its own move then moves from there); space 0 holds any number of stones;
