@@ -334,6 +334,29 @@ def test_deal_json_only_grows_and_matches_count(short_catalog):
     assert deals[0] == fresh[0]
 
 
+def test_first_player_names_who_opens_the_first_match():
+    """The seed names no first dealer: ``first_player`` (default 0, the seat left of dealer seat n-1)
+    plays first, the seat on its right deals; the deal then passes left each match."""
+    game = load_game("torqu", (), 4)
+    assert game.new_state(5).current_player == 0 and game.new_state(5).dealer == 3
+    spec = dataclasses.replace(game.spec, options={**game.spec.options, "first_player": 2})
+    moved = type(game)(spec).new_state(5)
+    assert moved.current_player == 2 and moved.dealer == 1
+    assert moved.deal_json()["matches"][0]["hands"][2] == game.new_state(5).deal_json()["matches"][0]["hands"][0]
+
+
+def test_validate_rejects_a_first_player_without_a_seat(tmp_path, run_cli):
+    """``first_player`` must be a seat of every player count the game allows: refused at its own line."""
+    text = (bundled_root() / "games" / "torqu.yaml").read_text()
+    assert "  first_player: 0\n" in text
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "torqu.yaml").write_text(text.replace("  first_player: 0\n", "  first_player: 5\n"))
+    result = run_cli("--configs", str(tmp_path), "validate")
+    assert result.exit_code == 1
+    line = text[:text.index("  first_player:")].count("\n") + 1
+    assert f"torqu.yaml:{line}: options.first_player is seat 5, but seats are 0..3" in result.output
+
+
 def test_the_collision_option_reaches_the_board():
     """The same 4-player games under ``collision: lower_steps_back``: identical matches, and on some seed
     different stone positions (a stone landing on a lower scorer's space)."""

@@ -65,6 +65,8 @@ OPTIONS = {
     "collision": Field(STR, "when a stone's target space is taken: the mover steps back, or the lower match "
                        "score of the two steps back", choices=COLLISIONS),
     "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
+    "first_player": Field(INT, "the seat that plays first in the first match (the seat on its right deals it)",
+                          check=non_negative),
     "death": Field(BOOL, "the Death variant"),
     "partners": Field(BOOL, "the Partners variant"),
     "partners_tableau": Field(STR, "Partners: the shared tableau's score counts once for the team, or once for each "
@@ -118,6 +120,8 @@ class TorquGame(Game):
         self.tableau_times = 2 if self.partners and opts["partners_tableau"] == "each" else 1
         self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
+        #: The first match's dealer: the seat on ``first_player``'s right; the deal then passes left.
+        self.first_dealer: int = (opts["first_player"] - 1) % self.num_players
         self.collision = opts["collision"]
         names = self.deck.names
         self.lays = tuple(Lay(n) for n in names)
@@ -205,7 +209,7 @@ class TorquState(State):
         game = self.game
         n = game.num_players
         k = self.rounds_played
-        self.dealer = (n - 1 + k) % n
+        self.dealer = (game.first_dealer + k) % n
         order = game.shuffled(self.seed, self.rng, deal_number=k)
         order.reverse()  # the shuffled list's end is the top of the pile
         hand, center, primary, secondary = game.deal_row
@@ -409,6 +413,9 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                                f"not {opts['exposed_at_start']}"))
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
         errors.append(f"options.tableau for {n} players has no room")
+    if opts["first_player"] >= n:
+        errors.append((("options", "first_player"),
+                       f"options.first_player is seat {opts['first_player']}, but seats are 0..{n - 1}"))
     for name in opts["wild_cards"]:
         if name not in deck.by_name:
             errors.append(f"options.wild_cards: no card {name!r} in deck {deck.id}")
@@ -427,7 +434,7 @@ def _deal_shape(spec: GameSpec, deck_size: int) -> tuple[Any, int, int | None]:
     None when the row does not deal exactly the deck (its geometry is then not built, however
     many cards it asks for)."""
     row = _row(spec.options["deal"], spec.players, "deal")
-    dealt = spec.players * row["hand"] + row["center"] + 8 * row["primary"] + 8 * row["secondary"]
+    dealt = spec.players * row["hand"] + capacity_total((row["center"], row["primary"], row["secondary"]))
     if dealt != deck_size:
         return row, dealt, None
     return row, dealt, len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
