@@ -13,7 +13,7 @@ from ...cards import Deck
 from ...errors import CardgamesError
 from .layout import capacity_total
 from .optimise import pack, pack_value
-from .sets import Ident, Pictures, Points, complete
+from .sets import SET_SIZE, Ident, Pictures, Points, complete
 
 KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
               "straight_flush": "Straight Flush", "straight": "Straight", "four_of_a_kind": "Four of a Kind",
@@ -81,7 +81,7 @@ class Scorer:
         """``arrange(codes, sign, wild)["score"]`` without naming the sets: all a game needs
         at a match's end (naming them took a fifth of a four-player game's time)."""
         numbers = sum(self.deck.cards[c].value for c in codes)
-        if len(codes) < 4:
+        if len(codes) < SET_SIZE:
             return -sign * numbers
         return pack_value(*self._problem(sorted(codes), sign, wild)[2]) - sign * numbers
 
@@ -98,7 +98,7 @@ class Scorer:
         for), the leftover cards and the total ``sum(points) + sign * (numbers in sets)``
         ``- sign * (all numbers)``, i.e. the tableau score for sign +1."""
         codes = sorted(codes)
-        if len(codes) < 4:  # no set has fewer than four cards (most hands at a match's end)
+        if len(codes) < SET_SIZE:  # no set has fewer than four cards (most hands at a match's end)
             return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes]}
         wilds, reals, problem = self._problem(codes, sign, wild)
         own = {c: self.deck.cards[c].value for c in codes}

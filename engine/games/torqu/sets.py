@@ -18,6 +18,7 @@ STRAIGHT_FLUSH = "straight_flush"
 STRAIGHT = "straight"
 FOUR_OF_A_KIND = "four_of_a_kind"
 FLUSH = "flush"
+SET_SIZE = 4  # the seed's sets are four cards: every kind below, and what the optimiser packs
 KINDS = (PERFECT_FOUR, FIFTEEN_FLUSH, FIFTEEN, STRAIGHT_FLUSH, STRAIGHT, FOUR_OF_A_KIND, FLUSH)
 
 

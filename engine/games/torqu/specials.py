@@ -18,7 +18,7 @@ from collections import Counter
 from itertools import combinations
 from typing import TYPE_CHECKING, NamedTuple, Sequence
 
-from .sets import FIFTEEN, FOUR_OF_A_KIND, STRAIGHT, Ident, Pictures, Points, complete
+from .sets import FIFTEEN, FOUR_OF_A_KIND, SET_SIZE, STRAIGHT, Ident, Pictures, Points, complete
 
 if TYPE_CHECKING:
     import numpy as np
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 NUMBER_KINDS = frozenset((FIFTEEN, STRAIGHT, FOUR_OF_A_KIND))
 UNKNOWN = -(1 << 62)  # a table entry not valued yet
 NO_SPECIAL = UNKNOWN + 1  # a group that is no set, or whose best kind is a number kind
-MAX_REALS = 4  # real cards in a group (the rest of its four are wild cards)
+MAX_REALS = SET_SIZE  # real cards in a group (the rest of its four are wild cards)
 
 
 class Specials(NamedTuple):
