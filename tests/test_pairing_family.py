@@ -134,6 +134,8 @@ def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
     bad = run_cli("--configs", str(DATA), "validate", str(DATA / "games" / "bad-match.yaml"))
     assert bad.exit_code == 1
     assert "match value must be 5" in bad.stdout + bad.stderr
+    line = (DATA / "games" / "bad-match.yaml").read_text().splitlines().index("  match: 9") + 1
+    assert f"bad-match.yaml:{line}: options.match is 9" in bad.stdout + bad.stderr  # the key's own line
 
 
 @pytest.mark.parametrize("family_match, words", [
@@ -147,6 +149,8 @@ def test_validate_rejects_a_family_match_that_does_not_fit(run_cli, tmp_path, fa
     (tmp_path / "games" / "castle.yaml").write_text(castle.replace("{trump: 22}", family_match))
     result = run_cli("--configs", str(tmp_path), "validate", str(tmp_path / "games" / "castle.yaml"))
     assert result.exit_code == 1 and words in result.stdout + result.stderr
+    line = castle[:castle.index("family_match:")].count("\n") + 1
+    assert f"castle.yaml:{line}: " in result.stdout + result.stderr
 
 
 def test_unknown_game_is_one_line(run_cli):

@@ -61,8 +61,8 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "torqu.yaml").write_text(yaml.safe_dump(data))
     spec = Catalog([tmp_path, bundled_root()]).resolve("torqu", (), 4)
-    assert "deck torqu: the scorer handles up to 15 cards of one number, not 20" in check_config(spec)
-    assert not [e for e in check_config(Catalog().resolve("torqu", (), 4)) if "scorer" in e]
+    assert (("deck",), "deck torqu: the scorer handles up to 15 cards of one number, not 20") in check_config(spec)
+    assert not check_config(Catalog().resolve("torqu", (), 4))
 
 
 def test_validate_rejects_points_the_scorer_cannot_hold(tmp_path, run_cli):
@@ -355,6 +355,18 @@ def test_validate_rejects_a_first_player_without_a_seat(tmp_path, run_cli):
     assert result.exit_code == 1
     line = text[:text.index("  first_player:")].count("\n") + 1
     assert f"torqu.yaml:{line}: options.first_player is seat 5, but seats are 0..3" in result.output
+
+
+def test_validate_points_at_a_wild_card_the_deck_lacks(tmp_path, run_cli):
+    """An option's error is reported at that option's line, here the list item's own."""
+    text = (bundled_root() / "games" / "torqu.yaml").read_text()
+    assert "wild_cards: [Magic-13, Magic-14, Magic-15, Magic-16]" in text
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "torqu.yaml").write_text(text.replace("Magic-15, Magic-16]", "Magic-15, Magic-17]"))
+    result = run_cli("--configs", str(tmp_path), "validate")
+    line = text[:text.index("  wild_cards:")].count("\n") + 1
+    assert result.exit_code == 1
+    assert f"torqu.yaml:{line}: options.wild_cards: no card 'Magic-17' in deck torqu" in result.output
 
 
 def test_the_collision_option_reaches_the_board():

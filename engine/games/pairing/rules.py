@@ -245,29 +245,32 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     errors = []
     opts = spec.options
     if deck.ranks and opts["match"] != deck.rank_count() + 1:
-        errors.append(f"options.match is {opts['match']} but deck {deck.id} has {deck.rank_count()} ranks per "
-                      f"suit, so the match value must be {deck.rank_count() + 1}")
+        errors.append((("options", "match"), f"options.match is {opts['match']} but deck {deck.id} has "
+                       f"{deck.rank_count()} ranks per suit, so the match value must be {deck.rank_count() + 1}"))
     values: dict[str, set[int]] = {}
     for c in deck.cards:
         if not c.attrs.get("wild"):
             values.setdefault(c.attrs.get("family", SUITED), set()).add(c.value)
     for family in sorted(set(values) - {SUITED} - set(opts["family_match"])):
-        errors.append(f"cards of family {family!r} have no match value in options.family_match")
+        errors.append((("options", "family_match"), f"cards of family {family!r} have no match value in "
+                       "options.family_match"))
     for family, match in sorted(opts["family_match"].items()):
         if family not in values:
-            errors.append(f"options.family_match names family {family!r}, which no card of deck {deck.id} has")
+            errors.append((("options", "family_match", family),
+                           f"options.family_match names family {family!r}, which no card of deck {deck.id} has"))
         elif match != max(values[family]) + 1:  # as for suits: the highest value plus one (trumps I..XXI: 22)
-            errors.append(f"options.family_match.{family} is {match} but the {family} cards run up to "
-                          f"{max(values[family])}, so their match value must be {max(values[family]) + 1}")
+            errors.append((("options", "family_match", family),
+                           f"options.family_match.{family} is {match} but the {family} cards run up to "
+                           f"{max(values[family])}, so their match value must be {max(values[family]) + 1}"))
     if spec.players != 1:
         errors.append((("players",), f"a pairing game is a solitaire: it seats 1 player, not {spec.players}"))
     rows = sum(opts["layout"])
     if not opts["layout"] or min(opts["layout"]) < 1:
         errors.append((("options", "layout"), "options.layout needs at least one line, each of one row or more"))
     elif rows + 1 > len(deck):
-        errors.append(f"the layout has {rows} rows but the deck holds only {len(deck)} cards")
+        errors.append((("options", "layout"), f"the layout has {rows} rows but the deck holds only {len(deck)} cards"))
     if opts["row_cap"] is not None and opts["row_cap"] < 1:
-        errors.append("options.row_cap must be at least 1")
+        errors.append((("options", "row_cap"), "options.row_cap must be at least 1"))
     return errors
 
 

@@ -412,17 +412,18 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
                                f"not {opts['exposed_at_start']}"))
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
-        errors.append(f"options.tableau for {n} players has no room")
+        errors.append((("options", "tableau", _row_key(opts["tableau"], n, "tableau")),
+                       f"options.tableau for {n} players has no room"))
     if opts["first_player"] >= n:
         errors.append((("options", "first_player"),
                        f"options.first_player is seat {opts['first_player']}, but seats are 0..{n - 1}"))
-    for name in opts["wild_cards"]:
+    for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
-            errors.append(f"options.wild_cards: no card {name!r} in deck {deck.id}")
+            errors.append((("options", "wild_cards", i), f"options.wild_cards: no card {name!r} in deck {deck.id}"))
     numbers = [c.value for c in deck.cards]
     why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:
-        errors.append(f"deck {deck.id}: {why}")
+        errors.append((("deck",), f"deck {deck.id}: {why}"))
     why = fits_table_values(points_of(opts, max(numbers)), most_cards(opts))
     if why:
         errors.append((("options", "points"), f"options.points: {why}"))

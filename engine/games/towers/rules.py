@@ -538,19 +538,19 @@ class TowersState(State):
         return other
 
 
-def check_config(spec: GameSpec) -> list[str]:
+def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Semantic checks for ``validate``: the deck has a foundation per suit, the caches fit the stock."""
     from ...cards import Deck
 
     deck = Deck(spec.deck, spec.copies)
-    problems = deck_problems(deck)
+    problems: list[str | tuple[tuple, str]] = [(("deck",), p) for p in deck_problems(deck)]
     if problems:
         return problems
     stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
     need = spec.players * spec.options["cache_size"]
     if need > stock:
-        problems.append(f"{spec.players} caches of {spec.options['cache_size']} need {need} cards; the stock "
-                        f"holds {stock}")
+        problems.append((("options", "cache_size"), f"{spec.players} caches of {spec.options['cache_size']} need "
+                         f"{need} cards; the stock holds {stock}"))
     return problems
 
 

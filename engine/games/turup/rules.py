@@ -451,7 +451,7 @@ def _best(scores: list[int]) -> list[int]:
     return [seat for seat, score in enumerate(scores) if score == top]
 
 
-def check_config(spec: GameSpec) -> list[str]:
+def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Semantic checks for ``validate``: ranks and values suit the capture rules, the deal fits."""
     from ...cards import Deck
 
@@ -459,21 +459,24 @@ def check_config(spec: GameSpec) -> list[str]:
     opts = spec.options
     errors = []
     if any(card.rank is None for card in deck.cards):
-        errors.append(f"deck {deck.id} has cards outside its suits x ranks; Turup needs every card to have a rank")
+        errors.append((("deck",), f"deck {deck.id} has cards outside its suits x ranks; Turup needs every card to "
+                       "have a rank"))
     numerals = [r for r, data in deck.ranks.items() if not data.get("face", False)]
     values = [deck.ranks[r].get("value") for r in numerals]
     if any(not isinstance(v, int) or v < 1 for v in values):
-        errors.append(f"deck {deck.id}: every numeral rank needs a positive integer value")
+        errors.append((("deck",), f"deck {deck.id}: every numeral rank needs a positive integer value"))
     elif len(set(values)) != len(values):
-        errors.append(f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank)")
+        errors.append((("deck",), f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank)"))
     if deck.ranks and max(Counter(c.rank for c in deck.cards).values()) >= FIELD_MAX:
-        errors.append(f"at most {FIELD_MAX - 1} cards of one rank are supported")
+        errors.append((("deck",), f"at most {FIELD_MAX - 1} cards of one rank are supported"))
     first = opts["hand_size"] * spec.players + opts["community_size"]
     if first > len(deck):
-        errors.append(f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
-                      f"{opts['community_size']} community cards) but the deck holds {len(deck)}")
+        errors.append((("options", "hand_size"),
+                       f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
+                       f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
     if opts["first_dealer"] >= spec.players:
-        errors.append(f"options.first_dealer is seat {opts['first_dealer']}, but seats are 0..{spec.players - 1}")
+        errors.append((("options", "first_dealer"),
+                       f"options.first_dealer is seat {opts['first_dealer']}, but seats are 0..{spec.players - 1}"))
     return errors
 
 
