@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping
 
 from . import MAX_PLAYERS
 from .errors import ConfigError, OptionConflictError, UnknownNameError
-from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value
+from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -34,7 +34,7 @@ MAX_COPIES = 16
 _NAMED = {"id": Field(STR, "card or group id"), "name": Field(STR, "readable name", required=False)}
 
 DECK_FIELDS = {
-    "id": Field(STR, "deck id, equal to the file name"),
+    "id": Field(STR, "deck id (kebab-case), equal to the file name", check=kebab_case),
     "name": Field(STR, "readable name"),
     "description": Field(STR, "what the deck is", required=False),
     "source": Field(STR, "where the composition comes from", required=False),
@@ -52,7 +52,7 @@ DECK_FIELDS = {
 DECK_PROSE = frozenset(("name", "description", "source", "designed_by_project"))
 
 GAME_FIELDS = {
-    "id": Field(STR, "game id (kebab-case), equal to the file name"),
+    "id": Field(STR, "game id (kebab-case), equal to the file name", check=kebab_case),
     "name": Field(STR, "readable name"),
     "family": Field(STR, "family of games sharing an engine (pairing, torqu, ...)"),
     "engine": Field(STR, "rules module that plays it"),
@@ -75,7 +75,7 @@ GAME_FIELDS = {
 }
 
 VARIANT_FIELDS = {
-    "id": Field(STR, "variant id, equal to the file name"),
+    "id": Field(STR, "variant id (kebab-case), equal to the file name", check=kebab_case),
     "name": Field(STR, "readable name"),
     "description": Field(STR, "what the variant changes", required=False),
     "applies_to": Field(LIST, "families or game ids the variant fits", items=Field(STR)),

@@ -7,6 +7,7 @@ YAML file, so that the rules' numbers and switches are data in exactly one place
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -96,6 +97,15 @@ def positive(value: Any) -> str | None:
 
 def non_negative(value: Any) -> str | None:
     return None if value is None or value >= 0 else "must not be negative"
+
+
+_KEBAB = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*", re.ASCII)
+
+
+def kebab_case(value: Any) -> str | None:
+    """Ids are typed on command lines and built into others (``strict-{game}``): lower-case
+    letters and digits in words joined by single hyphens."""
+    return None if _KEBAB.fullmatch(value) else "must be kebab-case (lower-case letters and digits joined by hyphens)"
 
 
 def between(low: int, high: int) -> Callable[[Any], str | None]:

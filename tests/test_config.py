@@ -105,6 +105,14 @@ def test_missing_field_and_unknown_deck(tmp_path):
     assert any("missing key 'name'" in str(e) for e in report.errors)
 
 
+@pytest.mark.parametrize("ident", ["Eiffel_Tower", "eiffel tower", "eiffel--tower", "-eiffel"])
+def test_game_ids_must_be_kebab_case(tmp_path, ident):
+    """Ids are typed on command lines and templated into aliases (``strict-{game}``)."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", f"id: {ident!r}"))
+    report = validate([str(root)])
+    assert any(":1: 'id': must be kebab-case" in str(e) for e in report.errors)
+
+
 def test_match_value_must_fit_the_deck(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: 13")
     report = validate([str(make_root(tmp_path, text))])
