@@ -31,7 +31,8 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -
                    "work, the same on every machine) for each of its two searches (single, then portfolio) before "
                    "answering null (default: 60; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="With --seed: write the winning line as a game log that `replay` accepts.")
+              help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
+                   "the verdict then going to stderr).")
 @format_option("text", "json", "jsonl")
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
@@ -69,7 +70,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         solution = solver.solve(state)
         rows.append({"game": game_id, "seed": canonical, "winnable": solution.winnable, "nodes": solution.nodes,
                      "seconds": round(solution.seconds, 6)})
-        if fmt == "jsonl":
+        if fmt == "jsonl" and log_path != "-":
             emit_json(rows[-1], pretty=False)
         if log_path is not None:
             if not solution.winnable:
@@ -80,6 +81,11 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
                 state.apply(action)
                 history.append((0, action))
             run = Playthrough(state, canonical, rng, ["solver"], history)
+            if log_path == "-":  # the log alone on stdout, so that it pipes into `replay -`
+                emit_json(build_log(game, run))
+                verdict = dumps(rows[-1], pretty=False).decode().strip()
+                message(f"winning line ({len(history)} moves) written to stdout; {verdict}")
+                return
             write_atomic(log_path, dumps(build_log(game, run)))
             message(f"winning line ({len(history)} moves) written to {log_path}")
     if fmt == "json":

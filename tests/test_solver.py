@@ -138,6 +138,11 @@ def test_solve_cli(run_cli, tmp_path):
     assert run_cli("replay", str(log)).exit_code == 0
     bad = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", str(tmp_path / "x.json"))
     assert bad.exit_code == 1 and "not winnable" in bad.stderr and "Traceback" not in bad.stderr
+    for fmt in ("text", "json", "jsonl"):  # --log -: the log alone on stdout, the verdict on stderr
+        piped = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", "-", "--format", fmt)
+        assert piped.exit_code == 0 and '"winnable":true' in piped.stderr
+        assert orjson.loads(piped.stdout)["format"] == "cardgames-log"
+        assert run_cli("replay", "-", input=piped.stdout).exit_code == 0
     both = run_cli("solve", "--game", "eiffel-tower")
     assert both.exit_code == 2 and "exactly one" in both.stderr  # a usage error
     assert run_cli("solve", "--game", "eiffel-tower", "--seeds", "9-3").exit_code == 1
