@@ -218,3 +218,22 @@ def test_solve_reads_seed_ranges_as_batch_does(run_cli):
 def test_log_to_stdout_and_narration_do_not_mix(run_cli):
     result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", "-", "--format", "text")
     assert result.exit_code == 2 and "--log - puts the log on stdout" in result.stderr
+
+
+def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
+    """numba hands a KeyboardInterrupt raised under its compiled code back as a chained
+    SystemError: the CLI still answers Ctrl-C with Click's "Aborted!", not a traceback."""
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    def interrupted(*args, **kwargs):
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as exc:
+            raise SystemError("<built-in method _grown> returned a result with an exception set") from exc
+
+    monkeypatch.setattr(Scorer, "arrange", interrupted)
+    result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
+    assert result.exit_code == 1 and "Aborted!" in result.stderr
+    monkeypatch.setattr(Scorer, "arrange", lambda *a, **k: (_ for _ in ()).throw(SystemError("a real fault")))
+    with pytest.raises(SystemError, match="a real fault"):  # any other SystemError is a bug: not hidden
+        run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
