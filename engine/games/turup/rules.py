@@ -424,18 +424,19 @@ def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]
     The k-th occurrence of a name (the played card counted first) is that card's k-th copy, so
     copies are distinct cards and the game's lowest-code-first rule picks earlier ones first.
     """
-    seen: Counter[str] = Counter()
-    codes = []
-    for name in [card, *table]:
+    names = [card, *table]
+    for name in names:
         if not name or COPY_MARK in name:
             raise CardgamesError(f"card names must be plain, like 5S or TD, not {clip(name)}")
         game.deck.code(name, plain=True)  # an unknown name gets the deck's own error
+    for name, count in Counter(names).items():
+        if count > game.deck.copies:
+            raise CardgamesError(f"{name} appears {count} times, but Turup uses at most {game.deck.copies} deck(s)")
+    seen: Counter[str] = Counter()
+    codes = []
+    for name in names:
         seen[name] += 1
-        copy = name if seen[name] == 1 else f"{name}{COPY_MARK}{seen[name]}"
-        if copy not in game.deck.by_name:
-            raise CardgamesError(f"{name} appears {seen[name]} times, but Turup uses at most "
-                                 f"{game.deck.copies} deck(s)")
-        codes.append(game.deck.code(copy))
+        codes.append(game.deck.code(name if seen[name] == 1 else f"{name}{COPY_MARK}{seen[name]}"))
     played, pile = codes[0], codes[1:]
     by_rank: list[list[int]] = [[] for _ in game.rank_ids]
     for code in sorted(pile):
