@@ -222,7 +222,7 @@ class Catalog:
         for vid in chosen:
             if vid not in game["variants"]:
                 if vid not in self.paths("variants"):
-                    raise UnknownNameError("variant", vid, game["variants"])
+                    raise UnknownNameError("variant", vid, game["variants"], where=f" for {gid}")
                 raise OptionConflictError(f"variant {vid!r} does not apply to {gid} (its variants: "
                                      f"{', '.join(game['variants']) or 'none'})")
             errors = _overlay_errors(self.document("variants", vid), module.OPTIONS, game["engine"])

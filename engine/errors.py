@@ -43,10 +43,19 @@ def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
 
 
 class UnknownNameError(CardgamesError):
-    """An unknown game, variant, deck or agent id, with a "did you mean" hint."""
+    """An unknown game, variant, deck or agent id, with a "did you mean" hint; with no close name,
+    a short list of names is given whole (a game's agents, its variants), so that nobody has to
+    guess them."""
 
-    def __init__(self, kind: str, name: str, known: list[str]):
-        super().__init__(f"unknown {kind} {name!r}{did_you_mean(name, known, 0.5)}")
+    SHOWN = 12  # more names than this (the games) are left to `cardgames list`
+
+    def __init__(self, kind: str, name: str, known: list[str], where: str = ""):
+        hint = did_you_mean(name, known, 0.5)
+        if not hint and 0 < len(known) <= self.SHOWN:
+            hint = f"; known: {', '.join(sorted(known))}"
+        elif not hint and known:
+            hint = f" ({len(known)} known: `cardgames list` shows them)"
+        super().__init__(f"unknown {kind} {name!r}{where}{hint}")
 
 
 class OptionConflictError(CardgamesError):

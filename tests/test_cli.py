@@ -123,6 +123,11 @@ def test_simulate_is_identical_across_runs(run_cli):
     (["batch", "--game", "eiffel-tower", "--seeds", "\u0663-\u0665"], "expected a range A-B of integers"),
     (["deal", "eiffel-tower", "--seed", "0", "--rng", "pysolfc"], "invalid PySolFC game number"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "strikt"], "unknown variant 'strikt'"),
+    (["deal", "eiffel-tower", "--seed", "1", "--variant", "zzz"],
+     "unknown variant 'zzz' for eiffel-tower; known: strict"),
+    (["simulate", "--game", "torqu", "--seed", "1", "--agent", "expert"],
+     "unknown agent 'expert' for torqu; known: greedy, random"),
+    (["deal", "zzzz", "--seed", "1"], "known: `cardgames list` shows them)"),
     (["simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "gredy"], "did you mean 'greedy'"),
 ])
 def test_bad_input_is_one_line_exit_1(run_cli, args, message):

@@ -44,7 +44,7 @@ def make_agent(name: str, game: "Game") -> "Agent":
 
     factories = {**SHARED, **engine_module(game.spec.engine).AGENTS}
     if name not in factories:
-        raise UnknownNameError(f"agent for {game.id}", name, sorted(factories))
+        raise UnknownNameError("agent", name, sorted(factories), where=f" for {game.id}")
     return factories[name](game)
 
 
