@@ -320,6 +320,21 @@ def test_plot_file_names_are_checked_before_the_games(run_cli, tmp_path):
     assert bare.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and not (tmp_path / "plain.png").exists()
 
 
+def test_a_plot_folder_that_cannot_be_written_is_refused_before_the_games(run_cli, tmp_path, monkeypatch):
+    """Checked with ``os.access`` (faked here: the tests may run as root, who may write anywhere)."""
+    import os
+
+    pytest.importorskip("matplotlib")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: False if str(path) == str(locked) else real(path, mode))
+    out = tmp_path / "r.jsonl"
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(out),
+                     "--plot", str(locked / "p.png"))
+    assert result.exit_code == 1 and f"the folder {locked} is not writable" in result.stderr and not out.exists()
+
+
 def test_plot_never_replaces_a_results_file_nor_comes_after_the_work(run_cli, tmp_path):
     pytest.importorskip("matplotlib")
     same = tmp_path / "r.png"

@@ -45,13 +45,15 @@ def _score_series(runs: list[Run]) -> tuple[str, list[tuple[str, dict[Any, int]]
 def image_format(path: str, keep: Sequence[str] = ()) -> str:
     """The image format ``path`` asks for: its extension, PNG without one. Checked before any game
     is played or any table printed, so that no work is wasted: a file name in a folder that
-    exists, none of the files ``keep`` (the results read or written), matplotlib, a format it
-    writes."""
+    exists and can be written, none of the files ``keep`` (the results read or written),
+    matplotlib, a format it writes."""
     if not path:
         raise CardgamesError("--plot needs a file name")
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise CardgamesError(f"--plot {path}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):  # the atomic write makes a temporary file there
+        raise CardgamesError(f"--plot {path}: the folder {folder} is not writable")
     for other in keep:
         if os.path.realpath(other) == os.path.realpath(path) or (
                 os.path.exists(path) and os.path.exists(other) and os.path.samefile(other, path)):
