@@ -296,3 +296,23 @@ def test_progress_line():
     quiet.advance(1000)
     quiet.close()
     assert silent.getvalue() == ""
+
+
+def test_ctrl_c_ends_the_pool_workers_without_waiting_for_their_chunks(tmp_path):
+    """On Ctrl-C the process pool's workers are stopped mid-task: a task still running (here one
+    that would write a file after a pause) never finishes, and no worker is left alive."""
+    import time
+
+    from cardgames.engine.batch.executors import ProcessExecutor
+
+    marker = tmp_path / "finished"
+    task = f"import pathlib, time; time.sleep(20); pathlib.Path({str(marker)!r}).touch()"
+    with pytest.raises(KeyboardInterrupt):
+        with ProcessExecutor(2) as executor:
+            running = executor._pool.submit(exec, task)  # exec: a builtin, so spawned workers can unpickle it
+            while not running.running():
+                time.sleep(0.05)
+            workers = list(executor._pool._processes.values())
+            raise KeyboardInterrupt
+    assert workers and not any(process.is_alive() for process in workers)
+    assert not marker.exists()

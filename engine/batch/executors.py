@@ -90,8 +90,21 @@ class ProcessExecutor:
                                          initializer=_ignore_sigint)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        if kind is not None and issubclass(kind, KeyboardInterrupt):
+            self._stop_workers()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def _stop_workers(self) -> None:
+        """End the workers now, mid-chunk: on Ctrl-C, waiting for the chunks they are playing
+        could take minutes (a chunk holds up to 1000 games), and their results would be dropped
+        anyway; the finished chunks are already written, and ``--resume`` plays the rest."""
+        stop = getattr(self._pool, "terminate_workers", None)  # Python 3.14+
+        if stop is not None:
+            stop()
+            return
+        for process in list((self._pool._processes or {}).values()):  # before 3.14: no public way
+            process.terminate()
 
     def map(self, job: Job, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
         from concurrent.futures.process import BrokenProcessPool
