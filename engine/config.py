@@ -293,12 +293,14 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
 
 def _alias_problem(template: str) -> str | None:
     """Why an alias template cannot name games: it must hold the field ``{game}`` (so that each
-    game gets its own alias) and no other field."""
+    game gets its own alias) and no other field, and make kebab-case ids of kebab-case ones."""
     try:
         ok = template.format(game="a") != template.format(game="b")  # {game} is there, not {{game}}
+        ok = ok and kebab_case(template.format(game="a-1")) is None
     except (KeyError, IndexError, AttributeError, ValueError):
         ok = False
-    return None if ok else "must be a game-id template holding {game} and no other field, such as 'strict-{game}'"
+    return None if ok else ("must be a kebab-case game-id template holding {game} and no other field, such as "
+                            "'strict-{game}'")
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:

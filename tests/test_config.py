@@ -248,8 +248,9 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
 @pytest.mark.parametrize("kind, name, old, new, words", [
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' cannot name cards"),
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank"', "card_name '{rank' cannot name cards"),
-    ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a game-id template holding {game}"),
-    ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a game-id template holding {game}"),
+    ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a kebab-case game-id template holding"),
+    ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a kebab-case game-id template holding"),
+    ("variants", "strict", '"strict-{game}"', '"Strict_{game}"', "must be a kebab-case game-id template holding"),
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
