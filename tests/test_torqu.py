@@ -65,19 +65,28 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     assert not check_config(Catalog().resolve("torqu", (), 4))
 
 
-def test_validate_rejects_points_the_scorer_cannot_hold(tmp_path, run_cli):
-    """A table slot holds a value in 24 signed bits: set points that could overflow it for the
-    largest tableau and hand (80 cards) are refused at the game file's ``points`` line."""
+@pytest.mark.parametrize("old, new, key, message", [
+    # a table slot holds a value in 24 signed bits: points that could overflow it for the largest
+    # tableau and hand (80 cards) are refused at the points mapping's first line
+    ("    perfect_four: 300\n", "    perfect_four: 200000\n", "    perfect_four:",
+     "options.points: the scorer handles a set worth up to 104570 points for 80 cards, not 200000"),
+    # first_player must be a seat of every player count the game allows
+    ("  first_player: 0\n", "  first_player: 5\n", "  first_player:",
+     "options.first_player is seat 5, but seats are 0..3"),
+    # a list item's error is at the item's own line
+    ("Magic-15, Magic-16]", "Magic-15, Magic-17]", "  wild_cards:",
+     "options.wild_cards: no card 'Magic-17' in deck torqu"),
+])
+def test_validate_rejects_an_option_at_its_own_line(tmp_path, run_cli, old, new, key, message):
+    """The engine's checks name the key they are about, so validate points at that key's line."""
     text = (bundled_root() / "games" / "torqu.yaml").read_text()
-    assert "    perfect_four: 300\n" in text
+    assert old in text
     (tmp_path / "games").mkdir()
-    too_many = text.replace("    perfect_four: 300\n", "    perfect_four: 200000\n")
-    (tmp_path / "games" / "torqu.yaml").write_text(too_many)
+    (tmp_path / "games" / "torqu.yaml").write_text(text.replace(old, new))
     result = run_cli("--configs", str(tmp_path), "validate")
     assert result.exit_code == 1
-    line = text[:text.index("    perfect_four:")].count("\n") + 1  # the points mapping's first line
-    assert f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 104570 points for 80 cards, " \
-           "not 200000" in result.output
+    line = text[:text.index(key)].count("\n") + 1
+    assert f"torqu.yaml:{line}: {message}" in result.output
 
 
 def test_a_table_slot_round_trips_extreme_values():
@@ -343,30 +352,6 @@ def test_first_player_names_who_opens_the_first_match():
     moved = type(game)(spec).new_state(5)
     assert moved.current_player == 2 and moved.dealer == 1
     assert moved.deal_json()["matches"][0]["hands"][2] == game.new_state(5).deal_json()["matches"][0]["hands"][0]
-
-
-def test_validate_rejects_a_first_player_without_a_seat(tmp_path, run_cli):
-    """``first_player`` must be a seat of every player count the game allows: refused at its own line."""
-    text = (bundled_root() / "games" / "torqu.yaml").read_text()
-    assert "  first_player: 0\n" in text
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "torqu.yaml").write_text(text.replace("  first_player: 0\n", "  first_player: 5\n"))
-    result = run_cli("--configs", str(tmp_path), "validate")
-    assert result.exit_code == 1
-    line = text[:text.index("  first_player:")].count("\n") + 1
-    assert f"torqu.yaml:{line}: options.first_player is seat 5, but seats are 0..3" in result.output
-
-
-def test_validate_points_at_a_wild_card_the_deck_lacks(tmp_path, run_cli):
-    """An option's error is reported at that option's line, here the list item's own."""
-    text = (bundled_root() / "games" / "torqu.yaml").read_text()
-    assert "wild_cards: [Magic-13, Magic-14, Magic-15, Magic-16]" in text
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "torqu.yaml").write_text(text.replace("Magic-15, Magic-16]", "Magic-15, Magic-17]"))
-    result = run_cli("--configs", str(tmp_path), "validate")
-    line = text[:text.index("  wild_cards:")].count("\n") + 1
-    assert result.exit_code == 1
-    assert f"torqu.yaml:{line}: options.wild_cards: no card 'Magic-17' in deck torqu" in result.output
 
 
 def test_the_collision_option_reaches_the_board():
