@@ -12,7 +12,7 @@ import pytest
 from cardgames.engine.batch.compare import betainc, compare_figure, student_t_two_sided, two_proportion, welch
 from cardgames.engine.batch.progress import Progress
 from cardgames.engine.batch.results import Reader, Writer, check_comparable, read_summary
-from cardgames.engine.batch.seeds import SeedRange, SeedSet, chunk_size, chunks, parse_range
+from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
 from cardgames.engine.batch.stats import Summary, describe, percentile, percentiles, wilson
 from cardgames.engine.errors import CardgamesError
 
@@ -69,6 +69,22 @@ def test_chunks_cover_runs_in_order():
     assert [s for c in cut for a, b in c for s in range(a, b)] == [0, 1, 2, 3, 4, 7, 10, 11, 12, 13]
     assert chunk_size(10, 2) == 16 and chunk_size(10**6, 2) == 1000 and chunk_size(10**5, 2) == 1000
     assert chunk_size(12_000, 2) == 750
+
+
+def test_chunk_sizes_follow_the_games_speed():
+    """``Pace``: 8 seeds a chunk until a chunk is measured, then 5 s worth of games, 1..largest;
+    a callable size is asked again for each chunk."""
+    pace = Pace(largest=1000)
+    assert pace.size() == 8 and Pace(largest=3).size() == 3
+    pace.record(8, 0.004)  # 0.5 ms a game: 10,000 games would take 5 s
+    assert pace.size() == 1000
+    pace.record(2, 20.0)  # 10 games in 20.004 s: 2.0004 s a game
+    assert pace.size() == 2
+    pace.record(1, 60.0)
+    assert pace.size() == 1
+    sizes = iter([2, 1, 3])
+    assert list(chunks(iter([(0, 5), (9, 11)]), lambda: next(sizes, 10))) == [
+        ((0, 2),), ((2, 3),), ((3, 5), (9, 10)), ((10, 11),)]
 
 
 # -- statistics: hand-computed values --------------------------------------------------

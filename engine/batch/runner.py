@@ -11,7 +11,7 @@ from typing import Any, Callable
 from ..errors import CardgamesError
 from .executors import check_backend, make_executor
 from .results import Reader, Writer, check_same_experiment, encode, fold_records, make_header
-from .seeds import SeedRange, SeedSet, chunk_size, chunks
+from .seeds import Pace, SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
 from .worker import Job
 
@@ -68,8 +68,9 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
                 # The file is started once the workers are up: a scheduler that cannot be reached
                 # leaves no file behind (a header-only one would then ask for --resume).
                 writer = open_out()
-                size = chunk_size(to_play, executor.workers)
-                for result in executor.map(job, chunks(iter(pending), size)):
+                pace = Pace(chunk_size(to_play, executor.workers))
+                for result in executor.map(job, chunks(iter(pending), pace.size)):
+                    pace.record(result.games, result.seconds)
                     if writer is not None:
                         writer.write(result.lines)
                     outcome.summary.merge(result.summary)

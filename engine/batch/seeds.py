@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..errors import CardgamesError, OptionConflictError, clip
 from ..rng import SEED_MAX
@@ -135,14 +135,16 @@ class SeedSet:
 Chunk = tuple[tuple[int, int], ...]
 
 
-def chunks(runs: Iterator[tuple[int, int]], size: int) -> Iterator[Chunk]:
-    """Cut runs ``[start, stop)`` into chunks of at most ``size`` seeds, in seed order.
+def chunks(runs: Iterator[tuple[int, int]], size: int | Callable[[], int]) -> Iterator[Chunk]:
+    """Cut runs ``[start, stop)`` into chunks of at most ``size`` seeds, in seed order; a callable
+    ``size`` is asked again for each chunk (:class:`Pace`).
 
     A chunk is a tuple of runs (a resumed batch leaves gaps), so what travels to a worker is a
     few integers whatever the chunk size.
     """
+    next_size = size if callable(size) else lambda: size
     current: list[tuple[int, int]] = []
-    room = size
+    room = next_size()
     for start, stop in runs:
         while start < stop:
             take = min(room, stop - start)
@@ -151,12 +153,41 @@ def chunks(runs: Iterator[tuple[int, int]], size: int) -> Iterator[Chunk]:
             room -= take
             if room == 0:
                 yield tuple(current)
-                current, room = [], size
+                current, room = [], next_size()
     if current:
         yield tuple(current)
 
 
 def chunk_size(pending: int, workers: int) -> int:
-    """Seeds per chunk: enough chunks to keep every worker busy to the end and the progress bar
-    moving, few enough that per-chunk costs (IPC, scheduling) stay well under 1% of the work."""
+    """Most seeds a chunk holds: enough chunks to keep every worker busy to the end, few enough
+    that per-chunk costs (IPC, scheduling) stay well under 1% of the work."""
     return max(16, min(1000, pending // (workers * 8) or 1))
+
+
+#: What a chunk should take to play (see :class:`Pace`), and the size of the first chunks.
+CHUNK_SECONDS = 5.0
+FIRST_CHUNK = 8
+
+
+class Pace:
+    """Chunk sizes from the games' measured speed. A game takes from under a millisecond (a
+    pairing solitaire) to seconds (two-player Torqu), so a count alone makes chunks of minutes
+    for the slow games: the progress bar then stands still, and Ctrl-C or a lost worker throws
+    minutes of games away. The first chunks hold :data:`FIRST_CHUNK` seeds; then each holds what
+    the games so far say takes :data:`CHUNK_SECONDS` of a worker's time, from 1 up to
+    ``largest``. Chunking changes no record and no statistic (summaries merge exactly)."""
+
+    def __init__(self, largest: int):
+        self.largest = largest
+        self.games = 0
+        self.seconds = 0.0
+
+    def record(self, games: int, seconds: float) -> None:
+        """A chunk of ``games`` took ``seconds`` to play."""
+        self.games += games
+        self.seconds += seconds
+
+    def size(self) -> int:
+        if self.games == 0 or self.seconds <= 0:
+            return min(FIRST_CHUNK, self.largest)
+        return max(1, min(self.largest, int(CHUNK_SECONDS * self.games / self.seconds)))

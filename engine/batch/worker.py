@@ -9,6 +9,7 @@ once per worker process and reused for every chunk of the same job.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -35,6 +36,7 @@ class ChunkResult(NamedTuple):
     games: int
     lines: bytes
     summary: Summary
+    seconds: float  # the worker's time playing them (sizes the next chunks: ``seeds.Pace``)
 
 
 _CACHE: dict[Job, tuple[Any, list[Any]]] = {}
@@ -71,6 +73,7 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     from ..core import play
 
     game, agents = setup(job)
+    started = time.perf_counter()
     rng, prefix, records = job.rng, job.seed_prefix, job.records
     summary = Summary()
     add, dumps = summary.add, orjson.dumps
@@ -84,4 +87,4 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
                 lines.append(dumps({"seed": seed, **result}))
         games += stop - start
     data = b"\n".join(lines) + b"\n" if lines else b""
-    return ChunkResult(games, data, summary)
+    return ChunkResult(games, data, summary, time.perf_counter() - started)
