@@ -66,23 +66,6 @@ class LazyGroup(click.Group):
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
-        except SystemError as exc:  # Ctrl-C inside compiled code (Torqu's scorer) reaches us wrapped
-            if not _interrupted(exc):
-                raise
-            raise KeyboardInterrupt from None  # handled as any Ctrl-C: Click's "Aborted!"
-
-
-def _interrupted(exc: BaseException) -> bool:
-    """Whether ``exc`` was caused by a KeyboardInterrupt: numba reports one raised while its
-    compiled code called back into Python as a SystemError chained to it."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        if isinstance(cause, KeyboardInterrupt):
-            return True
-        seen.add(id(cause))
-        cause = cause.__cause__ or cause.__context__
-    return False
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -225,20 +225,31 @@ def test_log_to_stdout_and_narration_do_not_mix(run_cli):
     assert result.exit_code == 2 and "--log - puts the log on stdout" in result.stderr
 
 
+def _interrupted_search(*args, **kwargs):
+    """What the compiled search raises when Ctrl-C arrives while it has called back into Python."""
+    try:
+        raise KeyboardInterrupt
+    except KeyboardInterrupt as exc:
+        raise SystemError("<built-in method _grown> returned a result with an exception set") from exc
+
+
 def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
     """numba hands a KeyboardInterrupt raised under its compiled code back as a chained
-    SystemError: the CLI still answers Ctrl-C with Click's "Aborted!", not a traceback."""
-    from cardgames.engine.games.torqu.scoring import Scorer
+    SystemError: every command still sees a Ctrl-C, so ``score`` answers Click's "Aborted!"
+    (not a traceback) and a serial batch its resume hint and exit code 130."""
+    from cardgames.engine.games.torqu import optimise
 
-    def interrupted(*args, **kwargs):
-        try:
-            raise KeyboardInterrupt
-        except KeyboardInterrupt as exc:
-            raise SystemError("<built-in method _grown> returned a result with an exception set") from exc
-
-    monkeypatch.setattr(Scorer, "arrange", interrupted)
+    monkeypatch.setattr(optimise._Search, "run", _interrupted_search)
+    monkeypatch.setattr(optimise._Search, "value", _interrupted_search)
     result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
     assert result.exit_code == 1 and "Aborted!" in result.stderr
-    monkeypatch.setattr(Scorer, "arrange", lambda *a, **k: (_ for _ in ()).throw(SystemError("a real fault")))
-    with pytest.raises(SystemError, match="a real fault"):  # any other SystemError is a bug: not hidden
+    result = run_cli("batch", "--game", "torqu", "--players", "4", "--seeds", "1-2", "--workers", "1")
+    assert result.exit_code == 130 and "interrupted after 0 games" in result.stderr
+
+
+def test_a_real_system_error_in_the_scorer_is_not_hidden(run_cli, monkeypatch):
+    from cardgames.engine.games.torqu import optimise
+
+    monkeypatch.setattr(optimise._Search, "run", lambda *a, **k: (_ for _ in ()).throw(SystemError("a real fault")))
+    with pytest.raises(SystemError, match="a real fault"):
         run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")

@@ -34,8 +34,8 @@ wild card fills any member of a number kind; four wild cards alone make the best
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple, Sequence
+from functools import lru_cache, wraps
+from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence, TypeVar
 
 from ...errors import CardgamesError
 from . import specials
@@ -332,12 +332,45 @@ class _Search:
         return Packing(value, sets)
 
 
+_Result = TypeVar("_Result")
+
+
+def _interruptible(solve: Callable[..., _Result]) -> Callable[..., _Result]:
+    """``solve`` with Ctrl-C raised as the KeyboardInterrupt it is. The compiled search calls
+    back into Python to grow its table; an interrupt arriving there comes back out of the
+    kernel as a SystemError chained to it, which every caller (the CLI, a serial batch, a
+    worker) would otherwise take for a fault."""
+    @wraps(solve)
+    def run(*args, **kwargs) -> _Result:
+        try:
+            return solve(*args, **kwargs)
+        except SystemError as exc:
+            if not _interrupted(exc):
+                raise
+            raise KeyboardInterrupt from None
+    return run
+
+
+def _interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused, directly or down its chain, by a KeyboardInterrupt."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
+@_interruptible
 def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
          picture_members: Pictures) -> Packing:
     """The optimal packing of ``reals`` plus wild cards with own numbers ``wild_own``."""
     return _Search(reals, wild_own, pts, sign, num_suits, picture_members).run()
 
 
+@_interruptible
 def pack_value(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
                picture_members: Pictures) -> int:
     """The value of :func:`pack`'s packing, without rebuilding its sets: a game needs only this."""
