@@ -234,7 +234,11 @@ class Catalog:
         if not low <= count <= high:
             raise OptionConflictError(f"{gid} is for {low}-{high} players, not {count}" if low != high
                                       else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
-        deck = self.deck(game["deck"]["type"])
+        deck_type = game["deck"]["type"]
+        if deck_type not in self.paths("decks"):  # said at the game file's line: that is what to mend
+            unknown = UnknownNameError("deck", deck_type, self.ids("decks"))
+            raise self.document("games", gid).error(("deck", "type"), str(unknown))
+        deck = self.deck(deck_type)
         spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
                         players=count, variants=tuple(chosen), deck=_freeze(deck),
                         copies=copies_for(game["deck"], count), options=_freeze(options))

@@ -47,14 +47,17 @@ class UnknownNameError(CardgamesError):
     a short list of names is given whole (a game's agents, its variants), so that nobody has to
     guess them."""
 
-    SHOWN = 12  # more names than this (the games) are left to `cardgames list`
+    SHOWN = 12  # more names than this (the games, the decks) are left to `cardgames list`
+    LISTED = {"game": "cardgames list", "deck": "cardgames list --kind decks",
+              "variant": "cardgames list --kind variants"}
 
     def __init__(self, kind: str, name: str, known: list[str], where: str = ""):
         hint = did_you_mean(name, known, 0.5)
-        if not hint and 0 < len(known) <= self.SHOWN:
+        listing = self.LISTED.get(kind)
+        if not hint and known and (len(known) <= self.SHOWN or listing is None):
             hint = f"; known: {', '.join(sorted(known))}"
         elif not hint and known:
-            hint = f" ({len(known)} known: `cardgames list` shows them)"
+            hint = f" ({len(known)} known: `{listing}` shows them)"
         super().__init__(f"unknown {kind} {name!r}{where}{hint}")
 
 

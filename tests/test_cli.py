@@ -197,6 +197,21 @@ def test_extra_config_folder(run_cli, tmp_path):
     assert len(deal["rows"]) == 3 and len(deal["stock"]) == 100
 
 
+def test_an_unknown_deck_points_at_the_deck_listing(run_cli, tmp_path):
+    """Said at the game file's line; too many decks to list in one line, so the hint names the
+    command that lists decks, not games."""
+    from cardgames.engine.config import bundled_root
+
+    text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "odd-tower.yaml").write_text(
+        text.replace("id: eiffel-tower", "id: odd-tower").replace("type: french", "type: zzzz"))
+    result = run_cli("--configs", str(tmp_path), "deal", "odd-tower", "--seed", "1")
+    assert result.exit_code == 1
+    assert f"{tmp_path / 'games' / 'odd-tower.yaml'}:12: unknown deck 'zzzz'" in result.stderr
+    assert "`cardgames list --kind decks` shows them" in result.stderr
+
+
 LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
 
 
