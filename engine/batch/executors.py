@@ -97,8 +97,9 @@ class ProcessExecutor:
 
     def _stop_workers(self) -> None:
         """End the workers now, mid-chunk: on Ctrl-C, waiting for the chunks they are playing
-        could take minutes (a chunk holds up to 1000 games), and their results would be dropped
-        anyway; the finished chunks are already written, and ``--resume`` plays the rest."""
+        would cost up to a chunk's time (sized to some 5 s, longer where games vary) and their
+        results would be dropped anyway. The chunks written so far (in seed order) stay in the
+        file, and ``--resume`` plays the rest."""
         stop = getattr(self._pool, "terminate_workers", None)  # Python 3.14+
         if stop is not None:
             stop()
