@@ -70,9 +70,6 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     # tableau and hand (80 cards) are refused at the points mapping's first line
     ("    perfect_four: 300\n", "    perfect_four: 200000\n", "    perfect_four:",
      "options.points: the scorer handles a set worth up to 104570 points for 80 cards, not 200000"),
-    # first_player must be a seat of every player count the game allows
-    ("  first_player: 0\n", "  first_player: 5\n", "  first_player:",
-     "options.first_player is seat 5, but seats are 0..3"),
     # a list item's error is at the item's own line
     ("Magic-15, Magic-16]", "Magic-15, Magic-17]", "  wild_cards:",
      "options.wild_cards: no card 'Magic-17' in deck torqu"),
@@ -352,6 +349,10 @@ def test_first_player_names_who_opens_the_first_match():
     moved = type(game)(spec).new_state(5)
     assert moved.current_player == 2 and moved.dealer == 1
     assert moved.deal_json()["matches"][0]["hands"][2] == game.new_state(5).deal_json()["matches"][0]["hands"][0]
+    # one config serves every player count: a seat number past the count wraps round
+    two = load_game("torqu", (), 2)
+    wrapped = type(two)(dataclasses.replace(two.spec, options={**two.spec.options, "first_player": 5})).new_state(5)
+    assert wrapped.current_player == 1 and wrapped.dealer == 0
 
 
 def test_the_collision_option_reaches_the_board():

@@ -230,8 +230,13 @@ def test_bad_configs_are_reported():
     spec = load_game("turup", players=12).spec
     with pytest.raises(CardgamesError, match="first deal needs"):
         TurupGame(dataclasses.replace(spec, options={**spec.options, "hand_size": 20}))
-    with pytest.raises(CardgamesError, match="first_dealer"):
-        TurupGame(dataclasses.replace(spec, options={**spec.options, "first_dealer": 12}))
+
+
+def test_first_dealer_counts_seats_modulo_the_player_count():
+    """One config serves 2 to 12 players, so a seat number past the count wraps round."""
+    spec = load_game("turup", players=4).spec
+    state = TurupGame(dataclasses.replace(spec, options={**spec.options, "first_dealer": 6})).new_state(3)
+    assert state.dealer == 2
 
 
 def test_greedy_takes_the_most_cards():

@@ -65,7 +65,8 @@ OPTIONS = {
     "collision": Field(STR, "when a stone's target space is taken: the mover steps back, or the lower match "
                        "score of the two steps back", choices=COLLISIONS),
     "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
-    "first_player": Field(INT, "the seat that plays first in the first match (the seat on its right deals it)",
+    "first_player": Field(INT, "the seat that plays first in the first match (the seat on its right deals "
+                               "it), counted modulo the player count so that one value serves every count",
                           check=non_negative),
     "death": Field(BOOL, "the Death variant"),
     "partners": Field(BOOL, "the Partners variant"),
@@ -120,7 +121,8 @@ class TorquGame(Game):
         self.tableau_times = 2 if self.partners and opts["partners_tableau"] == "each" else 1
         self.scorer = Scorer(self.deck, opts)
         self.end, self.per_space, self.max_matches = opts["board_end"], opts["points_per_space"], opts["max_matches"]
-        #: The first match's dealer: the seat on ``first_player``'s right; the deal then passes left.
+        #: The first match's dealer: the seat on ``first_player``'s right (seats counted modulo the
+        #: player count); the deal then passes left.
         self.first_dealer: int = (opts["first_player"] - 1) % self.num_players
         self.collision = opts["collision"]
         names = self.deck.names
@@ -414,9 +416,6 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
         errors.append((("options", "tableau", _row_key(opts["tableau"], n, "tableau")),
                        f"options.tableau for {n} players has no room"))
-    if opts["first_player"] >= n:
-        errors.append((("options", "first_player"),
-                       f"options.first_player is seat {opts['first_player']}, but seats are 0..{n - 1}"))
     for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
             errors.append((("options", "wild_cards", i), f"options.wild_cards: no card {name!r} in deck {deck.id}"))

@@ -45,7 +45,8 @@ OPTIONS = {
                             "the last player who captured (last_capturer)", choices=("none", "last_capturer")),
     "rounds": Field(OPT_INT, "rounds in a match; null for one per player, so that each deals once (at most "
                              "1000: a match of a billion rounds would never end)", check=between(1, 1000)),
-    "first_dealer": Field(INT, "the seat that deals the first round (the dealer rotates left)", check=non_negative),
+    "first_dealer": Field(INT, "the seat that deals the first round (the dealer rotates left), counted modulo "
+                               "the player count so that one value serves every count", check=non_negative),
     "match_scoring": Field(STR, "who wins the match: most cards over all rounds (total_cards), or most rounds "
                                 "won (round_wins, a shared round counting for each)",
                            choices=("total_cards", "round_wins")),
@@ -475,9 +476,6 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((("options", "hand_size"),
                        f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
                        f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
-    if opts["first_dealer"] >= spec.players:
-        errors.append((("options", "first_dealer"),
-                       f"options.first_dealer is seat {opts['first_dealer']}, but seats are 0..{spec.players - 1}"))
     return errors
 
 
