@@ -70,8 +70,9 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     # tableau and hand (80 cards) are refused at the points mapping's first line
     ("    perfect_four: 300\n", "    perfect_four: 200000\n", "    perfect_four:",
      "options.points: the scorer handles a set worth up to 104570 points for 80 cards, not 200000"),
-    # a list item's error is at the item's own line
-    ("Magic-15, Magic-16]", "Magic-15, Magic-17]", "  wild_cards:",
+    # a list item's error is at the item's own line (a block list, so that it has a line of its own)
+    ("  wild_cards: [Magic-13, Magic-14, Magic-15, Magic-16]\n",
+     "  wild_cards:\n  - Magic-13\n  - Magic-14\n  - Magic-17\n  - Magic-16\n", "  - Magic-17",
      "options.wild_cards: no card 'Magic-17' in deck torqu"),
 ])
 def test_validate_rejects_an_option_at_its_own_line(tmp_path, run_cli, old, new, key, message):
@@ -79,10 +80,11 @@ def test_validate_rejects_an_option_at_its_own_line(tmp_path, run_cli, old, new,
     text = (bundled_root() / "games" / "torqu.yaml").read_text()
     assert old in text
     (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "torqu.yaml").write_text(text.replace(old, new))
+    written = text.replace(old, new)
+    (tmp_path / "games" / "torqu.yaml").write_text(written)
     result = run_cli("--configs", str(tmp_path), "validate")
     assert result.exit_code == 1
-    line = text[:text.index(key)].count("\n") + 1
+    line = written[:written.index(key)].count("\n") + 1
     assert f"torqu.yaml:{line}: {message}" in result.output
 
 

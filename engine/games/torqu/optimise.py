@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence, TypeVar
 
 from ...errors import CardgamesError
 from . import specials
-from .sets import Ident, Pictures, Points, complete, number_patterns
+from .sets import SET_SIZE, Ident, Pictures, Points, complete, number_patterns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -276,7 +276,7 @@ class _Search:
         self.wilds = len(own)
         assert self.wilds < 255, "the wild cards free are one byte of a table slot"
         self.best_wild = max(0, own[0]) if own else 0
-        four = complete([], 4, pts, num_suits, picture_members)
+        four = complete([], SET_SIZE, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
         numbers = np.array([c.number for c in reals], np.int64)
         why = (fits_packed_counts(pts.top, int(np.bincount(numbers).max(initial=0)))
@@ -307,7 +307,7 @@ class _Search:
         """The optimum's value and the specials it takes (indices into ``self.specials``)."""
         import numpy as np
 
-        chosen_out = np.zeros(len(self.reals) // 4 + self.wilds + 2, np.int64)
+        chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
         value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
         assert value % QUARTER == 0
         return value // QUARTER, chosen_out[:length].tolist()

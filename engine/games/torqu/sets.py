@@ -77,9 +77,9 @@ def number_patterns(pts: Points) -> list[tuple[tuple[int, ...], int]]:
     different suits, non-decreasing, with the points :func:`kind_of` gives them: Fifteens, then
     Straights, then Fours of a Kind. Cards of one number are interchangeable for these kinds, so
     the optimiser, its CP-SAT twin and the MILP reference all start from this list."""
-    groups = _partitions(pts.fifteen_sum, 4, pts.top)
-    groups += [tuple(range(low, low + 4)) for low in range(1, pts.top - 2)]
-    groups += [(n,) * 4 for n in range(1, pts.top + 1)]
+    groups = _partitions(pts.fifteen_sum, SET_SIZE, pts.top)
+    groups += [tuple(range(low, low + SET_SIZE)) for low in range(1, pts.top - SET_SIZE + 2)]
+    groups += [(n,) * SET_SIZE for n in range(1, pts.top + 1)]
     out = []
     for numbers in dict.fromkeys(groups):  # a designer's Fifteen may also be a Straight: once
         found = kind_of([Ident(suit, m, (-1 - suit,)) for suit, m in enumerate(numbers)], pts)
