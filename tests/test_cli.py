@@ -163,6 +163,8 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["solve", "--game", "eiffel-tower", "--seeds", "1-2", "--log", "x.json"], "--log needs a single --seed"),
     (["solve", "--game", "eiffel-tower", "--seed", "3", "--sat-effort", "nan"], "not a number"),
     (["score", "torqu"], "exactly one of --cards or --input"),
+    (["score", "torqu", "--cards", ""], "--cards is empty"),
+    (["score", "torqu", "--cards", "Air-1,,Air-2"], "--cards: card 2 of 3 is empty"),
     (["--configs", "no/such/folder", "list"], "does not exist"),
     (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
