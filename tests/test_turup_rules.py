@@ -295,3 +295,30 @@ def test_players_who_always_trail_play_to_the_end(players):
         state.apply(next((a for a in legal if type(a) is Trail), legal[0]))
         biggest = max(biggest, sum(len(cards) for cards in state.table))
     assert biggest >= 40 and state.result()["rounds"] == state.rounds_played >= 1
+
+
+@pytest.mark.parametrize("short_deal, sizes", [("round_robin", [0, 1, 1, 1, 1, 0]), ("discard", [0] * 6)])
+def test_the_expert_expects_the_next_players_share_of_a_short_deal(short_deal, sizes):
+    """Six players, four cards left in the stock: a round-robin short deal gives the dealer's left
+    four seats one card each, so the player after the dealer does hold a card when the pile passes
+    (the expert used to expect none, from 4 // 6); a discarded stock gives nobody any."""
+    game = with_options(6, short_deal=short_deal)
+    state = game.new_state(3)
+    while not (len(state.stock) == 4 and sum(map(len, state.hands)) == 1):
+        state.apply(state.legal_actions()[-1])
+    player = state.current_player
+    assert player == state.dealer == 0
+    assert state.next_deal_sizes() == sizes
+    expert = make_agents(["expert"], game)[0]
+    assert expert._next_hand(state, player) == sizes[1]
+    rounds = state.rounds_played
+    state.apply(state.legal_actions()[-1])
+    if short_deal == "round_robin":
+        assert [len(hand) for hand in state.hands] == sizes
+    else:  # the stock is set aside: the round is over, and the next one deals afresh
+        assert state.rounds_played == rounds + 1
+
+
+def test_a_full_deal_gives_everyone_a_hand():
+    state = load_game("turup", players=4).new_state(1)
+    assert state.next_deal_sizes() == [4, 4, 4, 4]

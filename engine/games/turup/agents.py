@@ -99,7 +99,11 @@ class ExpertAgent:
                 return size
         if len(hands[player]) > 1:
             return 0  # only this player still holds cards: nobody else plays on this pile
-        return min(self.game.hand_size, len(state.stock) // n) if state.stock else 0
+        dealt = state.next_deal_sizes()  # this is the last card in hand: the next deal comes first
+        for step in range(1, n):
+            if dealt[(player + step) % n]:
+                return dealt[(player + step) % n]
+        return 0
 
     def _threat(self, table: int, unseen: list[int], total: int, hand: int) -> float:
         if total <= 0:

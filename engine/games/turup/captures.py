@@ -18,8 +18,9 @@ Count vectors are packed into one integer, ``w`` bits per value, the top bit of 
 bit: ``t`` fits in the pile ``c`` exactly when ``((c | G) - t) & G == G`` (no field borrows), one
 integer operation for all fields at once.
 
-Captures are listed by number of cards, then by their values in ascending order (as tuples), so
-the order is deterministic and readable: ``5`` on ``{2, 3, 5}`` gives ``(5,) (2, 3) (2, 3, 5)``.
+Captures are listed in ascending order of their count vectors read from the ace up (fewest aces
+first, then fewest twos, ...), so the order is deterministic: ``5`` on ``{2, 3, 5}`` gives
+``(5,) (2, 3) (2, 3, 5)``, and ``10`` on ``{A, 9, 4, 6, 10}`` gives ``(10,) (4, 6) (4, 6, 10) (A, 9)``.
 """
 
 from __future__ import annotations

@@ -238,6 +238,20 @@ class TurupState(State):
             self.set_aside.extend(reversed(stock))
             stock.clear()
 
+    def next_deal_sizes(self) -> list[int]:
+        """The cards each seat (by seat number) gets from the next deal of the current stock: the
+        ``hand_size`` each, or a short deal's one-at-a-time share from the dealer's left, or none
+        (``short_deal: discard``)."""
+        game = self.game
+        n, left = game.num_players, len(self.stock)
+        if left >= game.hand_size * n:
+            return [game.hand_size] * n
+        sizes = [0] * n
+        if game.short_deal == "round_robin":
+            for i in range(min(n, left)):
+                sizes[(self.dealer + 1 + i) % n] = (left - i + n - 1) // n
+        return sizes
+
     def _put(self, code: int) -> None:
         rank = self.game.rank_of[code]
         insort(self.table[rank], code)
