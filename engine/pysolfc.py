@@ -22,14 +22,15 @@ _MS_MAX = 2**33 - 1
 
 def normalize(number: str | int) -> str:
     """Canonical text of a game number: ``"#ms-1"`` -> ``"ms1"``; invalid numbers raise."""
-    text = str(number).strip()
-    if text.endswith("L"):
+    text = str(number)
+    if text.endswith("L"):  # PySolFC's order: the L first, so "7L " keeps its l and is refused
         text = text[:-1]
     text = re.sub(r"[\s#\-_.,]", "", text.lower())
-    match = re.fullmatch(r"(ms)?(\d{1,20})", text, re.ASCII)  # 20 digits: far beyond any game's number
+    # leading zeros do not count; 20 significant digits are far beyond any number PySolFC deals
+    match = re.fullmatch(r"(ms)?0*(\d{1,20})", text, re.ASCII)
     if not match:
         raise CardgamesError(f"invalid PySolFC game number {clip(number)}: expected digits or ms<digits> "
-                             "(at most 20)")
+                             "(at most 20 significant digits)")
     value = int(match.group(2))
     if match.group(1):
         if not 1 <= value <= _MS_MAX:

@@ -43,12 +43,13 @@ def test_copies_are_told_apart(eiffel):
 
 
 @pytest.mark.parametrize("text,expected", [("ms1", "ms1"), ("MS 12", "ms12"), ("00000000000000123456", "123456"),
+                                           ("0" * 30 + "123456", "123456"), ("7L", "7"), ("ms-00012", "ms12"),
                                            ("#1,000", "1000"), ("8589934591", "8589934591")])
 def test_normalize(text, expected):
     assert normalize(text) == expected
 
 
-@pytest.mark.parametrize("bad", ["0", "ms0", "abc", "ms8589934592", "1.5e3", ""])
+@pytest.mark.parametrize("bad", ["0", "000", "ms0", "abc", "ms8589934592", "1.5e3", "", "7L ", "1" * 21])
 def test_invalid_numbers(bad):
     with pytest.raises(CardgamesError):
         normalize(bad)
