@@ -19,6 +19,8 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
     """List games (with their aliases), decks or variants."""
     cat = catalog(ctx)
     if kind == "games":
+        from cardgames.engine.config import game_title
+
         rows = []
         for gid in cat.ids("games"):
             game = cat.game(gid)
@@ -30,8 +32,8 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
             rows.append(row)
             for alias, (target, variants) in cat.aliases.items():
                 if target == gid:
-                    names = " ".join(cat.variant(v)["name"] for v in variants)
-                    rows.append({**row, "id": alias, "name": f"{names} {game['name']}", "variants": [],
+                    title = game_title(game["name"], [cat.variant(v) for v in variants])
+                    rows.append({**row, "id": alias, "name": title, "variants": [],
                                  "alias_of": f"{gid} + {' + '.join(variants)}"})
         emit_rows(rows, fmt)
     elif kind == "decks":

@@ -82,7 +82,20 @@ VARIANT_FIELDS = {
     "options": Field(MAP, "option values the variant sets on top of the game's"),
     "aliases": Field(LIST, "game-id templates such as 'strict-{game}'", required=False,
                      items=Field(STR, check=lambda t: _alias_problem(t))),
+    "title": Field(STR, "the readable name of a game under this variant, a template such as 'Strict {game}' "
+                        "(without one, ' + <name>' is added to the game's name)", required=False,
+                   check=lambda t: _title_problem(t)),
 }
+
+
+def game_title(game_name: str, variants: Iterable[Mapping[str, Any]]) -> str:
+    """A game's readable name under ``variants``, in order: each variant's ``title`` template
+    applied to the name so far ("Strict Castle", as the seed names it), or " + <its name>" added
+    ("Torqu + Death"). ``list`` shows aliases by it and every resolved game carries it."""
+    name = game_name
+    for variant in variants:
+        name = variant["title"].format(game=name) if "title" in variant else f"{name} + {variant['name']}"
+    return name
 
 
 @dataclass(frozen=True)
@@ -239,9 +252,10 @@ class Catalog:
             unknown = UnknownNameError("deck", deck_type, self.ids("decks"))
             raise self.document("games", gid).error(("deck", "type"), str(unknown))
         deck = self.deck(deck_type)
-        spec = GameSpec(id=gid, name=game["name"], family=game["family"], engine=game["engine"],
-                        players=count, variants=tuple(chosen), deck=_freeze(deck),
-                        copies=copies_for(game["deck"], count), options=_freeze(options))
+        title = game_title(game["name"], [self.variant(v) for v in chosen])
+        spec = GameSpec(id=gid, name=title, family=game["family"], engine=game["engine"], players=count,
+                        variants=tuple(chosen), deck=_freeze(deck), copies=copies_for(game["deck"], count),
+                        options=_freeze(options))
         doc = self.document("games", gid)
         errors = check_mapping(options, module.OPTIONS, doc, ("options",))
         if errors:
@@ -305,6 +319,15 @@ def _alias_problem(template: str) -> str | None:
         ok = False
     return None if ok else ("must be a kebab-case game-id template holding {game} and no other field, such as "
                             "'strict-{game}'")
+
+
+def _title_problem(template: str) -> str | None:
+    """Why a title template cannot name games: it must hold the field ``{game}`` and no other."""
+    try:
+        ok = template.format(game="a") != template.format(game="b")
+    except (KeyError, IndexError, AttributeError, ValueError):
+        ok = False
+    return None if ok else "must be a name template holding {game} and no other field, such as 'Strict {game}'"
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:

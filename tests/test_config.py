@@ -146,6 +146,15 @@ def test_variant_overlay_and_alias():
     assert plain.sha256 != strict.sha256
 
 
+def test_a_variant_titles_the_game():
+    """The seed's names for the Strict versions ("Strict Castle") on every resolved game, as
+    ``list`` shows them; a variant without a title is added after a plus."""
+    cat = Catalog()
+    assert cat.resolve("strict-castle").name == cat.resolve("castle", ["strict"]).name == "Strict Castle"
+    assert cat.resolve("castle").name == "Castle"
+    assert cat.resolve("torqu", ["death", "dragons"], 4).name == "Torqu + Death + Dragons"
+
+
 def test_hash_ignores_prose_but_not_rules(tmp_path):
     shutil.copytree(BUNDLED / "decks", tmp_path / "decks")
     base = Catalog().resolve("eiffel-tower").sha256
@@ -251,6 +260,7 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
     ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"Strict_{game}"', "must be a kebab-case game-id template holding"),
+    ("variants", "strict", '"Strict {game}"', '"Strict {name}"', "must be a name template holding {game}"),
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
