@@ -88,10 +88,13 @@ def test_caps_and_decks_as_the_issue_lists():
         assert load_game(name).waste_cap is None
         assert load_game(f"strict-{name}").waste_cap == waste_cap
         assert len(load_game(name).deck) == sizes[name]
-    for name in ("equinox", "shrimp-basket", "squad", "sunbow", "tigers-cave", "vault"):
+    # the specialty games' waste caps are the project's: the smallest from 5 that puts the Strict
+    # game's winnable rate in issue 3's band (pairing.md)
+    specialty = {"equinox": 5, "shrimp-basket": 7, "squad": 5, "sunbow": 6, "tigers-cave": 6, "vault": 5}
+    for name, waste_cap in specialty.items():
         game = load_game(name)
         assert game.spec.deck["designed_by_project"] is True
-        assert game.row_cap is None and load_game(f"strict-{name}").waste_cap == 5
+        assert game.row_cap is None and load_game(f"strict-{name}").waste_cap == waste_cap
 
 
 def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
