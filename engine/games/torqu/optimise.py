@@ -309,6 +309,7 @@ class _Search:
 
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
         value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
+        value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
         assert value % QUARTER == 0
         return value // QUARTER, chosen_out[:length].tolist()
 
