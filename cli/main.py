@@ -63,6 +63,9 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
+        except KeyboardInterrupt:  # Ctrl-C: 128 + SIGINT, the shell's convention (Click's own says 1)
+            click.echo("Aborted!", err=True)
+            ctx.exit(130)
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None

@@ -259,7 +259,7 @@ def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
     monkeypatch.setattr(optimise._Search, "run", _interrupted_search)
     monkeypatch.setattr(optimise._Search, "value", _interrupted_search)
     result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
-    assert result.exit_code == 1 and "Aborted!" in result.stderr
+    assert result.exit_code == 130 and "Aborted!" in result.stderr
     result = run_cli("batch", "--game", "torqu", "--players", "4", "--seeds", "1-2", "--workers", "1")
     assert result.exit_code == 130 and "interrupted after 0 games" in result.stderr
 
