@@ -26,7 +26,7 @@ def _default_workers() -> int:
 @click.option("--agent", "agents", multiple=True, metavar="A",
               help="Agent for every seat, or repeat once per seat (default: greedy).")
 @click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes (default: every core; 1 plays in this process).")
+              help="Worker processes (default and most: every core; 1 plays in this process).")
 @click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
               help="A local process pool, or Dask (a local cluster, or --scheduler).")
 @click.option("--scheduler", metavar="ADDR", default=None,
@@ -64,11 +64,19 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     seed_range = parse_range(seeds)
     game = load_game(ctx, game_id, variants, players)
     agent_names = [agent.name for agent in make_agents(agents, game)]
+    cores = _default_workers()
+    if workers is not None and workers > cores and scheduler is None:  # local processes, on this machine
+        if not quiet:
+            many = cores > 1
+            message(f"--workers {workers}: the run has {cores} core{'s' * many} here, so {cores} "
+                    f"worker{'s' * many} play{'s' * (not many)} it (more would only share them; the results "
+                    "are the same for any count)")
+        workers = cores
     progress = Progress(enabled=not quiet and sys.stderr.isatty())
     root = ctx.find_root().obj or {}
     try:
         outcome = run_batch(game, agent_names, rng, seed_range, config_dirs=tuple(root.get("config_dirs", ())),
-                            workers=workers or _default_workers(), backend=backend, scheduler=scheduler, out=out,
+                            workers=workers or cores, backend=backend, scheduler=scheduler, out=out,
                             resume=resume, on_start=progress.start, on_chunk=progress.advance)
     except KeyboardInterrupt:
         progress.close()

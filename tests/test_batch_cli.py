@@ -51,10 +51,12 @@ def test_records_are_the_games_results(run_cli, tmp_path):
         assert orjson.loads(line) == {"seed": seed, **play(game, seed, agents).state.result()}
 
 
-def test_same_records_and_stats_for_1_and_2_workers_and_dask(run_cli, tmp_path):
+def test_same_records_and_stats_for_1_and_2_workers_and_dask(run_cli, tmp_path, monkeypatch):
     """The dask run starts a LocalCluster of 2 worker processes (a few seconds): the backend
-    users get, not a threaded stand-in."""
+    users get, not a threaded stand-in. Two workers even on a one-core machine, where batch
+    would cap them to one."""
     pytest.importorskip("dask.distributed")
+    monkeypatch.setattr("cardgames.cli.batch._default_workers", lambda: 16)
     outputs = {}
     for name, extra in {"serial": ["--workers", "1"], "pool": ["--workers", "2"],
                         "dask": ["--backend", "dask", "--workers", "2"]}.items():
@@ -70,6 +72,17 @@ def test_same_records_and_stats_for_1_and_2_workers_and_dask(run_cli, tmp_path):
     # the statistics printed by batch are those stats recomputes from the file
     again = stats_json(run_cli, tmp_path / "dask.jsonl")["files"][0]
     assert again["figures"] == outputs["serial"][1]["figures"]
+
+
+def test_workers_beyond_the_cores_are_capped_with_a_notice(run_cli, monkeypatch):
+    """A hundred processes on two cores only share them (and each holds an engine in memory):
+    the local backends run one per core, and say so; the results do not depend on the count."""
+    monkeypatch.setattr("cardgames.cli.batch._default_workers", lambda: 1)
+    capped = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-50", "--workers", "100", "--format", "json")
+    assert capped.exit_code == 0
+    assert "--workers 100: the run has 1 core here, so 1 worker plays it" in capped.stderr
+    serial = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-50", "--workers", "1", "--format", "json")
+    assert capped.stdout == serial.stdout and "this machine" not in serial.stderr
 
 
 def test_kill_and_resume(run_cli, tmp_path):
