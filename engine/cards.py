@@ -42,7 +42,6 @@ class Deck:
         self.suits: dict[str, Mapping[str, Any]] = {s["id"]: s for s in config.get("suits", [])}
         self.ranks: dict[str, Mapping[str, Any]] = {r["id"]: r for r in config.get("ranks", [])}
         faces = list(_faces(config))
-        self.size_per_copy = len(faces)
         cards = []
         for copy in range(copies):
             for face in faces:

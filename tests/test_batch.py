@@ -13,7 +13,7 @@ from cardgames.engine.batch.compare import betainc, compare_figure, student_t_tw
 from cardgames.engine.batch.progress import Progress
 from cardgames.engine.batch.results import Reader, Writer, check_comparable, read_summary
 from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
-from cardgames.engine.batch.stats import Summary, describe, percentile, percentiles, wilson
+from cardgames.engine.batch.stats import Summary, describe, percentiles, wilson
 from cardgames.engine.errors import CardgamesError
 
 
@@ -106,12 +106,12 @@ def test_percentiles_nearest_rank_hand_computed():
     one_to_ten = {v: 1 for v in range(1, 11)}
     # ranks ceil(q/100 * 10): 1, 3, 5, 8, 10
     assert percentiles(one_to_ten, (5, 25, 50, 75, 95)) == [1, 3, 5, 8, 10]
-    assert percentile(one_to_ten, 100) == 10
+    assert percentiles(one_to_ten, (100,)) == [10]
     weighted = {9: 6, 0: 3, 5: 1}  # sorted: 0 0 0 5 9 9 9 9 9 9
     assert percentiles(weighted, (5, 25, 30, 40, 50, 95)) == [0, 0, 0, 5, 9, 9]
-    assert percentile({42: 1}, 5) == 42
+    assert percentiles({42: 1}, (5,)) == [42]
     with pytest.raises(ValueError):
-        percentile({}, 50)
+        percentiles({}, (50,))
 
 
 def test_describe_hand_computed():

@@ -59,17 +59,13 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
-def percentile(hist: Mapping[Any, int], q: float) -> Any:
-    """The ``q``-th percentile (0 < q <= 100) of a histogram by the nearest-rank method: the
-    smallest value with at least ``q`` % of the observations at or below it.
+def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
+    """The ``q``-th percentiles (0 < q <= 100) of a histogram by the nearest-rank method: for
+    each ``q``, the smallest value with at least ``q`` % of the observations at or below it.
 
     Nearest rank always returns an observed value (an exact integer or amount, never an
     interpolation between two), and is the same whichever order the games came in.
     """
-    return percentiles(hist, (q,))[0]
-
-
-def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
     n = sum(hist.values())
     if n == 0:
         raise ValueError("percentile of an empty histogram")

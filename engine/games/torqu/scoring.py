@@ -15,10 +15,6 @@ from .layout import capacity_total
 from .optimise import pack, pack_value
 from .sets import SET_SIZE, Ident, Pictures, Points, complete
 
-KIND_NAMES = {"perfect_four": "Perfect Four", "fifteen_flush": "Fifteen Flush", "fifteen": "Fifteen",
-              "straight_flush": "Straight Flush", "straight": "Straight", "four_of_a_kind": "Four of a Kind",
-              "flush": "Flush"}
-
 
 def most_cards(options: Mapping[str, Any]) -> int:
     """The most cards a player is ever scored on: the largest personal tableau and dealt hand

@@ -33,7 +33,6 @@ POSITIONS = ("LG", "NG", "CG", "LN", "CN", "LE", "NE", "CE")
 ALIGNMENTS = POSITIONS + ("N",)
 POSITION_INDEX = {name: i for i, name in enumerate(POSITIONS)}
 ALIGNMENT_INDEX = {name: i for i, name in enumerate(ALIGNMENTS)}
-CORNERS = sum(1 << POSITION_INDEX[p] for p in ("LG", "CG", "LE", "CE"))
 FULL = (1 << len(POSITIONS)) - 1
 MASKS = range(FULL + 1)
 
