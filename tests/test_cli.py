@@ -252,8 +252,8 @@ def _interrupted_search(*args, **kwargs):
 
 def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
     """numba hands a KeyboardInterrupt raised under its compiled code back as a chained
-    SystemError: every command still sees a Ctrl-C, so ``score`` answers Click's "Aborted!"
-    (not a traceback) and a serial batch its resume hint and exit code 130."""
+    SystemError: every command still sees a Ctrl-C, so ``score`` answers "Aborted!" (not a
+    traceback) and a serial batch its resume hint, both with exit code 130."""
     from cardgames.engine.games.torqu import optimise
 
     monkeypatch.setattr(optimise._Search, "run", _interrupted_search)
