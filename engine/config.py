@@ -194,6 +194,14 @@ class Catalog:
     def variant(self, ident: str) -> dict[str, Any]:
         return self.document("variants", ident).data
 
+    def unknown_deck(self, game: Document) -> ConfigError | None:
+        """The error for a game whose deck type no deck file has, at the game file's ``type:``
+        line (that is what to mend), or None. Every command and ``validate`` report it alike."""
+        deck_type = game.data["deck"]["type"]
+        if deck_type in self.paths("decks"):
+            return None
+        return game.error(("deck", "type"), str(UnknownNameError("deck", deck_type, self.ids("decks"))))
+
     # -- names -------------------------------------------------------------------------
     @cached_property
     def aliases(self) -> dict[str, tuple[str, tuple[str, ...]]]:
@@ -247,11 +255,10 @@ class Catalog:
         if not low <= count <= high:
             raise OptionConflictError(f"{gid} is for {low}-{high} players, not {count}" if low != high
                                       else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
-        deck_type = game["deck"]["type"]
-        if deck_type not in self.paths("decks"):  # said at the game file's line: that is what to mend
-            unknown = UnknownNameError("deck", deck_type, self.ids("decks"))
-            raise self.document("games", gid).error(("deck", "type"), str(unknown))
-        deck = self.deck(deck_type)
+        unknown = self.unknown_deck(self.document("games", gid))
+        if unknown is not None:
+            raise unknown
+        deck = self.deck(game["deck"]["type"])
         title = game_title(game["name"], [self.variant(v) for v in chosen])
         spec = GameSpec(id=gid, name=title, family=game["family"], engine=game["engine"], players=count,
                         variants=tuple(chosen), deck=_freeze(deck), copies=copies_for(game["deck"], count),

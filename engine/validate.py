@@ -111,8 +111,9 @@ def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> No
     if data["engine"] not in ENGINES:
         report.errors.append(doc.error(("engine",), f"unknown engine {data['engine']!r} (known: {', '.join(ENGINES)})"))
         return
-    if data["deck"]["type"] not in catalog.paths("decks"):
-        report.errors.append(doc.error(("deck", "type"), f"deck {data['deck']['type']!r} does not exist"))
+    unknown = catalog.unknown_deck(doc)
+    if unknown is not None:
+        report.errors.append(unknown)
         return
     for i, vid in enumerate(data["variants"]):
         if vid not in catalog.paths("variants"):

@@ -98,7 +98,7 @@ def test_missing_field_and_unknown_deck(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: frnch")
     root = make_root(tmp_path, text)
     report = validate([str(root)])
-    assert any("deck 'frnch' does not exist" in str(e) for e in report.errors)
+    assert any("unknown deck 'frnch'; did you mean 'french'?" in str(e) for e in report.errors)
     text = EIFFEL.replace("id: eiffel-tower", "id: other").replace("name: Eiffel Tower\n", "")
     (root / "games" / "other.yaml").write_text(text)
     report = validate([str(root / "games" / "other.yaml")])
