@@ -316,25 +316,28 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
     return copies
 
 
-def _alias_problem(template: str) -> str | None:
-    """Why an alias template cannot name games: it must hold the field ``{game}`` (so that each
-    game gets its own alias) and no other field, and make kebab-case ids of kebab-case ones."""
+def _game_template(template: str) -> bool:
+    """Whether ``template`` holds the field ``{game}`` (not ``{{game}}``), so that each game gets
+    its own name, and no other field."""
     try:
-        ok = template.format(game="a") != template.format(game="b")  # {game} is there, not {{game}}
-        ok = ok and kebab_case(template.format(game="a-1")) is None
+        return template.format(game="a") != template.format(game="b")
     except (KeyError, IndexError, AttributeError, ValueError):
-        ok = False
-    return None if ok else ("must be a kebab-case game-id template holding {game} and no other field, such as "
-                            "'strict-{game}'")
+        return False
+
+
+def _alias_problem(template: str) -> str | None:
+    """Why an alias template cannot name games: it must be a game template that makes kebab-case
+    ids of kebab-case ones."""
+    if _game_template(template) and kebab_case(template.format(game="a-1")) is None:
+        return None
+    return "must be a kebab-case game-id template holding {game} and no other field, such as 'strict-{game}'"
 
 
 def _title_problem(template: str) -> str | None:
-    """Why a title template cannot name games: it must hold the field ``{game}`` and no other."""
-    try:
-        ok = template.format(game="a") != template.format(game="b")
-    except (KeyError, IndexError, AttributeError, ValueError):
-        ok = False
-    return None if ok else "must be a name template holding {game} and no other field, such as 'Strict {game}'"
+    """Why a title template cannot name games: it must be a game template."""
+    if _game_template(template):
+        return None
+    return "must be a name template holding {game} and no other field, such as 'Strict {game}'"
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:
