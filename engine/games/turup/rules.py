@@ -223,7 +223,7 @@ class TurupState(State):
         n = game.num_players
         seats = [self.hands[(self.dealer + 1 + i) % n] for i in range(n)]
         stock = self.stock
-        if len(stock) >= game.hand_size * n:
+        if self._full_deal():
             given, pop = 0, stock.pop
             while given < game.hand_size:
                 packet = min(game.deal_packet, game.hand_size - given)
@@ -238,13 +238,17 @@ class TurupState(State):
             self.set_aside.extend(reversed(stock))
             stock.clear()
 
+    def _full_deal(self) -> bool:
+        """Whether the stock still gives every player ``hand_size`` cards (else a short deal)."""
+        return len(self.stock) >= self.game.hand_size * self.game.num_players
+
     def next_deal_sizes(self) -> list[int]:
         """The cards each seat (by seat number) gets from the next deal of the current stock: the
         ``hand_size`` each, or a short deal's one-at-a-time share from the dealer's left, or none
         (``short_deal: discard``)."""
         game = self.game
         n, left = game.num_players, len(self.stock)
-        if left >= game.hand_size * n:
+        if self._full_deal():
             return [game.hand_size] * n
         sizes = [0] * n
         if game.short_deal == "round_robin":
