@@ -82,7 +82,7 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     """Play, replay, check and analyse Torqu, Turup, Towers and the pairing solitaires.
 
     Data goes to stdout, messages to stderr. Exit codes: 0 success, 1 a check failed or the input
-    was bad, 2 a usage error.
+    was bad, 2 a usage error, 130 interrupted (Ctrl-C).
     """
     ctx.obj = {"config_dirs": config_dirs}
 

@@ -11,11 +11,15 @@ import pytest
 import yaml
 
 
-def test_help_lists_every_command(run_cli):
+def test_help_lists_every_command_and_exit_code(run_cli):
     result = run_cli("--help")
     assert result.exit_code == 0
-    for name in ("list", "show", "validate", "deal", "simulate", "replay", "solve", "batch", "stats", "score"):
+    for name in ("list", "show", "validate", "deal", "simulate", "replay", "solve", "batch", "stats", "score",
+                 "captures", "placements"):
         assert f"  {name} " in result.stdout
+    codes = " ".join(result.stdout.split())  # the help's lines are wrapped to the terminal
+    for code in ("0 success", "1 a check failed", "2 a usage error", "130 interrupted"):  # the README's list
+        assert code in codes
 
 
 def test_list_formats(run_cli):
