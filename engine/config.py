@@ -135,13 +135,15 @@ def bundled_root() -> Path:
 
 
 class Catalog:
-    """All configs visible from a list of roots (earlier roots win)."""
+    """All configs visible from a list of roots (earlier roots win), and single files of a
+    known kind, which win over every root (``validate FILE`` on a file outside a config folder)."""
 
-    def __init__(self, roots: Iterable[Path] | None = None):
+    def __init__(self, roots: Iterable[Path] | None = None, files: Iterable[tuple[str, Path]] = ()):
         if roots is None:
             extra = [Path(p) for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p]
             roots = [*extra, bundled_root()]
         self.roots = [Path(r) for r in roots]
+        self.files = [(kind, Path(path)) for kind, path in files]
         self._docs: dict[tuple[str, str], Document] = {}
 
     # -- finding files -------------------------------------------------------------------
@@ -153,6 +155,7 @@ class Catalog:
             if folder.is_dir():
                 for path in sorted(folder.glob("*.yaml")):
                     found[path.stem] = path
+        found.update((path.stem, path) for k, path in self.files if k == kind)
         return dict(sorted(found.items()))
 
     def ids(self, kind: str) -> list[str]:
@@ -204,19 +207,30 @@ class Catalog:
 
     # -- names -------------------------------------------------------------------------
     @cached_property
-    def aliases(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """``alias -> (game id, variants)`` from the variants' alias templates."""
-        result: dict[str, tuple[str, tuple[str, ...]]] = {}
+    def alias_entries(self) -> list[tuple[str, str, str, int]]:
+        """``(alias, game id, variant id, template index)`` for every game offering a variant
+        with alias templates, in variant then game order, clashes included (``validate``'s)."""
+        entries = []
         for vid in self.ids("variants"):
-            variant = self.variant(vid)
-            for template in variant.get("aliases", []):
+            for index, template in enumerate(self.variant(vid).get("aliases", [])):
                 for gid in self.ids("games"):
                     try:
                         offers = vid in self.game(gid)["variants"]
                     except ConfigError:  # a broken game file is reported when that game is used, not here
                         continue
                     if offers:
-                        result[template.format(game=gid)] = (gid, (vid,))
+                        entries.append((template.format(game=gid), gid, vid, index))
+        return entries
+
+    @cached_property
+    def aliases(self) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """``alias -> (game id, variants)``. A name that is a game's id names that game, and a
+        name two templates make names the first's game (``validate`` reports both clashes)."""
+        games = set(self.ids("games"))
+        result: dict[str, tuple[str, tuple[str, ...]]] = {}
+        for alias, gid, vid, _ in self.alias_entries:
+            if alias not in games and alias not in result:
+                result[alias] = (gid, (vid,))
         return result
 
     def lookup(self, name: str) -> tuple[str, tuple[str, ...]]:
@@ -327,10 +341,12 @@ def _game_template(template: str) -> bool:
 
 def _alias_problem(template: str) -> str | None:
     """Why an alias template cannot name games: it must be a game template that makes kebab-case
-    ids of kebab-case ones."""
-    if _game_template(template) and kebab_case(template.format(game="a-1")) is None:
+    ids of kebab-case ones, other than the game's own."""
+    if (_game_template(template) and template.format(game="a-1") != "a-1"
+            and kebab_case(template.format(game="a-1")) is None):
         return None
-    return "must be a kebab-case game-id template holding {game} and no other field, such as 'strict-{game}'"
+    return ("must be a kebab-case game-id template holding {game}, more than it and no other field, "
+            "such as 'strict-{game}'")
 
 
 def _title_problem(template: str) -> str | None:

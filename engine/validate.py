@@ -51,18 +51,26 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
                 roots.insert(0, path.parent.parent)
         else:
             report.errors.append(ConfigError("no such file or folder", str(path)))
-    catalog = Catalog([*roots, bundled_root()])
     if not paths:
-        targets = [(k, p) for k in KINDS for p in catalog.paths(k).values()]
-    games: list[tuple[str, Document]] = []
-    bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
+        targets = [(k, p) for k in KINDS for p in Catalog([*roots, bundled_root()]).paths(k).values()]
+    documents: list[tuple[str, Path, Document]] = []
     for kind, path in targets:
         report.checked += 1
         try:
-            doc = read_document(path)
+            documents.append((kind, path, read_document(path)))
         except ConfigError as exc:
             report.errors.append(exc)
-            continue
+    # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
+    # the config of its id here, over any other (otherwise the bundled namesake would be checked).
+    loose = [(_guess_kind(doc), path) for kind, path, doc in documents if not kind]
+    catalog = Catalog([*roots, bundled_root()], files=loose)
+    try:
+        aliases = catalog.alias_entries
+    except ConfigError:  # a broken variant file: reported at its lines below, its aliases unknown
+        aliases = []
+    games: list[tuple[str, Document]] = []
+    bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
+    for kind, path, doc in documents:
         kind = kind or _guess_kind(doc)
         errors = Catalog.check_document(kind, doc, path.stem)
         if kind == "decks" and not errors:
@@ -70,13 +78,13 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             if errors:
                 bad_decks.add(path.stem)
         if kind == "variants" and not errors:
-            errors += catalog.variant_errors(doc)
+            errors += catalog.variant_errors(doc) + _alias_clashes(aliases, doc)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((path.stem, doc))
     for gid, doc in games:
         if doc.data["deck"]["type"] not in bad_decks:
-            _check_game(catalog, gid, doc, report)
+            _check_game(catalog, aliases, gid, doc, report)
     return report
 
 
@@ -104,10 +112,29 @@ def _check_deck(doc: Document) -> list[ConfigError]:
     return []
 
 
-def _check_game(catalog: Catalog, gid: str, doc: Document, report: Report) -> None:
+def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document) -> list[ConfigError]:
+    """A variant's aliases that another alias template makes too: the name can only mean one
+    of the games (``Catalog.aliases``: the first template's)."""
+    vid = variant.data["id"]
+    errors = []
+    for alias, gid, owner, index in aliases:
+        if owner != vid:
+            continue
+        for other_alias, other_gid, other, other_index in aliases:
+            if other_alias == alias and (other, other_index) != (owner, index):
+                errors.append(variant.error(("aliases", index), f"alias {alias!r} ({gid} + {vid}) is also "
+                                                                 f"variant {other}'s alias of {other_gid}"))
+    return errors
+
+
+def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid: str, doc: Document,
+                report: Report) -> None:
     from .registry import ENGINES, engine_module, located
 
     data = doc.data
+    for alias, target, vid, _ in aliases:
+        if alias == gid:  # the name keeps meaning this game; the alias is lost
+            report.errors.append(doc.error(("id",), f"id {gid!r} is also variant {vid}'s alias of {target}"))
     if data["engine"] not in ENGINES:
         report.errors.append(doc.error(("engine",), f"unknown engine {data['engine']!r} (known: {', '.join(ENGINES)})"))
         return

@@ -125,6 +125,47 @@ def test_layout_must_fit_the_deck(tmp_path):
     assert any("deck holds only 104 cards" in str(e) for e in report.errors)
 
 
+def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
+    """``validate FILE`` checks that file's game, not a bundled namesake, and a new game there
+    is found by its id (issue: a broken eiffel-tower.yaml passed, checked as the bundled one)."""
+    broken = tmp_path / "eiffel-tower.yaml"
+    broken.write_text(EIFFEL.replace("[1, 2, 3, 4, 5, 5]", "[60, 60]"))
+    report = validate([str(broken)])
+    assert [(e.path, e.line) for e in report.errors] == [(str(broken), 14)]
+    assert "deck holds only 104 cards" in report.errors[0].message
+    new = tmp_path / "my-tower.yaml"
+    new.write_text(EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    assert validate([str(new)]).ok
+
+
+def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
+    """A game called strict-eiffel-tower would hide the Strict Eiffel Tower alias, and two
+    variants' templates making one name would leave it meaning either game: both are reported
+    (the name keeps meaning the game, or the first template's game). A template making the
+    game's own id is refused outright."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: strict-eiffel-tower"), "strict-eiffel-tower")
+    two = EIFFEL.replace("id: eiffel-tower", "id: t2").replace("variants: [strict]", "variants: [strict, loose]")
+    (root / "games" / "t2.yaml").write_text(two)
+    (root / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    (root / "variants" / "loose.yaml").write_text(strict.replace("id: strict", "id: loose"))
+    report = validate([str(root)])
+    assert sorted(f"{Path(e.path).name}:{e.line}: {e.message}" for e in report.errors) == [
+        "loose.yaml:9: alias 'strict-t2' (t2 + loose) is also variant strict's alias of t2",
+        "strict-eiffel-tower.yaml:1: id 'strict-eiffel-tower' is also variant strict's alias of eiffel-tower",
+    ]
+    catalog = Catalog([root, BUNDLED])
+    assert catalog.lookup("strict-eiffel-tower") == ("strict-eiffel-tower", ())
+    assert "strict-eiffel-tower" not in catalog.aliases  # so `list` shows the name once
+    assert catalog.lookup("strict-t2") == ("t2", ("loose",))  # variants in id order: loose first
+    (root / "variants" / "loose.yaml").write_text(strict.replace("id: strict", "id: loose")
+                                                   .replace('"strict-{game}"', '"{game}"'))
+    report = validate([str(root / "variants" / "loose.yaml")])
+    assert [f"{e.line}: {e.message}" for e in report.errors] == [
+        "9: 'aliases[0]': must be a kebab-case game-id template holding {game}, more than it and no other "
+        "field, such as 'strict-{game}'"]
+
+
 def test_id_must_match_file_name(tmp_path):
     report = validate([str(make_root(tmp_path, EIFFEL))])
     assert any("differs from the file name" in str(e) for e in report.errors)
