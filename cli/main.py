@@ -97,4 +97,13 @@ def _silence_stdout() -> None:
 
 
 def main() -> None:
-    cli(prog_name="cardgames")
+    if sys.stdout is None:  # started with stdout closed (`>&-`): every command's data would be lost
+        click.echo("Error: stdout is closed (redirect it to /dev/null to discard the output)", err=True)
+        sys.exit(1)
+    try:
+        cli(prog_name="cardgames")
+    except OSError as exc:  # --help or --version into a full disk, before any command runs (Click
+        # itself answers a broken pipe there)
+        _silence_stdout()
+        click.echo(f"Error: cannot write the output: {exc.strerror or exc}", err=True)
+        sys.exit(1)

@@ -57,6 +57,22 @@ def test_a_full_disk_on_stdout_is_one_line(tmp_path):
                                 timeout=120)
     assert result.returncode == 1
     assert result.stderr.decode() == "Error: cannot write the output: No space left on device\n"
+    for option in ("--help", "--version"):  # written before any command runs
+        with open("/dev/full", "wb") as full:
+            result = subprocess.run([str(SCRIPT), option], cwd=tmp_path, stdout=full, stderr=subprocess.PIPE,
+                                    timeout=120)
+        assert result.returncode == 1
+        assert result.stderr.decode() == "Error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("args", [["simulate", "--game", "eiffel-tower", "--seed", "1"], ["list"]])
+def test_a_closed_stdout_is_one_line(tmp_path, args):
+    """Started with stdout closed (``>&-``), a command would lose its data (the JSON writers
+    failed with a traceback, the tables were silently dropped): refused before it runs."""
+    result = subprocess.run([str(SCRIPT), *args], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            timeout=120, preexec_fn=lambda: os.close(1))
+    assert result.returncode == 1
+    assert result.stderr.decode() == "Error: stdout is closed (redirect it to /dev/null to discard the output)\n"
 
 
 def _small_files() -> None:
