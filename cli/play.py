@@ -45,24 +45,27 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
     """Play one game with seeded agents; print its JSON log (or narrate it with --format text)."""
     from cardgames.engine.agents import make_agents
     from cardgames.engine.core import play
-    from cardgames.engine.log import build_log, dumps, write_atomic
+    from cardgames.engine.log import build_log, check_target, dumps, write_atomic
 
     if log_path == "-" and fmt == "text":
         raise click.UsageError("--log - puts the log on stdout, where --format text puts the narration: "
                                "give --log a file")
+    if log_path is not None:
+        check_target(log_path)  # before the game, which may take minutes
     game = load_game(ctx, game_id, variants, players)
     stop = None
     if rounds is not None:
         probe = game.new_state(game.check_seed(seed, rng), rng)
         if probe.rounds_played is None:
-            raise click.UsageError(f"--matches applies to games of several matches or rounds, not {game.id}")
+            raise click.UsageError(f"--matches/--rounds applies to games of several matches or rounds, "
+                                   f"not {game.id}")
         stop = lambda state: state.rounds_played >= rounds  # noqa: E731
     run = play(game, seed, make_agents(agents, game), rng, stop=stop)
     log = build_log(game, run)
     if log_path == "-":  # stdout, where the log goes anyway
         log_path = None
     if log_path is not None:
-        write_atomic(log_path, dumps(log))
+        write_atomic(log_path, dumps(log, pretty=(fmt != "jsonl")))
         message(f"log written to {log_path}")
     if fmt == "text":
         click.echo(narrate(game, run))

@@ -47,12 +47,14 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.games.pairing.solver import Solver
-    from cardgames.engine.log import build_log, dumps, write_atomic
+    from cardgames.engine.log import build_log, check_target, dumps, write_atomic
 
     if (seed is None) == (seeds is None):
         raise click.UsageError("give exactly one of --seed S or --seeds A-B")
     if log_path is not None and seed is None:
         raise click.UsageError("--log needs a single --seed")
+    if log_path is not None:
+        check_target(log_path)  # before the search, which may take minutes
     game = load_game(ctx, game_id, variants, players)
     if game.spec.engine != "pairing":
         raise CardgamesError(f"solve works for the pairing solitaires, not {game.id}")

@@ -59,6 +59,29 @@ def dumps(data: Any, pretty: bool = True) -> bytes:
     return orjson.dumps(data, option=option) + b"\n"
 
 
+def target_problem(path: str | Path) -> str | None:
+    """Why ``write_atomic`` could not write ``path`` at all, or None: checked before a long run,
+    so that a typo in a folder name costs nothing (the write itself still reports anything else)."""
+    if not str(path):
+        return "no file name"
+    if str(path).endswith(os.sep) or os.path.isdir(path):
+        return "a file name, not a folder, is needed"
+    folder = os.path.dirname(os.path.realpath(path))
+    if not os.path.isdir(folder):
+        return f"there is no folder {os.path.dirname(path)}"
+    written_straight = os.path.exists(path) and not os.path.isfile(path)  # a device, a pipe
+    if not written_straight and not os.access(folder, os.W_OK | os.X_OK):  # the temporary file goes there
+        return f"the folder {os.path.dirname(path) or '.'} is not writable"
+    return None
+
+
+def check_target(path: str | Path) -> None:
+    """Raise the one-line error for a file ``write_atomic`` could not write at all (``-`` is stdout)."""
+    problem = None if str(path) == "-" else target_problem(path)
+    if problem is not None:
+        raise CardgamesError(f"cannot write {path}: {problem}")
+
+
 def write_atomic(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename, so a
     failed run never leaves half a file. ``-`` is stdout. A target that exists but is not a regular

@@ -274,3 +274,31 @@ def test_a_real_system_error_in_the_scorer_is_not_hidden(run_cli, monkeypatch):
     monkeypatch.setattr(optimise._Search, "run", lambda *a, **k: (_ for _ in ()).throw(SystemError("a real fault")))
     with pytest.raises(SystemError, match="a real fault"):
         run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
+
+
+def test_a_log_that_cannot_be_written_is_refused_before_the_game(run_cli, tmp_path, monkeypatch):
+    """A typo in --log's folder used to cost the whole game (minutes for 2-player Torqu) first."""
+    from cardgames.engine import core
+
+    monkeypatch.setattr(core, "play", lambda *a, **k: pytest.fail("the game was played"))
+    for command in (["simulate", "--game", "torqu", "--players", "2"], ["solve", "--game", "eiffel-tower"]):
+        result = run_cli(*command, "--seed", "3", "--log", str(tmp_path / "nodir" / "g.json"))
+        assert result.exit_code == 1
+        assert result.stderr == f"Error: cannot write {tmp_path / 'nodir' / 'g.json'}: there is no folder " \
+                                f"{tmp_path / 'nodir'}\n"
+
+
+def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
+    """docs/log-format.md: pretty with --format json, one line with --format jsonl, in a --log file too."""
+    for fmt, lines in (("jsonl", 1), ("json", None)):
+        log = tmp_path / f"{fmt}.json"
+        assert run_cli("simulate", "--game", "eiffel-tower", "--seed", "3", "--format", fmt,
+                       "--log", str(log)).exit_code == 0
+        count = len(log.read_bytes().splitlines())
+        assert count == lines if lines else count > 100
+        assert run_cli("replay", str(log)).exit_code == 0
+
+
+def test_the_rounds_option_is_named_as_typed(run_cli):
+    result = run_cli("simulate", "--game", "towers", "--players", "2", "--seed", "1", "--rounds", "1")
+    assert result.exit_code == 2 and "--matches/--rounds applies to games of several" in result.stderr

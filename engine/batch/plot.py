@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import CardgamesError
-from ..log import write_atomic
+from ..log import target_problem, write_atomic
 from .report import Run
 
 _SCORE_FIGURES = ("scores", "cards_left", "moves")
@@ -49,11 +49,9 @@ def image_format(path: str, keep: Sequence[str] = ()) -> str:
     matplotlib, a format it writes."""
     if not path:
         raise CardgamesError("--plot needs a file name")
-    folder = os.path.dirname(path) or "."
-    if not os.path.isdir(folder):
-        raise CardgamesError(f"--plot {path}: there is no folder {folder}")
-    if not os.access(folder, os.W_OK | os.X_OK):  # the atomic write makes a temporary file there
-        raise CardgamesError(f"--plot {path}: the folder {folder} is not writable")
+    problem = target_problem(path)
+    if problem is not None:
+        raise CardgamesError(f"--plot {path}: {problem}")
     for other in keep:
         if os.path.realpath(other) == os.path.realpath(path) or (
                 os.path.exists(path) and os.path.exists(other) and os.path.samefile(other, path)):
