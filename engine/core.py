@@ -119,7 +119,10 @@ class Game(ABC):
             raise LogError(f"unknown action type {data['type']!r} for {self.id}")
         fields = {k: v for k, v in data.items() if k != "type"}
         if set(fields) != set(cls._fields):
-            raise LogError(f"action {data!r} needs fields {list(cls._fields)}")
+            wrong = ", ".join([*(f"unknown field {k!r}" for k in sorted(set(fields) - set(cls._fields))),
+                               *(f"no field {k!r}" for k in cls._fields if k not in fields)])
+            raise LogError(f"a {data['type']!r} action has {', '.join(map(repr, cls._fields)) or 'no fields'} "
+                           f"(this one: {wrong})")
         return cls(**{k: _frozen(v) for k, v in fields.items()})
 
     #: What one of a game's several deals is called in narration (games of one deal never say it).

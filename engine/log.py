@@ -231,8 +231,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         raise LogError("the deal in the log is not the deal the seed gives")
     result = state.result()
     if not _same(data["result"], result):
-        raise LogError(f"after {len(data['actions'])} steps the result is {_short(result)}, "
-                       f"but the log says {_short(data['result'])}")
+        where, fresh, logged = _first_difference(result, data["result"])
+        shown = ["missing" if value is _MISSING else _short(value) for value in (fresh, logged)]
+        raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
     return ReplayReport(game.id, seed, len(data["actions"]), result)
 
 
@@ -247,7 +248,10 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
     if player is None:
         raise LogError(f"step {step}: the game was already over")
     if not _same(entry["player"], player):
-        raise LogError(f"step {step}: the log says player {entry['player']!r} acted, but it was player {player}'s turn")
+        said = entry["player"]
+        if not isinstance(said, int) or isinstance(said, bool):
+            raise LogError(f"step {step}: field 'player' must be a seat number, not {_short(said)}")
+        raise LogError(f"step {step}: the log says player {said} acted, but it was player {player}'s turn")
     legal = state.legal_actions()
     # The engine's own action, compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
     own = legal[legal.index(action)] if action in legal else None
@@ -274,6 +278,24 @@ def _is_prefix(fresh: Any, logged: Any) -> bool:
         return (isinstance(logged, list) and len(fresh) <= len(logged)
                 and all(_is_prefix(a, b) for a, b in zip(fresh, logged, strict=False)))
     return _same(logged, fresh)
+
+
+_MISSING = object()
+
+
+def _first_difference(fresh: Any, logged: Any, path: str = "the result") -> tuple[str, Any, Any]:
+    """The first place (``the result.scores[1]``) where two JSON values differ, and both values
+    there: a whole result, cut short to fit a line, could hide it."""
+    if isinstance(fresh, dict) and isinstance(logged, dict):
+        for key in sorted(set(fresh) | set(logged)):
+            a, b = fresh.get(key, _MISSING), logged.get(key, _MISSING)
+            if a is _MISSING or b is _MISSING or not _same(a, b):
+                return _first_difference(a, b, f"{path}.{key}")
+    elif isinstance(fresh, list) and isinstance(logged, list) and len(fresh) == len(logged):
+        for i, (a, b) in enumerate(zip(fresh, logged, strict=True)):
+            if not _same(a, b):
+                return _first_difference(a, b, f"{path}[{i}]")
+    return path, fresh, logged
 
 
 def _short(value: Any, limit: int = 120) -> str:

@@ -84,7 +84,22 @@ def test_tampered_deal_and_result(log):
         replay(bad)
     bad = copy.deepcopy(log)
     bad["result"]["won"] = not bad["result"]["won"]
-    with pytest.raises(LogError, match="the result is"):
+    won, said = (orjson.dumps(value).decode() for value in (log["result"]["won"], bad["result"]["won"]))
+    with pytest.raises(LogError, match=f"steps the result.won is {won}, but the log says {said}$"):
+        replay(bad)
+    bad = copy.deepcopy(log)
+    del bad["result"]["plays"]
+    with pytest.raises(LogError, match=r"the result.plays is \d+, but the log says missing$"):
+        replay(bad)
+
+
+def test_a_changed_result_is_named_where_it_differs(run_cli, tmp_path):
+    """Naming the field: a long result cut to one line hid it (the audit's Turup scores)."""
+    good = orjson.loads(run_cli("simulate", "--game", "turup", "--players", "3", "--seed", "4").stdout)
+    bad = copy.deepcopy(good)
+    bad["result"]["scores"][1] += 1
+    with pytest.raises(LogError, match=rf"the result.scores\[1\] is {good['result']['scores'][1]}, but the log "
+                                       rf"says {good['result']['scores'][1] + 1}$"):
         replay(bad)
 
 
@@ -131,8 +146,9 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
 
 @pytest.mark.parametrize("where,value,message", [
     (("actions", 0, "action", "row"), "float", "^step 1: action .* is not legal here$"),
-    (("actions", 0, "player"), False, "^step 1: the log says player False acted"),
-    (("result", "won"), "int", "the result is"),
+    (("actions", 0, "player"), False, "^step 1: field 'player' must be a seat number, not false$"),
+    (("actions", 0, "player"), "0", "^step 1: field 'player' must be a seat number, not \"0\"$"),
+    (("result", "won"), "int", "the result.won is (true|false), but the log says [01]$"),
     (("agents",), [], "field 'agents' must name one agent per seat"),
 ])
 def test_values_are_compared_as_written(log, where, value, message):
@@ -212,3 +228,15 @@ def test_a_multi_deal_log_cut_short_says_actions_are_missing():
     data["actions"] = data["actions"][:30]
     with pytest.raises(LogError, match="actions are missing"):
         replay(data)
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda action: action.update(extra=1), "a 'play' action has 'row' (this one: unknown field 'extra')"),
+    (lambda action: action.pop("row"), "a 'play' action has 'row' (this one: no field 'row')"),
+])
+def test_an_action_with_wrong_fields_says_which(log, change, words):
+    bad = copy.deepcopy(log)
+    first = next(i for i, e in enumerate(bad["actions"]) if e["action"]["type"] == "play")
+    change(bad["actions"][first]["action"])
+    with pytest.raises(LogError, match=f"^step {first + 1}: {re.escape(words)}$"):
+        replay(bad)
