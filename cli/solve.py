@@ -70,8 +70,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         canonical = game.check_seed(s, rng)
         state = game.new_state(canonical, rng)
         solution = solver.solve(state)
-        rows.append({"game": game_id, "seed": canonical, "winnable": solution.winnable, "nodes": solution.nodes,
-                     "seconds": round(solution.seconds, 6)})
+        rows.append({"game": game.id, "variants": list(game.spec.variants), "seed": canonical,
+                     "winnable": solution.winnable, "nodes": solution.nodes, "seconds": round(solution.seconds, 6)})
         if fmt == "jsonl" and log_path != "-":
             emit_json(rows[-1], pretty=False)
         if log_path is not None:

@@ -132,7 +132,11 @@ def test_solve_cli(run_cli, tmp_path):
     out = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "jsonl")
     rows = [orjson.loads(line) for line in out.stdout.splitlines()]
     assert [r["seed"] for r in rows] == [1, 2, 3, 4]
-    assert set(rows[0]) == {"game", "seed", "winnable", "nodes", "seconds"}
+    assert set(rows[0]) == {"game", "variants", "seed", "winnable", "nodes", "seconds"}
+    assert (rows[0]["game"], rows[0]["variants"]) == ("eiffel-tower", [])
+    for spelling in (["--game", "strict-eiffel-tower"], ["--game", "eiffel-tower", "--variant", "strict"]):
+        row = orjson.loads(run_cli("solve", *spelling, "--seeds", "1-1", "--format", "jsonl").stdout)
+        assert (row["game"], row["variants"]) == ("eiffel-tower", ["strict"])  # as logs and batch files say
     log = tmp_path / "win.json"
     assert run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", str(log)).exit_code == 0
     assert run_cli("replay", str(log)).exit_code == 0
