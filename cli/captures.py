@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import format_option, load_game
+from .options import comma_list, format_option, load_game
 from .output import emit_json
 
 
@@ -21,8 +21,7 @@ def captures_cmd(ctx: click.Context, card: str, table: str, variants: tuple[str,
     from cardgames.engine.games.turup.rules import captures_on
 
     game = load_game(ctx, "turup", variants, _most_decks(ctx))
-    names = [name.strip() for name in table.split(",")] if table.strip() else []
-    found = captures_on(game, card.strip(), names)
+    found = captures_on(game, card.strip(), comma_list(table, "--table", "card"))
     if fmt == "json":
         emit_json({"captures": found})
     elif found:

@@ -15,6 +15,17 @@ if TYPE_CHECKING:
 F = Callable[..., Any]
 
 
+def comma_list(text: str, option: str, item: str = "item") -> list[str]:
+    """The names in a comma-separated option value, spaces around each ignored; none for an empty
+    value. An empty name in the list is a usage error: two commas in a row are a typo."""
+    if not text.strip():
+        return []
+    names = [name.strip() for name in text.split(",")]
+    if "" in names:
+        raise click.UsageError(f"{option}: {item} {names.index('') + 1} of {len(names)} is empty (two commas?)")
+    return names
+
+
 def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]:
     """``--format``: every command takes it, with the choices that make sense for its data."""
     return click.option("--format", "fmt", type=click.Choice(choices), default=default or choices[0],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import format_option, load_game
+from .options import comma_list, format_option, load_game
 from .output import emit_json
 
 
@@ -13,9 +13,7 @@ def parse_played(text: str) -> list[tuple[str, str]]:
     from cardgames.engine.errors import CardgamesError
 
     pairs = []
-    for item in (part.strip() for part in text.split(",")):
-        if not item:
-            continue
+    for item in comma_list(text, "--played"):
         pos, sep, name = item.partition("=")
         if not sep or not pos.strip() or not name.strip():
             raise CardgamesError(f"--played: {item!r} is not POSITION=CARD (e.g. NG=The Rakshasa)")

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from .options import format_option, load_game
+from .options import comma_list, format_option, load_game
 from .output import emit_json
 
 
@@ -32,11 +32,9 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
     if (cards is None) == (input_file is None):
         raise click.UsageError("give exactly one of --cards or --input")
     if cards is not None:
-        names = [n.strip() for n in cards.split(",")]
-        if names == [""]:  # an empty tableau scores 0; an empty --cards is far likelier an unset shell variable
+        names = comma_list(cards, "--cards", "card")
+        if not names:  # an empty tableau scores 0; an empty --cards is far likelier an unset shell variable
             raise click.UsageError("--cards is empty: give card names (Air-1,Air-2,...)")
-        if "" in names:
-            raise click.UsageError(f"--cards: card {names.index('') + 1} of {len(names)} is empty (two commas?)")
         _emit(scorer, score_names(scorer, names, "--cards"), fmt)
         return
     if fmt == "json":  # one JSON document: the list of results, in input order

@@ -161,7 +161,7 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
 
 
 @pytest.mark.parametrize("args,message", [
-    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--matches", "2"], "--matches applies to games"),
+    (["simulate", "--game", "eiffel-tower", "--seed", "1", "--matches", "2"], "--matches/--rounds applies to games"),
     (["solve", "--game", "eiffel-tower"], "exactly one of --seed S or --seeds A-B"),
     (["solve", "--game", "eiffel-tower", "--seed", "1", "--seeds", "1-2"], "exactly one of --seed S or --seeds"),
     (["solve", "--game", "eiffel-tower", "--seeds", "1-2", "--log", "x.json"], "--log needs a single --seed"),
@@ -169,6 +169,9 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["score", "torqu"], "exactly one of --cards or --input"),
     (["score", "torqu", "--cards", ""], "--cards is empty"),
     (["score", "torqu", "--cards", "Air-1,,Air-2"], "--cards: card 2 of 3 is empty"),
+    (["captures", "--card", "5S", "--table", "3C,,2D"], "--table: card 2 of 3 is empty (two commas?)"),
+    (["placements", "--card", "The Midwife", "--tower", "Books", "--played", "NG=The Rakshasa,"],
+     "--played: item 2 of 2 is empty"),
     (["--configs", "no/such/folder", "list"], "does not exist"),
     (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
@@ -297,8 +300,3 @@ def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
         count = len(log.read_bytes().splitlines())
         assert count == lines if lines else count > 100
         assert run_cli("replay", str(log)).exit_code == 0
-
-
-def test_the_rounds_option_is_named_as_typed(run_cli):
-    result = run_cli("simulate", "--game", "towers", "--players", "2", "--seed", "1", "--rounds", "1")
-    assert result.exit_code == 2 and "--matches/--rounds applies to games of several" in result.stderr

@@ -25,7 +25,7 @@ def test_captures_bad_input(run_cli):
     for args, words in ((["--card", "5X", "--table", "3C"], "unknown card '5X' in the french deck"),
                         (["--card", "5S", "--table", "3C,3C,3C,3C"], "3C appears 4 times"),
                         (["--card", "5S", "--table", "5S,5S,5S,5S,5S,5S,5S,5S"], "5S appears 9 times"),
-                        (["--card", "5S", "--table", "3C,,2D"], "card names must be plain")):
+                        (["--card", "", "--table", "2D"], "card names must be plain")):
         result = run_cli("captures", *args)
         assert result.exit_code == 1
         assert result.stderr.startswith(f"Error: {words}") and len(result.stderr.strip().splitlines()) == 1
