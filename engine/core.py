@@ -72,8 +72,10 @@ class Game(ABC):
                 raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
             # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error
-            if not digits.isascii() or not digits.isdigit() or len(digits) > len(str(SEED_MAX)):
+            if not digits.isascii() or not digits.isdigit():
                 raise CardgamesError(f"seed must be an integer 0..2**64-1, not {clip(seed)}")
+            if len(digits.lstrip("0")) > len(str(SEED_MAX)):
+                raise CardgamesError(f"seed {clip(seed)} is out of range 0..2**64-1")
             seed = int(seed)
         try:
             return check_seed(seed)

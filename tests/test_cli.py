@@ -225,7 +225,8 @@ LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
 
 
 @pytest.mark.parametrize("args, words", [
-    (["deal", "eiffel-tower", "--seed", LONG], "seed must be an integer 0..2**64-1"),
+    (["deal", "eiffel-tower", "--seed", LONG], "is out of range 0..2**64-1"),
+    (["deal", "eiffel-tower", "--seed", "1e5"], "seed must be an integer 0..2**64-1, not '1e5'"),
     (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", LONG], "invalid PySolFC game number"),
     (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", "\u0663"], "invalid PySolFC game number"),
     (["batch", "--game", "eiffel-tower", "--seeds", f"1-{LONG}"], "seeds run 0..2**64-1"),
