@@ -53,7 +53,8 @@ class Deck:
         self.names: tuple[str, ...] = tuple(c.name for c in cards)
         self.by_name: dict[str, Card] = {c.name: c for c in cards}
         if len(self.by_name) != len(cards):
-            raise CardgamesError(f"deck {self.id!r}: two cards share a name")
+            twice = next(name for i, name in enumerate(self.names) if name in self.names[:i])
+            raise CardgamesError(f"deck {self.id!r}: two cards are named {twice!r}")
 
     def __len__(self) -> int:
         return len(self.cards)

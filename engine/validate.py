@@ -103,10 +103,19 @@ def _check_deck(doc: Document) -> list[ConfigError]:
     problem = card_name_problem(doc.data)
     if problem:
         return [doc.error(("card_name",), problem)]
+    repeats = []
+    for key, name in (("suits", "id"), ("ranks", "id"), ("cards", "name")):
+        seen: set[str] = set()
+        for i, item in enumerate(doc.data.get(key, [])):
+            if item[name] in seen:
+                repeats.append(doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} is used twice"))
+            seen.add(item[name])
+    if repeats:
+        return repeats
     try:
         deck = Deck(doc.data)
-    except (CardgamesError, KeyError, ValueError) as exc:
-        return [doc.error((), f"cannot build the deck: {exc}")]
+    except (CardgamesError, KeyError, ValueError) as exc:  # the template names two cards alike, ...
+        return [doc.error(("card_name",) if "card_name" in doc.data else (), f"cannot build the deck: {exc}")]
     if not len(deck):
         return [doc.error((), "the deck has no cards")]
     return []

@@ -166,6 +166,19 @@ def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
         "field, such as 'strict-{game}'"]
 
 
+def test_a_deck_names_what_repeats_and_where(tmp_path):
+    """A repeated suit or rank id is reported at its own line; two cards a template names alike
+    at the template's line, naming the card (it was "two cards share a name" at line 1)."""
+    (tmp_path / "decks").mkdir()
+    french = (BUNDLED / "decks" / "french.yaml").read_text().replace("id: french", "id: odd")
+    deck = tmp_path / "decks" / "odd.yaml"
+    deck.write_text(french.replace("{id: D, name: Diamonds", "{id: H, name: Diamonds"))
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == ["10: suit id 'H' is used twice"]
+    deck.write_text(french.replace('card_name: "{rank}{suit}"', 'card_name: "{rank}"'))
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == [
+        "5: cannot build the deck: deck 'odd': two cards are named 'A'"]
+
+
 def test_id_must_match_file_name(tmp_path):
     report = validate([str(make_root(tmp_path, EIFFEL))])
     assert any("differs from the file name" in str(e) for e in report.errors)
