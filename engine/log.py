@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import ENGINE_VERSION
+from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .rng import RNG_NAME
 
@@ -208,6 +209,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     agents = data["agents"]
     if len(agents) != game.num_players or not all(isinstance(a, str) for a in agents):
         raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")
+    known = agent_names(game)
+    unknown = [a for a in agents if a not in known]
+    if unknown:  # what played is part of what the log claims
+        raise LogError(f"field 'agents': {game.id} has no agent {unknown[0]!r} (its agents: {', '.join(known)})")
     if game.spec.sha256 != data["config_sha256"]:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
                        f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "

@@ -279,6 +279,8 @@ def test_writer_keeps_whole_lines_and_truncates(tmp_path):
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n[1, 2]\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": "x"}\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": 1}\n', ":3: seed 1 appears twice"),
+    (orjson.dumps(HEADER) + b'\n{"seed": -1}\n', ":2: seed -1 is out of range 0..2**64-1"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 18446744073709551616}\n', ":2: not a result record"),  # beyond orjson
     (b"", "empty"),
 ])
 def test_bad_result_files(tmp_path, content, words):

@@ -321,6 +321,17 @@ def test_plot(run_cli, tmp_path):
     assert result.exit_code == 0 and two.stat().st_size > 1000
 
 
+def test_plot_draws_a_score_no_game_had_at_zero():
+    """The score distribution's line went straight from one value seen to the next, drawing the
+    values between at a neighbour's height."""
+    from cardgames.engine.batch.plot import MAX_STEPS, distribution
+
+    assert distribution({30: 1, 33: 3}) == ([30.0, 31.0, 32.0, 33.0], [0.25, 0.0, 0.0, 0.75], True)
+    assert distribution({0.5: 1, 2.5: 3}) == ([0.5, 2.5], [0.25, 0.75], False)  # fractions: points
+    assert distribution({0: 1, MAX_STEPS + 1: 1})[2] is False  # too wide a range for a step each
+    assert distribution({}) == ([], [], False)
+
+
 def test_plot_file_names_are_checked_before_the_games(run_cli, tmp_path):
     pytest.importorskip("matplotlib")
     out = tmp_path / "r.jsonl"

@@ -150,6 +150,7 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
     (("actions", 0, "player"), "0", "^step 1: field 'player' must be a seat number, not \"0\"$"),
     (("result", "won"), "int", "the result.won is (true|false), but the log says [01]$"),
     (("agents",), [], "field 'agents' must name one agent per seat"),
+    (("agents",), ["zzz"], r"^field 'agents': eiffel-tower has no agent 'zzz' \(its agents: greedy, random, solver\)$"),
 ])
 def test_values_are_compared_as_written(log, where, value, message):
     """6.0 or true where the engine writes 6 or 1 is not the same log (Python would say equal)."""

@@ -42,6 +42,23 @@ def _score_series(runs: list[Run]) -> tuple[str, list[tuple[str, dict[Any, int]]
     return name, [(run.label, run.summary.hists.get(name, {})) for run in runs]
 
 
+#: The widest range of integer values drawn as a step line (a bin for every integer in it).
+MAX_STEPS = 5000
+
+
+def distribution(hist: dict[Any, int]) -> tuple[list[float], list[float], bool]:
+    """A histogram's values and fractions of games, and whether to draw them as steps: integer
+    values over a range of at most ``MAX_STEPS`` get a step for every integer, a value no game had
+    at 0 (a line between the values seen would draw the gaps at their neighbours' heights);
+    other values are drawn as points, for the same reason."""
+    total = sum(hist.values()) or 1
+    values = sorted(hist)
+    if values and all(float(v).is_integer() for v in values) and values[-1] - values[0] <= MAX_STEPS:
+        grid = range(int(values[0]), int(values[-1]) + 1)
+        return [float(v) for v in grid], [hist.get(v, 0) / total for v in grid], True
+    return [float(v) for v in values], [hist[v] / total for v in values], False
+
+
 def image_format(path: str, keep: Sequence[str] = ()) -> str:
     """The image format ``path`` asks for: its extension, PNG without one. Checked before any game
     is played or any table printed, so that no work is wasted: a file name in a folder that
@@ -100,9 +117,12 @@ def plot(runs: list[Run], path: str) -> None:
 
     name, series = _score_series(runs)
     for label, hist in series:
-        total = sum(hist.values()) or 1
-        values = sorted(hist)
-        right.step([float(v) for v in values], [hist[v] / total for v in values], where="mid", label=label)
+        xs, fractions, stepped = distribution(hist)
+        if stepped:
+            right.step(xs, fractions, where="mid", label=label)
+        else:
+            right.plot(xs, fractions, ".", label=label)
+    right.set_ylim(bottom=0)
     right.set_xlabel(name)
     right.set_ylabel("fraction of games")
     right.set_title(f"distribution of {name}" if name else "no numeric figure")
