@@ -18,13 +18,14 @@ Values are integers in quarters: every value here is points, card numbers and sh
 Flush (``spare``, a quarter of the Flush's points plus a number), so four times it is an
 integer and every sum and comparison is exact, the same on any machine.
 
-The memo is an open-addressing table, two int64 words a slot: the packed counts, then
+The memo is an open-addressing table, three int64 words a slot: the packed counts, then
 ``value << 40 | bound << 16 | (pick + 2) << 8 | (j + 1)``: the plain value and the bound in 24
 signed bits each (:data:`.optimise.VALUE_BITS`, checked by the caller), ``pick`` the set taken
 there (an offset into the top number's shapes, at most 159 of them, :data:`FOUR_WILDS`, or
 :data:`NO_PICK` when every card of the top number is left out), ``j`` the wild cards still free
-(0 in the low byte marks an empty slot). :func:`number_best` stops with a failure flag rather
-than fill its table past half; :func:`search` then doubles the table (:func:`_grown`) and asks
+(0 in the low byte marks an empty slot); then, at positions with no wild card free, the slacks
+of numbers 1-8, a byte each (:func:`_slack_at`). :func:`number_best` stops with a failure flag
+rather than fill its table past half; :func:`search` then doubles the table (:func:`_grown`) and asks
 again, keeping every entry and its own place: the branch and bound is never restarted (it used
 to be, from the root, which measured as 30-50 % of a 72-card tableau's time).
 """
@@ -75,6 +76,55 @@ def _bound(tab, i):
 def _store(tab, i, x, j, value, pick, bound):
     tab[i, 0] = np.int64(x)
     tab[i, 1] = (value << 40) | ((bound & 0xFFFFFF) << 16) | ((pick + 2) << 8) | (j + 1)
+    tab[i, 2] = -1  # no slacks: every byte 255
+
+
+@njit(cache=True)
+def _slack_at(tab, i, n):
+    """The slack of number ``n`` (1 to :data:`SLACK_NUMBERS`) stored at slot ``i``, a position
+    ``(x, 0)``: B(x) - B(x - e_n) - spare[n], what its bound loses beyond ``spare[n]`` when a
+    card of number n is taken away, in quarters; 255 stands for 255 or more, or for no card of n
+    (:func:`search` computes those when it needs them). :func:`number_best` fills it from the
+    position's options: B(x - e_n) + spare[n] is the best bound of x with a card of n left out,
+    which leaving the top number's cards out gives (n the top number: slack 0 below that
+    option's bound), or any option whose child leaves a card of n out (the child's slack below
+    that option's bound). So the slack is the least, over the options, of how far the option's
+    bound falls short of B(x) plus its child's slack: a byte-wise minimum of byte-wise sums,
+    kept relative to the best bound so far while the options are scanned."""
+    return (tab[i, 2] >> (8 * (n - 1))) & 255
+
+
+# Byte-wise arithmetic on the slacks' word (eight bytes in one uint64, no loop over them).
+_HIGHS = np.uint64(0x8080808080808080)
+_LOWS = np.uint64(0x7F7F7F7F7F7F7F7F)
+_BYTE = np.uint64(0xFF)
+_SEVEN = np.uint64(7)
+_ONES = np.uint64(0x0101010101010101)
+_NO_SLACKS = np.uint64(0xFFFFFFFFFFFFFFFF)
+SLACK_NUMBERS = 8  # numbers 1-8 have a byte: their slacks' searches were the costly ones (every position above)
+
+
+@njit(cache=True)
+def _spread(v):
+    """``min(v, 255)`` in every byte."""
+    return np.uint64(min(v, 255)) * _ONES
+
+
+@njit(cache=True)
+def _add_bytes(a, b):
+    """Each byte of ``a`` plus ``b`` (a byte, repeated in each byte of ``b``), at most 255."""
+    s = ((a & _LOWS) + (b & _LOWS)) ^ ((a ^ b) & _HIGHS)
+    carry = ((a & b) | ((a | b) & ~s)) & _HIGHS
+    return s | ((carry >> _SEVEN) * _BYTE)
+
+
+@njit(cache=True)
+def _min_bytes(a, c):
+    """The smaller of each byte of ``a`` and ``c``."""
+    low = (a | _HIGHS) - (c & _LOWS)  # bit 7 of a byte: a's low seven bits >= c's
+    ge = ((a & ~c) | (~(a ^ c) & low)) & _HIGHS
+    mask = (ge >> _SEVEN) * _BYTE
+    return (c & mask) | (a & ~mask)
 
 
 @njit(cache=True)
@@ -96,7 +146,7 @@ def _grown(tab):
     for i in range(tab.shape[0]):
         if tab[i, 1] != 0:
             s = _slot(new_tab, np.uint64(tab[i, 0]), (tab[i, 1] & 255) - 1)
-            new_tab[s, 0], new_tab[s, 1] = tab[i, 0], tab[i, 1]
+            new_tab[s, :] = tab[i, :]
     return new_tab
 
 
@@ -134,11 +184,12 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
     top number n out (each worth nothing to the plain value and ``spare[n]`` to the bound), or
     take one of the shapes whose highest real card is n, whichever is worth most (for the plain
     value, the first in shape order on a tie: its ``pick``). Both values run over the same
-    positions, so one pass computes them. It runs on an explicit stack of positions being valued:
+    positions, so one pass computes them, and with no wild card free the slacks too (see
+    :func:`_slack_at`). It runs on an explicit stack of positions being valued:
     ``stack_x`` their counts, ``stack`` rows of (wild cards free, step, plain value so far, pick
-    so far, bound so far), where the step is :data:`_FRESH`, a wait for the child that leaves the
-    top number out or for four wild cards' child, or the shape whose child is being valued; a
-    position resumes there, so each child is probed about once. Each entry has fewer real cards
+    so far, bound so far, slacks so far), where the step is :data:`_FRESH`, a wait for the child
+    that leaves the top number out or for four wild cards' child, or the shape whose child is
+    being valued; a position resumes there, so each child is probed about once. Each entry has fewer real cards
     (or four fewer wild cards) than the one below it, so the depth stays under :data:`STACK`."""
     limit = tab.shape[0] // 2
     wilds = gain.shape[0] - 1
@@ -155,6 +206,7 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
         # are stored before it, so a fresh one is never in the table already.
         if step == _FRESH and filled[0] >= limit:
             return False, 0, 0
+        slacks = _NO_SLACKS
         if x == 0:  # wild cards alone: left out, or four of them as a set
             value, pick = gain[wilds - j], NO_PICK
             bound = value + spare[0] * j
@@ -179,8 +231,11 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                     continue
                 value, pick, step = _value(tab, c), NO_PICK, sh_start[n]
                 bound = spare[n] * np.int64(x >> low) + _bound(tab, c)
+                slacks = np.uint64(tab[c, 2])
+                if n <= SLACK_NUMBERS:  # leaving the top number's cards out leaves one of them out
+                    slacks &= ~(_BYTE << np.uint64(8 * (n - 1)))
             else:
-                value, pick, bound = stack[top, 2], stack[top, 3], stack[top, 4]
+                value, pick, bound, slacks = stack[top, 2], stack[top, 3], stack[top, 4], np.uint64(stack[top, 5])
             waiting = False
             for k in range(step, sh_start[n + 1]):
                 w = sh_wilds[k]
@@ -192,15 +247,27 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 c = _slot(tab, child, j - w)
                 if tab[c, 1] == 0:
                     stack[top, 1], stack[top, 2], stack[top, 3], stack[top, 4] = k, value, pick, bound
+                    stack[top, 5] = np.int64(slacks)
                     sp = _push(stack_x, stack, sp, child, j - w)
                     waiting = True
                     break
                 if sh_gain[k] + _value(tab, c) > value:
                     value, pick = sh_gain[k] + _value(tab, c), k - sh_start[n]
-                bound = max(bound, sh_gain[k] + _bound(tab, c))
+                option = sh_gain[k] + _bound(tab, c)
+                if j == 0:  # the slacks, relative to the best bound so far (see _slack_at)
+                    if option > bound:
+                        slacks = _min_bytes(_add_bytes(slacks, _spread(option - bound)), np.uint64(tab[c, 2]))
+                        bound = option
+                    elif bound - option < 255:
+                        slacks = _min_bytes(slacks, _add_bytes(np.uint64(tab[c, 2]), _spread(bound - option)))
+                else:
+                    bound = max(bound, option)
             if waiting:
                 continue
-        _store(tab, _slot(tab, x, j), x, j, value, pick, bound)  # the slot is looked up again: inserts moved it
+        c = _slot(tab, x, j)  # the slot is looked up again: inserts moved it
+        _store(tab, c, x, j, value, pick, bound)
+        if j == 0:
+            tab[c, 2] = np.int64(slacks)
         filled[0] += 1
         sp -= 1
     c = _slot(tab, x0, j0)
@@ -327,9 +394,10 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
                   stack, slack, x, j, exact, k, sp_cards, sp_size, unit, card_number, need, known_only):
     """Whether special ``k``'s child of the node ``(x, j)`` (number side bound ``exact``) is
     pruned by the node's *slacks*: 1 if so, 0 if not, -1 if the table must grow first (the slacks
-    found so far are kept). The slack of number n, ``slack[n]`` (-1 until computed here, once per
-    node and number), is what the bound loses beyond ``spare[n]`` when one card of number n is
-    taken away: ``exact - B(x - e_n, j) - spare[n]``. A child that takes that card and others is
+    found so far are kept). The slack of number n, ``slack[n]`` (read from the table for numbers
+    1-8, see :func:`_slack_at`; otherwise -1 until computed here, once per node and number), is
+    what the bound loses beyond ``spare[n]`` when one card of number n is taken away:
+    ``exact - B(x - e_n, j) - spare[n]``. A child that takes that card and others is
     bounded through ``B(x - e_n, j)`` less the others' charges, so its bound is lower than the
     plain charge bound by its cards' largest slack; ``need`` is how much lower it must be to be
     pruned. The slacks already computed are read first; with ``known_only``, only those."""
@@ -361,7 +429,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
     best is minus infinity until the root is valued (``found``)."""
     stack_x = np.empty(STACK, np.uint64)
-    stack = np.empty((STACK, 5), np.int64)
+    stack = np.empty((STACK, 6), np.int64)
     left = left.copy()  # cards left of each suit, changed as specials are taken
     groups = left.shape[0]
     group_best = np.zeros(groups, np.int64)
@@ -419,6 +487,12 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                     chosen_out[:d] = chosen[:d]
             f_exact[d], f_here[d], f_k[d] = exact, here, f_start[d]
             slack[d, :] = -1
+            if j == 0:  # the table's slacks (_slack_at); the others are computed when needed
+                c = _slot(tab, x, 0)
+                for n in range(1, min(SLACK_NUMBERS + 1, spare.shape[0])):
+                    s = _slack_at(tab, c, n)
+                    if s < 255:
+                        slack[d, n] = s
             mode = 1
         elif mode == 1:
             x, j, value, exact, here = f_counts[d], f_wilds[d], f_value[d], f_exact[d], f_here[d]

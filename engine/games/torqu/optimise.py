@@ -65,12 +65,13 @@ def first_table_slots(cards: int) -> int:
     return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
 
 
-# A table slot is two int64 words (see :mod:`.kernels`): the packed counts, then the plain value and
-# the bound in VALUE_BITS signed bits each, beside the set picked and the wild cards free. Two
-# thirds of the three words it had, so large tables miss the caches less (issue 4's eleventh pass:
-# 30 of the 72-card benchmark's tableaux 13.6-14.0 s -> 11.3-12.4 s, the 200's p99 3.29 -> 2.84 s
-# with the median unchanged, four-player games 6 % faster) and a 72-card table a third smaller.
+# A table slot is three int64 words (see :mod:`.kernels`): the packed counts, then the plain value and
+# the bound in VALUE_BITS signed bits each, beside the set picked and the wild cards free (two words
+# since the eleventh pass, down from three, so large tables miss the caches less: 30 of the 72-card
+# benchmark's tableaux 13.6-14.0 s -> 11.3-12.4 s), then the slacks of numbers 1-8 (the fourteenth
+# pass: a third word costs memory again, but the slacks' own searches it saves cost more).
 VALUE_BITS = 24
+TABLE_WORDS = 3
 
 
 def fits_table_values(pts: Points, cards: int) -> str | None:
@@ -155,7 +156,7 @@ class _NumberSide:
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
-        self.tab = np.zeros((first_table_slots(cards), 2), np.int64)  # replaced by a larger copy when outgrown
+        self.tab = np.zeros((first_table_slots(cards), TABLE_WORDS), np.int64)  # a larger copy when outgrown
         self.filled = np.zeros(1, np.int64)
 
     def arguments(self) -> tuple:
@@ -259,7 +260,10 @@ class _Search:
     number when first needed. Measured on 72-card tableaux (seeds 0..29 of the benchmark): 95 %
     of the children's B computations go, the median time halves. Only at nodes with no wild card
     free: there a single's B opens many more positions than the children it spares (tried: the
-    median rose again, 239 -> 271 ms allowing one wild card).
+    median rose again, 239 -> 271 ms allowing one wild card). Since the fourteenth pass the
+    number side keeps the slacks of numbers 1-8 in its table, computed with B from the options'
+    children (``kernels._slack_at``): those numbers' searches, which re-opened every position
+    above the card's number, were most of the slacks' cost (a fifth of all positions go).
 
     The loop itself is :func:`.kernels.search`; this class prepares its arrays and rebuilds the
     packing."""
