@@ -50,14 +50,16 @@ NUMBER_BITS = 4  # bits per number in the packed counts: 16 numbers of up to 15 
 MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most
-# 2^(TABLE_START_BITS + (cards - 36) // 6) (2^16 up to 36 cards, 2^22 at 72); it doubles when half
-# full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best (2^12-2^15 and
-# 2^17-2^18 slower or no faster), while allocating it for a hand of a few cards doubles that call's
-# time. At 72 cards the tables end at 2^21-2^24 slots: starting at 2^22 saves most of the doublings
-# (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 -> 88.6 s).
+# 2^(TABLE_START_BITS + (cards - 36) // 6) (2^16 up to 36 cards), at most 2^LARGEST_FIRST_BITS; it
+# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best
+# (2^12-2^15 and 2^17-2^18 slower or no faster), while allocating it for a hand of a few cards
+# doubles that call's time. At 72 cards the tables end at 2^21-2^24 slots: starting at 2^22 saved
+# most of the doublings (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 ->
+# 88.6 s, two-word slots); with three words a slot, 2^21 (fourteenth pass, 200 tableaux with the
+# third word: median 199 -> 179 ms, all 85.1 -> 84.6 s; with two words it gained nothing).
 TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
-LARGEST_FIRST_BITS = 22  # 72 cards' first table (96 MiB): more cards grow it as they need, not up front
+LARGEST_FIRST_BITS = 21  # 72 cards' first table (48 MiB): more cards grow it as they need, not up front
 
 
 def first_table_slots(cards: int) -> int:
