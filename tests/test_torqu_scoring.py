@@ -437,3 +437,28 @@ def test_pictures_are_read_from_the_deck():
     three = {**spec, "suits": [{**suit, "pictures": suit["pictures"][:3]} for suit in spec["suits"]]}
     with pytest.raises(CardgamesError, match="3 pictures a suit do not split numbers 1..16 evenly"):
         Scorer(Deck(three, 1), game.spec.options)
+
+
+BYTE = st.sampled_from([0, 1, 126, 127, 128, 129, 254, 255]) | st.integers(0, 255)
+
+
+@given(st.lists(BYTE, min_size=8, max_size=8), st.lists(BYTE, min_size=8, max_size=8), st.integers(0, 1000))
+def test_the_slacks_byte_arithmetic(a, c, v):
+    """The number side keeps eight slacks in one word (``kernels._slack_at``): a byte-wise minimum
+    and a byte-wise sum capped at 255, computed without a loop. An overstated slack would prune a
+    node that can win, so both are checked byte by byte against the plain definitions."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu import kernels
+
+    def word(values):
+        return np.uint64(sum(b << (8 * i) for i, b in enumerate(values)))
+
+    def split(value):
+        return [(int(value) >> (8 * i)) & 255 for i in range(8)]
+
+    assert split(kernels._min_bytes(word(a), word(c))) == [min(x, y) for x, y in zip(a, c, strict=True)]
+    assert split(kernels._add_bytes(word(a), word(c))) == [min(x + y, 255) for x, y in zip(a, c, strict=True)]
+    spread = np.uint64(kernels._spread(v))
+    assert split(spread) == [min(v, 255)] * 8
+    assert split(kernels._add_bytes(word(a), spread)) == [min(x + v, 255) for x in a]
