@@ -80,7 +80,7 @@ def check_target(path: str | Path) -> None:
     """Raise the one-line error for a file ``write_atomic`` could not write at all (``-`` is stdout)."""
     problem = None if str(path) == "-" else target_problem(path)
     if problem is not None:
-        raise CardgamesError(f"cannot write {path}: {problem}")
+        raise CardgamesError(f"cannot write {str(path) or repr('')}: {problem}")
 
 
 def write_atomic(path: str | Path, data: bytes) -> None:
@@ -96,10 +96,7 @@ def write_atomic(path: str | Path, data: bytes) -> None:
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
         return
-    if not str(path):
-        raise CardgamesError("cannot write '': no file name")
-    if str(path).endswith(os.sep):
-        raise CardgamesError(f"cannot write {path}: a file name, not a folder, is needed")
+    check_target(path)
     try:
         found = os.stat(path)
     except FileNotFoundError:
