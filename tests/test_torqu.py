@@ -310,6 +310,17 @@ def test_whole_games_keep_every_card_and_replay(short_catalog, seed, players, va
     assert dumps(build_log(game, play(game, seed, make_agents(["random"], game)))) == dumps(log)
 
 
+def test_a_game_stopped_early_names_its_leaders(short_catalog):
+    """Stopped after one match by ``--matches`` or by ``max_matches``, a game reports the same
+    winners: the stones furthest along (issue 4's unfinished game; ``--matches`` said none)."""
+    game = load_game("torqu", (), 4, short_catalog)
+    stopped = play(game, 3, make_agents(["random"], game), stop=lambda state: state.rounds_played >= 1)
+    result = stopped.state.result()
+    assert result["matches"] == 1 and not result["finished"]
+    best = max(result["positions"])
+    assert result["winners"] == [s for s in range(4) if result["positions"][s] == best]
+
+
 def test_every_legal_action_applies(short_catalog):
     """Every action listed applies and keeps every card, Death's draws from other players'
     tableaux included (the walk lays its cards, so that the tableaux fill and offer them)."""

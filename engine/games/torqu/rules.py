@@ -346,8 +346,9 @@ class TorquState(State):
 
     # -- results ---------------------------------------------------------------------------
     def winners(self) -> list[int]:
-        if self._current is not None:
-            return []
+        """The seats whose stone is furthest along: the winners of a finished game, and the leaders
+        of one stopped before a stone reached the end (``max_matches``, or ``simulate --matches``),
+        as Turup names its leaders when stopped after some rounds."""
         best = max(self.positions)
         return [s for s in range(self.game.num_players) if self.positions[self.game.owner(s)] == best]
 
