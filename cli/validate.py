@@ -29,7 +29,7 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
     if fmt == "json":
         emit_json({"ok": report.ok, "checked": report.checked,
                    "errors": [{"file": e.path, "line": e.line, "message": e.message} for e in report.errors],
-                   "facts": report.facts})
+                   "facts": report.facts if facts else []})
     else:
         for error in report.errors:
             click.echo(str(error))

@@ -45,7 +45,8 @@ def test_the_deal_table(players):
 def test_validate_facts_cover_every_player_count(run_cli):
     import json
 
-    result = run_cli("validate", "--format", "json")
+    assert json.loads(run_cli("validate", "--format", "json").stdout)["facts"] == []  # asked for with --facts
+    result = run_cli("validate", "--facts", "--format", "json")
     assert result.exit_code == 0
     facts = [f for f in json.loads(result.stdout)["facts"] if f["game"] == "torqu" and not f["variants"]]
     assert {f["players"]: (f["dealt"], f["exposed"]) for f in facts} == {n: (160, 9) for n in range(2, 9)}
