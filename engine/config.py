@@ -245,7 +245,8 @@ class Catalog:
     def resolve(self, name: str, variants: Iterable[str] = (), players: int | None = None) -> GameSpec:
         """Resolve a game id or alias plus variants and a player count into a GameSpec."""
         gid, implied = self.lookup(name)
-        game = self.game(gid)
+        doc = self.document("games", gid)
+        game = doc.data
         chosen = list(implied)
         for v in variants:
             if v not in chosen:
@@ -269,7 +270,7 @@ class Catalog:
         if not low <= count <= high:
             raise OptionConflictError(f"{gid} is for {low}-{high} players, not {count}" if low != high
                                       else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
-        unknown = self.unknown_deck(self.document("games", gid))
+        unknown = self.unknown_deck(doc)
         if unknown is not None:
             raise unknown
         deck = self.deck(game["deck"]["type"])
@@ -277,7 +278,6 @@ class Catalog:
         spec = GameSpec(id=gid, name=title, family=game["family"], engine=game["engine"], players=count,
                         variants=tuple(chosen), deck=_freeze(deck), copies=copies_for(game["deck"], count),
                         options=_freeze(options))
-        doc = self.document("games", gid)
         errors = check_mapping(options, module.OPTIONS, doc, ("options",))
         if errors:
             raise errors[0]
