@@ -53,16 +53,21 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             report.errors.append(ConfigError("no such file or folder", str(path)))
     if not paths:
         targets = [(k, p) for k in KINDS for p in Catalog([*roots, bundled_root()]).paths(k).values()]
+    # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
+    # the config of its id here, over any other (otherwise the bundled namesake would be checked).
     documents: list[tuple[str, Path, Document]] = []
+    loose: list[tuple[str, Path]] = []
     for kind, path in targets:
         report.checked += 1
         try:
-            documents.append((kind, path, read_document(path)))
+            doc = read_document(path)
         except ConfigError as exc:
             report.errors.append(exc)
-    # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
-    # the config of its id here, over any other (otherwise the bundled namesake would be checked).
-    loose = [(_guess_kind(doc), path) for kind, path, doc in documents if not kind]
+            continue
+        if not kind:
+            kind = _guess_kind(doc)
+            loose.append((kind, path))
+        documents.append((kind, path, doc))
     catalog = Catalog([*roots, bundled_root()], files=loose)
     try:
         aliases = catalog.alias_entries
@@ -71,7 +76,6 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
     for kind, path, doc in documents:
-        kind = kind or _guess_kind(doc)
         errors = Catalog.check_document(kind, doc, path.stem)
         if kind == "decks" and not errors:
             errors += _check_deck(doc)
