@@ -312,8 +312,9 @@ def test_whole_games_keep_every_card_and_replay(short_catalog, seed, players, va
 
 
 def test_a_game_stopped_early_names_its_leaders(short_catalog):
-    """Stopped after one match by ``--matches`` or by ``max_matches``, a game reports the same
-    winners: the stones furthest along (issue 4's unfinished game; ``--matches`` said none)."""
+    """Stopped after one match as ``simulate --matches 1`` stops it, a game names the stones
+    furthest along as its winners, as one ended by ``max_matches`` does (the whole-games test
+    above); ``--matches`` used to name none."""
     game = load_game("torqu", (), 4, short_catalog)
     stopped = play(game, 3, make_agents(["random"], game), stop=lambda state: state.rounds_played >= 1)
     result = stopped.state.result()
