@@ -273,6 +273,60 @@ def test_bound_terms_match_their_definition(game, dragons, codes, wilds, with_dr
         assert uniform[g] == (len({int(sp.per[k]) for k in mine}) <= 1)
 
 
+
+def best_disjoint(sp, candidates, used, wilds, worth):
+    """The most a disjoint selection of ``candidates`` (clear of ``used`` cards, with at most
+    ``wilds`` wild cards in all) adds, each special adding ``worth(k)``: brute force."""
+    best = 0
+    for i, k in enumerate(candidates):
+        cards = set(sp.members(k))
+        if sp.wilds[k] <= wilds and not cards & used:
+            best = max(best, worth(k) + best_disjoint(sp, candidates[i + 1:], used | cards, wilds - sp.wilds[k],
+                                                      worth))
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(POOL + list(range(32, 48))), min_size=4, max_size=11, unique=True),
+       st.integers(0, 3), st.booleans(), st.data())
+# Water 1-8 and the Rain Dragon: two Perfect Fours and more in one suit of eight cards.
+@example([32, 33, 34, 35, 36, 37, 38, 39, 152], 0, True, None)
+def test_the_specials_bounds_cover_every_disjoint_selection(game, dragons, codes, wilds, with_dragons, data):
+    """The search prunes with ``kernels._extra`` and ``kernels._reduced_extra``, upper bounds on
+    what the specials from a given one on can still add (their values, or their positive reduced
+    values). Too low a bound prunes a node that can win, so both are checked against brute force
+    over every disjoint selection, some cards already taken."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, bound_terms
+    from cardgames.engine.games.torqu.specials import find
+
+    scorer = (dragons if with_dragons else game).scorer
+    reals = [scorer.idents[c] for c in sorted(codes) if c not in scorer.wild]
+    best_wild = 16
+    sp = find(reals, wilds, scorer.points, 1, len(scorer.suit_ids), scorer.members, best_wild)
+    n = len(sp.value)
+    numbers = np.array([c.number for c in reals], np.int64)
+    spare = np.arange(17, dtype=np.int64) + 7
+    charges, reduced, positive, with_wilds, group_start, by_group, uniform = bound_terms(
+        sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, numbers, spare, 7, len(scorer.suit_ids))
+    start = 0 if data is None else data.draw(st.integers(0, n))
+    taken = set() if data is None else data.draw(st.sets(st.integers(0, len(reals) - 1), max_size=3))
+    used = np.array([i in taken for i in range(len(reals))], np.bool_)
+    suits = np.array([c.suit for i, c in enumerate(reals) if i not in taken], np.int64)
+    left = np.bincount(suits, minlength=len(scorer.suit_ids))
+    groups = len(scorer.suit_ids)
+    candidates = list(range(start, n))
+
+    bound = _extra(start, used, wilds, left, with_wilds, best_wild, sp.value, sp.cards, sp.size, sp.wilds, sp.per,
+                   group_start, by_group, uniform)
+    assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: sp.value[k] + sp.wilds[k] * best_wild)
+    bound = _reduced_extra(start, used, wilds, left, positive, reduced, sp.cards, sp.size, sp.wilds, sp.group, sp.per,
+                           np.zeros(groups, np.int64), np.zeros(groups, np.int64), np.zeros(groups, np.int64),
+                           np.empty(max(1, n), np.int64))
+    assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: max(0, reduced[k]))
+
+
 # -- the optimiser's tables and determinism ------------------------------------------------------
 
 def test_arrangement_does_not_depend_on_what_was_scored_before(game):

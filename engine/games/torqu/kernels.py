@@ -320,8 +320,12 @@ def _clashes(k, sp_cards, sp_size, used):
 
 @njit(cache=True)
 def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group,
-                   sp_per, group_best, group_per, scratch):
-    """The specials' part of the Lagrangian bound (``optimise._Search`` explains it)."""
+                   sp_per, group_best, group_second, group_per, scratch):
+    """The specials' part of the Lagrangian bound (``optimise._Search`` explains it). Per suit,
+    at most ``left // per`` disjoint specials fit (``per`` the fewest of its cards one takes):
+    they add at most the suit's best reduced value and its second best for each other one
+    (issue 4's fifteenth pass; the best for each, as before, was looser, and keeping more than
+    two values per suit pruned no more and cost more)."""
     found = 0
     for p in range(np.searchsorted(positive, start), positive.shape[0]):
         k = positive[p]
@@ -343,15 +347,21 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
         else:
             g = sp_group[k]
             if group_per[g] == 0:
-                group_best[g], group_per[g] = 0, 4
-            group_best[g] = max(group_best[g], r)
+                group_best[g], group_second[g], group_per[g] = r, 0, sp_per[k]
+                continue
+            if r > group_best[g]:
+                group_best[g], group_second[g] = r, group_best[g]
+            elif r > group_second[g]:
+                group_second[g] = r
             group_per[g] = min(group_per[g], sp_per[k])
     total = 0
     for u in range(found):
         total += scratch[u]
     for g in range(group_per.shape[0]):
         if group_per[g]:
-            total += group_best[g] * (left[g] // group_per[g])
+            fit = left[g] // group_per[g]
+            if fit:
+                total += group_best[g] + group_second[g] * (fit - 1)
             group_per[g] = 0
     return total
 
@@ -359,7 +369,9 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
 @njit(cache=True)
 def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds, sp_per,
            group_start, group_idx, uniform):
-    """An upper bound on what specials from ``start`` on can add (``optimise._Search``)."""
+    """An upper bound on what specials from ``start`` on can add (``optimise._Search``): the best
+    ``wilds`` specials with wild cards, and per suit as many of its specials without as fit in
+    its cards left, the first of them (``group_idx`` holds each suit's in order of value)."""
     total = 0
     if wilds:
         found = 0
@@ -373,19 +385,22 @@ def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, 
                 break
     for g in range(group_start.shape[0] - 1):
         idx = group_idx[group_start[g]:group_start[g + 1]]
-        value = per = -1
-        for p in range(np.searchsorted(idx, start), idx.shape[0]):
+        first = np.searchsorted(idx, start)
+        per = 0  # the fewest of the suit's cards a special still possible takes
+        for p in range(first, idx.shape[0]):
             k = idx[p]
-            if _clashes(k, sp_cards, sp_size, used):
-                continue
-            if value < 0:
-                value, per = sp_value[k], sp_per[k]
+            if (per == 0 or sp_per[k] < per) and not _clashes(k, sp_cards, sp_size, used):
+                per = sp_per[k]
                 if uniform[g]:
                     break
-            elif sp_per[k] < per:
-                per = sp_per[k]
-        if value >= 0:
-            total += value * (left[g] // per)
+        fit = left[g] // per if per else 0
+        for p in range(first, idx.shape[0]):
+            if fit == 0:
+                break
+            k = idx[p]
+            if not _clashes(k, sp_cards, sp_size, used):
+                total += sp_value[k]
+                fit -= 1
     return total
 
 
@@ -433,6 +448,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     left = left.copy()  # cards left of each suit, changed as specials are taken
     groups = left.shape[0]
     group_best = np.zeros(groups, np.int64)
+    group_second = np.zeros(groups, np.int64)
     group_per = np.zeros(groups, np.int64)
     scratch = np.empty(max(1, sp_value.shape[0]), np.int64)
     used = np.zeros(unit.shape[0], np.bool_)
@@ -455,7 +471,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
         if mode == 0:
             x, j, value = f_counts[d], f_wilds[d], f_value[d]
             extra = _reduced_extra(f_start[d], used, j, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds,
-                                   sp_group, sp_per, group_best, group_per, scratch)
+                                   sp_group, sp_per, group_best, group_second, group_per, scratch)
             mode = 2
             if found and value + f_bound[d] + extra <= best:
                 continue
@@ -510,7 +526,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                                  sp_per, group_start, group_idx, uniform) <= best:
                     break
                 bound = value + exact + _reduced_extra(k, used, j, left, positive, sp_reduced, sp_cards, sp_size,
-                                                       sp_wilds, sp_group, sp_per, group_best, group_per, scratch)
+                                                       sp_wilds, sp_group, sp_per, group_best, group_second,
+                                                       group_per, scratch)
                 if bound <= best:
                     break
                 if j == 0:  # the slacks again, against the bound from k on (the child's own, tighter, on entry)

@@ -243,15 +243,16 @@ class _Search:
     upper bounds on what further specials can add:
 
     * ``kernels._extra``: the number side only loses cards when specials are added, so each further
-      special adds at most its own value: per suit, the best special without wild cards times how
-      many fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
+      special adds at most its own value: per suit, its best specials without wild cards, as
+      many as fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
       (each takes one at least), own numbers included;
     * ``kernels._reduced_extra``, a Lagrangian one: the number side's bound B values each card it
       leaves out at its share of a Flush (``spare``), so a special's cards are worth at most
       ``spare`` each to it: F(x - a, j - b) <= B(x, j) - spare(a) - b * (spare_wild - best own
       number). A subtree is worth at most B(x, j) (or, without evaluating it, the parent's less
       the last special's charge) plus the positive reduced values of the specials still
-      possible, per suit as many as fit and one per wild card.
+      possible: one per wild card, and per suit as many as fit, counted as the suit's best one
+      and then its second best (issue 4's fifteenth pass: the best for each was looser).
 
     Nearly every node is pruned on entry, by the parent's bound or its own B; on a 72-card tableau
     nearly all of those are a plain Flush added deep in the tree (a Flush's reduced value is 0, so
