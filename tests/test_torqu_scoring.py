@@ -184,6 +184,22 @@ def test_optimum_equals_brute_force_anywhere_in_the_deck(game, codes):
     assert game.scorer.arrange(codes, 1)["score"] == brute_force(game, codes, 1)
 
 
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(POOL), min_size=1, max_size=10, unique=True), st.sampled_from([1, -1]),
+       st.booleans(), st.integers(1, 3))
+def test_optimum_with_a_probe_equals_brute_force(game, dragons, codes, sign, with_dragons, nodes):
+    """The probe (``optimise._Search``) runs only on large tableaux; here on every set, and cut
+    short after a node or three below each of the root's children, so that the search proper
+    often starts from a packing below the optimum (pruning by it must not lose the optimum)."""
+    from unittest import mock
+
+    from cardgames.engine.games.torqu import optimise
+
+    g = dragons if with_dragons else game
+    with mock.patch.object(optimise, "PROBE_FROM_CARDS", 0), mock.patch.object(optimise, "PROBE_NODES", nodes):
+        assert g.scorer.arrange(codes, sign)["score"] == g.scorer.value(codes, sign) == brute_force(g, codes, sign)
+
 def test_arrangement_accounts_for_every_card(game):
     names = ["Air-1", "Air-2", "Air-3", "Air-9", "Earth-4", "Water-4", "Fire-4", "Plant-4", "Magic-15", "War-2"]
     result = score(game, names)
@@ -342,6 +358,34 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
     assert game.scorer.tableau_score(codes) == fresh
     assert game.scorer.tableau_score(list(reversed(codes))) == fresh
 
+
+@pytest.mark.parametrize(("k", "size", "with_dragons"), [(0, 48, False), (1, 56, False), (2, 64, True), (3, 60, True)])
+def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, with_dragons):
+    """A large tableau is probed before it is searched (``optimise._Search``); the arrangement must
+    be the one the search alone returns, which is what the golden logs and ``score`` show."""
+    from cardgames.engine.games.torqu import optimise
+
+    g = dragons if with_dragons else game
+    cards = list(range(len(g.deck)))
+    Rng(5, f"probe/{k}").shuffle(cards)
+    codes = cards[:size]
+    searches = []
+    kernels = optimise._kernels()
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def search(self, *args):
+            searches.append(args[-3])  # the probe's node limit: 0 for the search proper
+            return kernels.search(*args)
+
+    monkeypatch.setattr(optimise, "_kernels", Counting)
+    probed = g.scorer.tableau_score(codes)
+    assert searches == [optimise.PROBE_NODES, 0]
+    monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", size + 1)
+    assert g.scorer.tableau_score(codes) == probed
+    assert searches == [optimise.PROBE_NODES, 0, 0]
 
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
     """The number side stops when its table is half full; the search doubles the table and asks

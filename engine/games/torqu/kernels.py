@@ -40,6 +40,7 @@ from .specials import MAX_REALS, NO_SPECIAL, UNKNOWN
 
 FOUR_WILDS = -1
 NO_PICK = -2
+_NO_BOUND = 1 << 60  # a bound no value reaches
 STACK = 1 << 9  # the number side's stack: one entry per real card and per four wild cards, and more
 _FRESH, _AWAIT_REST, _AWAIT_FOUR = -1, -2, -3  # a stacked position's step before its shapes
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
@@ -439,10 +440,13 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
-           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out):
+           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out, probe, known, has_known):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
-    best is minus infinity until the root is valued (``found``)."""
+    best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
+    ``has_known`` (a value some packing reaches: the search then prunes by it from the start).
+    With ``probe`` > 0 it is a probe: below each of the root's children it values at most that
+    many nodes, which finds a good packing quickly, not a proven best (``optimise._Search``)."""
     stack_x = np.empty(STACK, np.uint64)
     stack = np.empty((STACK, 6), np.int64)
     left = left.copy()  # cards left of each suit, changed as specials are taken
@@ -464,11 +468,18 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     chosen = np.zeros(depth, np.int64)
     slack = np.empty((depth, spare.shape[0]), np.int64)
     best, best_len, found = 0, 0, False
-    f_counts[0], f_wilds[0] = counts, wilds  # the root's bound f_bound[0] is never read: nothing is found yet
+    if has_known:
+        best, found = known - 1, True
+    f_bound[0] = _NO_BOUND  # the root is never pruned
+    f_counts[0], f_wilds[0] = counts, wilds
+    spent = 0  # nodes valued below the root's current child (a probe stops at ``probe``)
     d = 0
     mode = 0  # 0: enter the node at depth d; 1: go on with its children; 2: leave it
     while True:
         if mode == 0:
+            if probe and d > 1 and spent >= probe:
+                mode = 2
+                continue
             x, j, value = f_counts[d], f_wilds[d], f_value[d]
             extra = _reduced_extra(f_start[d], used, j, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds,
                                    sp_group, sp_per, group_best, group_second, group_per, scratch)
@@ -487,6 +498,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                         tab = _grown(tab)
                 if pruned:
                     continue
+            spent += 1
             ok = False
             while not ok:  # each number side call, failing on a half full table, doubles it and asks again
                 ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
@@ -513,6 +525,10 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
         elif mode == 1:
             x, j, value, exact, here = f_counts[d], f_wilds[d], f_value[d], f_exact[d], f_here[d]
             mode = 2
+            if d == 0:
+                spent = 0
+            elif probe and spent >= probe:
+                continue
             bound = -1  # the node's bound from the specials before k on: valid, looser, for k
             for k in range(f_k[d], sp_value.shape[0]):
                 if sp_wilds[k] > j or _clashes(k, sp_cards, sp_size, used):

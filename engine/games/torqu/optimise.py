@@ -67,6 +67,13 @@ def first_table_slots(cards: int) -> int:
     return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
 
 
+# A probe before the search (issue 4's fifteenth pass, ``_Search``): at most PROBE_NODES nodes valued
+# below each of the root's children, for tableaux of PROBE_FROM_CARDS cards or more. Measured: 72 cards,
+# 200 tableaux, median 172 -> 141 ms and all 75 -> 60 s (40 nodes the same, 250 slower); 54 cards
+# faster, 44 the same, and four-player games (36 cards) 5-15 % slower with it, so not below 44.
+PROBE_NODES = 100
+PROBE_FROM_CARDS = 44
+
 # A table slot is three int64 words (see :mod:`.kernels`): the packed counts, then the plain value and
 # the bound in VALUE_BITS signed bits each, beside the set picked and the wild cards free (two words
 # since the eleventh pass, down from three, so large tables miss the caches less: 30 of the 72-card
@@ -268,6 +275,17 @@ class _Search:
     children (``kernels._slack_at``): those numbers' searches, which re-opened every position
     above the card's number, were most of the slacks' cost (a fifth of all positions go).
 
+    The bounds prune only below the best packing found so far, and the search, taking specials in
+    their order, often meets the optimum last: on the slowest 72-card tableaux, after 90-99 % of
+    its nodes (one Dragons tableau: 869,000 nodes, 665 had the optimum been known). So a large
+    tableau is first *probed* (issue 4's fifteenth pass): the same search, valuing at most
+    :data:`PROBE_NODES` nodes below each of the root's children, which finds a packing at or near
+    the optimum in a few thousand nodes; the search proper then prunes by it from the start, its
+    positions already in the table. The arrangement returned is the one the search alone returns:
+    both return the first packing in the search's order whose value is the optimum (what is
+    pruned below a known value could not reach it, and the first optimal packing is still reached
+    and, being above ``known`` - 1, taken).
+
     The loop itself is :func:`.kernels.search`; this class prepares its arrays and rebuilds the
     packing."""
 
@@ -314,8 +332,13 @@ class _Search:
         """The optimum's value and the specials it takes (indices into ``self.specials``)."""
         import numpy as np
 
+        search = _kernels().search
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out)
+        known = 0
+        probed = len(self.reals) + self.wilds >= PROBE_FROM_CARDS
+        if probed:
+            known, _, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, PROBE_NODES, 0, False)
+        value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, known, probed)
         value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
         assert value % QUARTER == 0
         return value // QUARTER, chosen_out[:length].tolist()
