@@ -362,7 +362,7 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
 @pytest.mark.parametrize(("k", "size", "with_dragons"), [(0, 48, False), (1, 56, False), (2, 64, True), (3, 60, True)])
 def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, with_dragons):
     """A large tableau is probed before it is searched (``optimise._Search``); the arrangement must
-    be the one the search alone returns, which is what the golden logs and ``score`` show."""
+    be the one the search alone returns (``cardgames score`` shows it)."""
     from cardgames.engine.games.torqu import optimise
 
     g = dragons if with_dragons else game

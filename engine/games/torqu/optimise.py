@@ -276,15 +276,15 @@ class _Search:
     above the card's number, were most of the slacks' cost (a fifth of all positions go).
 
     The bounds prune only below the best packing found so far, and the search, taking specials in
-    their order, often meets the optimum last: on the slowest 72-card tableaux, after 90-99 % of
-    its nodes (one Dragons tableau: 869,000 nodes, 665 had the optimum been known). So a large
-    tableau is first *probed* (issue 4's fifteenth pass): the same search, valuing at most
-    :data:`PROBE_NODES` nodes below each of the root's children, which finds a packing at or near
-    the optimum in a few thousand nodes; the search proper then prunes by it from the start, its
-    positions already in the table. The arrangement returned is the one the search alone returns:
-    both return the first packing in the search's order whose value is the optimum (what is
-    pruned below a known value could not reach it, and the first optimal packing is still reached
-    and, being above ``known`` - 1, taken).
+    their order, often meets the optimum late: on the twelve slowest of the 72-card benchmark's
+    tableaux, after 37-99.6 % of its nodes (one Dragons tableau: after 868,818 of 869,014 nodes,
+    where 665 sufficed with the optimum known). So a large tableau is first *probed* (issue 4's
+    fifteenth pass): the same search, valuing at most :data:`PROBE_NODES` nodes below each of the
+    root's children, which meets a packing at or near the optimum early; the search proper then
+    prunes by it from the start, its positions already in the table. The arrangement returned is
+    the one the search alone returns: both return the first packing in the search's order whose
+    value is the optimum (what is pruned below a known value could not reach it, and the first
+    optimal packing is still reached and, being above ``known`` - 1, taken).
 
     The loop itself is :func:`.kernels.search`; this class prepares its arrays and rebuilds the
     packing."""
