@@ -52,7 +52,7 @@ class GreedyAgent:
             follow = False
             if match:
                 fits = 0
-                for u in (state.open_towers if game.bonus_any else (t,)):
+                for u in game.bonus_towers(code, t, state.open_towers):
                     fits |= fitting[mask if u == t else occupied[u]]  # a closed tower fits nothing
                 follow = any(c != code and fits >> alignment[c] & 1 for c in cache)
             return (not closes, not (match and follow), (not closes) and closable[mask], not match, index)

@@ -20,6 +20,7 @@ The action-less classes are all equal as tuples, so legality checks compare type
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -230,6 +231,14 @@ class TowersGame(Game):
         order = [c for c in self.shuffled(seed, rng) if not self.is_foundation[c]]
         return TowersState(self, order)
 
+    def bonus_towers(self, code: int, t: int, open_towers: Sequence[int]) -> list[int]:
+        """The open towers a bonus play may go onto after card ``code`` went onto tower ``t``: none
+        unless the card is of ``t``'s own suit, then ``t`` alone or, with ``bonus_tower: any``, every
+        open one. The rule's one statement: the game and the greedy agent both ask it."""
+        if self.suit_of[code] != t:
+            return []
+        return list(open_towers) if self.bonus_any else [u for u in open_towers if u == t]
+
     # -- presentation ------------------------------------------------------------------
     def tower_label(self, t: int) -> str:
         suit = self.suits[t]
@@ -247,7 +256,7 @@ class TowersGame(Game):
             return f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}{match}"
         if kind is Flee:
             seat = state.current_player
-            return f"{who} flees, paying a solde of {len(state.soldes[seat]) + len(state.caches[seat])}"
+            return f"{who} flees, paying a solde of {state.fleeing_solde(seat)}"
         if kind is Stop:
             return f"{who} declines the bonus play"
         return f"{who} has no legal play and passes"
@@ -407,8 +416,8 @@ class TowersState(State):
         self.moves += 1
         if game.tables.closed[mask]:
             self._close(t, seat)
-        if cache and game.suit_of[code] == t:
-            towers = self.open_towers if game.bonus_any else [u for u in self.open_towers if u == t]
+        towers = game.bonus_towers(code, t, self.open_towers) if cache else []
+        if towers:
             plays = self._plays(towers)
             if plays:
                 if game.bonus_optional:
@@ -434,15 +443,20 @@ class TowersState(State):
         self.caches[seat] = self._draw(self.game.cache_size)
         self._next_turn((seat + 1) % self.game.num_players)
 
+    def fleeing_solde(self, seat: int) -> int:
+        """The solde ``seat`` pays each player still in if he flees now: his cache joins it first."""
+        return len(self.soldes[seat]) + len(self.caches[seat])
+
     def _flee(self) -> None:
         game = self.game
         seat = self.player
+        solde = self.fleeing_solde(seat)
         self.soldes[seat].extend(self.caches[seat])
         self.caches[seat] = []
         self.active[seat] = False
         self.fled[seat] = True
         others = [s for s in range(game.num_players) if self.active[s]]
-        self._pay(flee_payments(seat, len(self.soldes[seat]), others, game.flee_cut, game.cut_from))
+        self._pay(flee_payments(seat, solde, others, game.flee_cut, game.cut_from))
         self._next_turn((seat + 1) % game.num_players)
 
     def _finish(self) -> None:
