@@ -28,7 +28,7 @@ from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError, clip
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
-from .captures import FIELD_MAX, capture_vectors, expand, run_table
+from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table
 
 OPTIONS = {
     "hand_size": Field(INT, "cards dealt to each player in every deal", check=positive),
@@ -135,7 +135,7 @@ class TurupGame(Game):
         field = (1 << self.width) - 1
         if self.face[rank]:
             count = (key >> (self.width * rank)) & field
-            return tuple(Capture(rid, (rid,) * k) for k in range(1, count + 1))
+            return tuple(Capture(rid, (rid,) * k) for k in match_captures(count))
         value = self.values[rank]
         counts = [0] * value
         for q in self._numerals_below[rank]:
@@ -232,8 +232,8 @@ class TurupState(State):
                         hand.append(pop())
                 given += packet
         elif game.short_deal == "round_robin":
-            for i in range(len(stock)):
-                seats[i % n].append(stock.pop())
+            for seat in self._short_deal_seats():
+                self.hands[seat].append(stock.pop())
         else:
             self.set_aside.extend(reversed(stock))
             stock.clear()
@@ -247,14 +247,19 @@ class TurupState(State):
         ``hand_size`` each, or a short deal's one-at-a-time share from the dealer's left, or none
         (``short_deal: discard``)."""
         game = self.game
-        n, left = game.num_players, len(self.stock)
         if self._full_deal():
-            return [game.hand_size] * n
-        sizes = [0] * n
+            return [game.hand_size] * game.num_players
+        sizes = [0] * game.num_players
         if game.short_deal == "round_robin":
-            for i in range(min(n, left)):
-                sizes[(self.dealer + 1 + i) % n] = (left - i + n - 1) // n
+            for seat in self._short_deal_seats():
+                sizes[seat] += 1
         return sizes
+
+    def _short_deal_seats(self) -> list[int]:
+        """Who gets each card of a ``round_robin`` short deal, in dealing order: one card at a time
+        from the dealer's left until the stock is empty."""
+        n = self.game.num_players
+        return [(self.dealer + 1 + i) % n for i in range(len(self.stock))]
 
     def _put(self, code: int) -> None:
         rank = self.game.rank_of[code]
