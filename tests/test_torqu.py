@@ -166,6 +166,18 @@ def test_board_collisions_and_moving_back():
     assert move_stones([71, 0], [900, 0], [0, 1], 100, 72, "step_back") == [72, 0]
 
 
+def test_a_stone_still_to_move_blocks_nobody():
+    """Seat 1 (500) moves first, from 5 to 10, where seat 0 (200) stands until its own move to 12:
+    seat 0 leaves that space, so seat 1 takes it under either option. (Blocked by it, seat 1 would
+    stop on 9 and end behind the stone that scored less, against the seed's rule.)"""
+    for collision in ("step_back", "lower_steps_back"):
+        assert move_stones([10, 5], [200, 500], [0, 1], 100, 72, collision) == [12, 10]
+    # seat 0 (200) lands on 4, which seat 1 (-150) then leaves for 2
+    assert move_stones([2, 4], [200, -150], [0, 1], 100, 72, "step_back") == [4, 2]
+    # a stone that does not move this match (0 points) does hold its space
+    assert move_stones([10, 5], [0, 500], [0, 1], 100, 72, "step_back") == [10, 9]
+
+
 def test_board_collisions_the_lower_score_steps_back():
     """``collision: lower_steps_back``: seat 1 (200) lands on seat 0 (50, not moving): seat 0 steps back,
     past seat 2 on 6 to 5; under ``step_back`` seat 1 stops on 5 itself. A tie, or an occupant who scored
@@ -174,8 +186,9 @@ def test_board_collisions_the_lower_score_steps_back():
     assert move_stones([7, 5, 6], [50, 200, 0], [0, 1, 2], 100, 72, "step_back") == [7, 5, 6]
     assert move_stones([0, 0], [300, 300], [1, 0], 100, 72, "lower_steps_back") == [2, 3]
     assert move_stones([5, 3], [200, 400], [0, 1], 100, 72, "lower_steps_back") == [6, 7]
-    # a pushed stone moves later from where it was pushed: seat 1 (-150) pushed from 4 to 3, then moves to 1
-    assert move_stones([2, 4], [200, -150], [0, 1], 100, 72, "lower_steps_back") == [4, 1]
+    # the one it lands on (0 points, not moving) is pushed back past the stones that hold 7 and 6 to 5,
+    # which the mover has left
+    assert move_stones([5, 8, 7, 6], [300, 0, 0, 0], [0, 1, 2, 3], 100, 72, "lower_steps_back") == [8, 5, 7, 6]
 
 
 def test_a_turn_draw_then_lay_then_end():
@@ -371,8 +384,8 @@ def test_first_player_names_who_opens_the_first_match():
 
 
 def test_the_collision_option_reaches_the_board():
-    """The same 4-player games under ``collision: lower_steps_back``: identical matches, and on some seed
-    different stone positions (a stone landing on a lower scorer's space)."""
+    """The same 6-player games under ``collision: lower_steps_back``: identical matches, and on some seed
+    different stone positions (a stone landing on the space of one that does not move, so scored less)."""
     import dataclasses
 
     from cardgames.engine.agents import make_agents
@@ -380,11 +393,11 @@ def test_the_collision_option_reaches_the_board():
     from cardgames.engine.core import play
     from cardgames.engine.games.torqu.rules import TorquGame
 
-    spec = Catalog().resolve("torqu", (), 4)
+    spec = Catalog().resolve("torqu", (), 6)
     lower = TorquGame(dataclasses.replace(spec, options={**spec.options, "collision": "lower_steps_back"}))
     plain = TorquGame(spec)
     differ = 0
-    for seed in range(1, 9):
+    for seed in range(1, 4):
         a = play(plain, seed, make_agents(["random"], plain)).state
         b = play(lower, seed, make_agents(["random"], lower)).state
         assert a.match_scores[0] == b.match_scores[0]

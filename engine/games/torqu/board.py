@@ -8,7 +8,8 @@ from typing import Sequence
 #: seed's "the one who has the lowest actual point value moves back one space. No two stones can
 #: occupy the same space": ``step_back`` (issue 4's): the moving stone steps back to the nearest
 #: free space; ``lower_steps_back``: of the moving stone and the one already there, the one with the
-#: lower match score steps back from that space to the nearest free one (on a tie, the mover).
+#: lower match score steps back from that space to the nearest free one (on a tie, the mover). Only a
+#: stone that has moved already or does not move this match holds a space (see :func:`move_stones`).
 COLLISIONS = ("step_back", "lower_steps_back")
 
 
@@ -24,27 +25,31 @@ def spaces_for(score: int, per_space: int) -> int:
 def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence[int], per_space: int,
                 end: int, collision: str) -> list[int]:
     """New positions after a match. Stones move in ``order`` (descending score, ties in the
-    given seat order); a taken target is settled by ``collision`` (:data:`COLLISIONS`; a stone
-    pushed back before its own move then moves from there); space 0 holds any number of stones;
-    nothing goes below 0 or past ``end``."""
+    given seat order); a taken target is settled by ``collision`` (:data:`COLLISIONS`). A target
+    is taken only by a stone that has moved already or does not move this match: one still to
+    move leaves its space, so it blocks nobody (else a stone that scored more could be pushed
+    back by one that then moves past it, the opposite of the seed's rule). Space 0 holds any
+    number of stones; nothing goes below 0 or past ``end``."""
     pos = list(positions)
+    to_move = {i for i in order if spaces_for(scores[i], per_space)}
     for i in sorted(order, key=lambda i: (-scores[i], order.index(i))):
-        steps = spaces_for(scores[i], per_space)
-        if steps == 0:
+        if i not in to_move:
             continue
-        target = max(0, min(end, pos[i] + steps))
-        there = next((j for j, p in enumerate(pos) if j != i and p == target > 0), None)
+        to_move.discard(i)
+        target = max(0, min(end, pos[i] + spaces_for(scores[i], per_space)))
+        held = {p: j for j, p in enumerate(pos) if j != i and j not in to_move}
+        there = held.get(target) if target > 0 else None
         if there is not None and collision == "lower_steps_back" and scores[there] < scores[i]:
             pos[i] = target
-            pos[there] = _nearest_free(pos, there, target - 1)
+            del held[target]
+            pos[there] = _nearest_free(set(held) | {target}, target - 1)
         else:
-            pos[i] = _nearest_free(pos, i, target)
+            pos[i] = _nearest_free(set(held), target)
     return pos
 
 
-def _nearest_free(pos: Sequence[int], stone: int, space: int) -> int:
-    """The nearest space at or below ``space`` that no other stone holds (0 holds any number)."""
-    others = {p for j, p in enumerate(pos) if j != stone}
-    while space > 0 and space in others:
+def _nearest_free(taken: set[int], space: int) -> int:
+    """The nearest space at or below ``space`` not in ``taken`` (0 holds any number)."""
+    while space > 0 and space in taken:
         space -= 1
     return space
