@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
-from .sets import complete, number_patterns
+from .sets import SET_SIZE, complete, number_patterns
 from .specials import find as find_specials
 
 
@@ -84,11 +84,11 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
                 objective.append(-sign * n * fill)
                 by_number[n].append(-fill)
                 wild_uses.append(fill)
-        four = complete([], 4, pts, len(scorer.suit_ids), scorer.members) if len(own) >= 4 else None
+        four = complete([], SET_SIZE, pts, len(scorer.suit_ids), scorer.members) if len(own) >= SET_SIZE else None
         if four is not None:
             alone = model.NewBoolVar("four_wilds")
             objective.append(four[1] * alone)
-            wild_uses.append(4 * alone)
+            wild_uses.append(SET_SIZE * alone)
         model.Add(sum(wild_uses) == sum(used))
     for terms in by_card:
         if len(terms) > 1:

@@ -12,7 +12,7 @@ import time
 from itertools import combinations, product
 from typing import Any
 
-from .sets import complete, number_patterns
+from .sets import SET_SIZE, complete, number_patterns
 
 
 def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int, ...]]:
@@ -52,8 +52,8 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1) -> tuple[int, flo
     reals = [c for c in codes if c not in scorer.wild]
     own = {c: scorer.deck.cards[c].value for c in codes}
     columns: list[tuple[tuple[int, ...], int]] = []
-    for j in range(0, min(4, len(wilds)) + 1):
-        groups = candidate_groups(scorer, reals, 4 - j) if j < 4 else {()}
+    for j in range(0, min(SET_SIZE, len(wilds)) + 1):
+        groups = candidate_groups(scorer, reals, SET_SIZE - j) if j < SET_SIZE else {()}
         for group in sorted(groups):
             found = complete([scorer.idents[c] for c in group], j, scorer.points, len(scorer.suit_ids),
                              scorer.members)

@@ -183,7 +183,7 @@ class _NumberSide:
         count = k.number_sets(self.tab, self.shapes.start, self.shapes.delta, self.shapes.wilds, np.uint64(x), j, out)
         if count < 0:
             raise AssertionError("the search did not value the position it chose")
-        return [((), 4) if s == k.FOUR_WILDS else self.shapes.sets[s] for s in out[:count].tolist()]
+        return [((), SET_SIZE) if s == k.FOUR_WILDS else self.shapes.sets[s] for s in out[:count].tolist()]
 
 
 def _shapes(pts: Points, sign: int, n: int) -> list[tuple[tuple[int, ...], int, int]]:

@@ -28,6 +28,7 @@ from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_packed_counts, fits_table_values
 from .scoring import Scorer, most_cards, points_of
+from .sets import KINDS
 
 
 def _rows(keys: tuple[str, ...]):
@@ -45,7 +46,6 @@ def _rows(keys: tuple[str, ...]):
 
 DEAL_KEYS = ("hand", "center", "primary", "secondary")
 TABLEAU_KEYS = ("center", "primary", "secondary")
-POINT_KEYS = ("perfect_four", "fifteen_flush", "fifteen", "straight_flush", "straight", "four_of_a_kind", "flush")
 
 OPTIONS = {
     "deal": Field(MAP, "per player count: cards to each hand, the centre stack, each primary, each secondary",
@@ -55,7 +55,7 @@ OPTIONS = {
                      open=True, check=_rows(TABLEAU_KEYS)),
     "pair_wraps": Field(BOOL, "whether the highest and lowest numbers count as consecutive when drawing"),
     "points": Field(MAP, "set points", fields={k: Field(INT, k.replace("_", " "), check=non_negative)
-                                               for k in POINT_KEYS}),
+                                               for k in KINDS}),
     "fifteen_sum": Field(INT, "the sum a Fifteen or Fifteen Flush needs", check=positive),
     "wild_cards": Field(LIST, "cards that are wild when scoring (the Mirrors)", items=Field(STR)),
     "wild_in_hand": Field(BOOL, "whether wild cards are wild in the hand penalty too"),

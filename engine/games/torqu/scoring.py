@@ -13,7 +13,7 @@ from ...cards import Deck
 from ...errors import CardgamesError
 from .layout import capacity_total
 from .optimise import pack, pack_value
-from .sets import SET_SIZE, Ident, Pictures, Points, complete
+from .sets import KINDS, SET_SIZE, Ident, Pictures, Points, complete
 
 
 def most_cards(options: Mapping[str, Any]) -> int:
@@ -26,9 +26,7 @@ def most_cards(options: Mapping[str, Any]) -> int:
 
 def points_of(options: Mapping[str, Any], top: int) -> Points:
     """The set kinds' points from the game's options, for a deck whose highest number is ``top``."""
-    p = options["points"]
-    return Points(p["perfect_four"], p["fifteen_flush"], p["fifteen"], p["straight_flush"], p["straight"],
-                  p["four_of_a_kind"], p["flush"], options["fifteen_sum"], top)
+    return Points(**{kind: options["points"][kind] for kind in KINDS}, fifteen_sum=options["fifteen_sum"], top=top)
 
 
 class Scorer:
