@@ -33,6 +33,17 @@ MAX_COPIES = 16
 
 _NAMED = {"id": Field(STR, "card or group id"), "name": Field(STR, "readable name", required=False)}
 
+# An explicit card: its name, and the attributes the engines read, typed (others are free, such as a
+# Towers card's alignment, which its engine checks).
+_CARD_FIELDS = {
+    "name": Field(STR, "unique card name"),
+    "suit": Field(STR, "the suit it belongs to", required=False),
+    "value": Field(INT, "numeric value", required=False),
+    "family": Field(STR, "card family outside the suits (e.g. trump), with its own match value", required=False),
+    "wild": Field(BOOL, "wild when pairing (the Fool, the Wizards)", required=False),
+    "foundation": Field(BOOL, "a Towers foundation card", required=False),
+}
+
 DECK_FIELDS = {
     "id": Field(STR, "deck id (kebab-case), equal to the file name", check=kebab_case),
     "name": Field(STR, "readable name"),
@@ -43,9 +54,11 @@ DECK_FIELDS = {
                        required=False),
     "suits": Field(LIST, "the suits, in order", required=False, items=Field(MAP, fields=_NAMED, open=True)),
     "ranks": Field(LIST, "the ranks of every suit, low to high", required=False,
-                   items=Field(MAP, fields={**_NAMED, "value": Field(INT, "numeric value")}, open=True)),
+                   items=Field(MAP, fields={**_NAMED, "value": Field(INT, "numeric value"),
+                                            "face": Field(BOOL, "a face card (J, Q, K)", required=False)},
+                               open=True)),
     "cards": Field(LIST, "cards outside the suits x ranks product", required=False,
-                   items=Field(MAP, fields={"name": Field(STR, "unique card name")}, open=True)),
+                   items=Field(MAP, fields=_CARD_FIELDS, open=True)),
 }
 
 #: A deck's prose: not part of the rules, so not of the config hash.

@@ -7,6 +7,7 @@ laughs" bomb expands through aliases), and duplicate keys (silently last-wins in
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,8 @@ class Document:
         return ConfigError(message, self.path, self.line(keypath))
 
 
+# The scalars a config may hold: what JSON has (YAML's dates and binary are refused).
+SCALARS = (str, int, float, bool, type(None))
 # Integers a config may hold: what a log (JSON through orjson) can carry, seeds up to 2**64-1 included.
 INT_RANGE = (-(1 << 63), (1 << 64) - 1)
 
@@ -109,6 +112,11 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     except yaml.YAMLError as exc:  # an unknown tag such as !!python/object: its problem, without the mark's lines
         problem = getattr(exc, "problem", None) or str(exc)
         raise doc.error(keypath, f"bad value: {_one_line(problem)}") from None
+    if not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
+        raise doc.error(keypath, f"{node.value!r} is a {type(value).__name__}; a config value is a string, a "
+                        "number, true/false or null (quote it to make it a string)")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise doc.error(keypath, f"{node.value!r} is not a finite number")
     if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
         raise doc.error(keypath, f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})")
     return value
