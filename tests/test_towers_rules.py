@@ -323,6 +323,19 @@ def test_player_without_cards_is_skipped():
 
 
 # -- settlement ---------------------------------------------------------------------------
+@pytest.mark.parametrize("value, words", [
+    ("1e-5000", "more than 9 decimal places"),  # accepted before, then money() failed mid-game
+    ("1e-100000000", "more than 9 decimal places"),  # hung: the exact fraction was expanded
+    ("1e99999999", "must be at least 0 and below 1"),
+    ("Infinity", "must be at least 0 and below 1"),  # crashed: no fraction of infinity
+    ("0.1234567891", "more than 9 decimal places"),
+])
+def test_a_house_cut_is_a_plain_decimal_share(value, words):
+    with pytest.raises(ValueError, match=words):
+        parse_cut(value)
+    assert parse_cut("0.123456789") == Fraction(123456789, 10**9) and parse_cut("0.0500") == Fraction(1, 20)
+
+
 def test_settlement_example():
     """Soldes A 10, B 6, C 2: A pays B 4 and C 8, B pays C 4; at 5% the house keeps 0.80."""
     cut = parse_cut(0.05)

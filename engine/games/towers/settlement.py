@@ -15,6 +15,9 @@ from fractions import Fraction
 from typing import Any, Iterable, NamedTuple
 
 ZERO = Fraction(0)
+#: The most decimal places a house cut may have (a billionth of a coin): what a cut means stops well
+#: before, and beyond some thousands of places exact amounts no longer print.
+CUT_PLACES = 9
 
 
 class Payment(NamedTuple):
@@ -35,12 +38,21 @@ class Payment(NamedTuple):
 def parse_cut(value: Any) -> Fraction:
     """The house cut of a config value (``0.05`` or ``"0.05"``) as an exact fraction in [0, 1)."""
     try:
-        cut = Fraction(Decimal(str(value)))
+        exact = Decimal(str(value))
     except (InvalidOperation, ValueError):
         raise ValueError(f"house cut {value!r} is not a decimal number") from None
-    if not 0 <= cut < 1:
+    if not exact.is_finite() or not 0 <= exact < 1:  # compared as decimals: 1e99999999 is never expanded
         raise ValueError(f"house cut {value!r} must be at least 0 and below 1")
-    return cut
+    if exact and _places(exact) > CUT_PLACES:
+        raise ValueError(f"house cut {value!r} has more than {CUT_PLACES} decimal places")
+    return Fraction(exact)
+
+
+def _places(number: Decimal) -> int:
+    """Decimal places of ``number`` without its trailing zeros (0.050 has 2)."""
+    _, digits, exponent = number.as_tuple()
+    trailing = len(digits) - len("".join(map(str, digits)).rstrip("0"))
+    return max(0, -(exponent + trailing))
 
 
 def payment(payer: int, payee: int, coins: int, cut: Fraction, cut_from: str) -> Payment:
