@@ -46,6 +46,19 @@ def test_parser_errors_are_one_line_with_theirs(tmp_path, text, line, words):
     assert err.value.line == line and words in str(err.value) and "\n" not in str(err.value)
 
 
+@pytest.mark.parametrize("value, words", [
+    ("!!binary aGVsbG8=", "is a bytes"),
+    ("2001-12-14", "is a date"),
+    (".inf", "is not a finite number"),
+    (".nan", "is not a finite number"),
+])
+def test_only_json_scalars_are_config_values(value, words):
+    """Dates and binary are YAML but nothing a log carries (the config hash broke on them)."""
+    with pytest.raises(ConfigError) as err:
+        parse_document(f"id: x\nname: y\nnote: {value}\n", "deck.yaml")
+    assert err.value.line == 3 and words in str(err.value) and "\n" not in str(err.value)
+
+
 def test_alias_bomb_is_refused_quickly(tmp_path):
     lines = ['a: &a ["x","x","x","x","x","x","x","x","x"]']
     for i in range(1, 10):
@@ -119,10 +132,62 @@ def test_match_value_must_fit_the_deck(tmp_path):
     assert any("match value must be 14" in str(e) for e in report.errors)
 
 
+def _french(tmp_path: Path, edit) -> None:
+    """A decks/french.yaml in ``tmp_path`` whose ranks (a list of dicts) ``edit`` changes in place."""
+    import yaml
+
+    deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
+    edit(deck["ranks"])
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "french.yaml").write_text(yaml.safe_dump(deck, sort_keys=False))
+
+
+def test_match_value_must_pair_the_deck_values(tmp_path):
+    """Values 11..23 have 13 ranks but no two sum to 14: no card could ever be placed."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    _french(root, lambda ranks: [rank.update(value=rank["value"] + 10) for rank in ranks])
+    report = validate([str(root)])
+    assert any("the suited cards run from 11 to 23, so their match value must be 34" in str(e)
+               for e in report.errors)
+
+
+def test_an_ace_high_deck_pairs_lowest_with_highest(tmp_path):
+    """Values 2..14 (the ace high) pair to 16, not to the ranks per suit plus one."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower")
+
+    def ace_high(ranks):
+        ranks[0]["value"] = 14
+
+    root = make_root(tmp_path, text.replace("  match: 14", "  match: 16"))
+    _french(root, ace_high)
+    assert validate([str(root)]).ok
+    (root / "games" / "my-tower.yaml").write_text(text)  # match 14, ranks per suit plus one
+    assert any("run from 2 to 14, so their match value must be 16" in str(e) for e in validate([str(root)]).errors)
+
+
+def test_every_value_needs_its_partner(tmp_path):
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    _french(root, lambda ranks: ranks[4].update(value=4))  # the fives become fours: no 9 has its partner
+    report = validate([str(root)])
+    assert any("no card of the suited cards has the value 5 that value 9 pairs with" in str(e) for e in report.errors)
+
+
+def test_a_card_value_must_be_an_integer(tmp_path):
+    """An explicit card's value was free-form: a word there crashed the match check."""
+    text = (BUNDLED / "decks" / "tarock.yaml").read_text().replace("- name: I\n  family: trump\n  value: 1\n",
+                                                                   "- name: I\n  family: trump\n  value: one\n")
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "tarock.yaml").write_text(text)
+    report = validate([str(tmp_path)])
+    assert [e.line for e in report.errors] == [text.splitlines().index("  value: one") + 1]
+    assert "must be an integer, not 'one'" in str(report.errors[0])
+
+
 def test_layout_must_fit_the_deck(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", "[60, 60]")
     report = validate([str(make_root(tmp_path, text))])
-    assert any("deck holds only 104 cards" in str(e) for e in report.errors)
+    assert any("the layout has 120 rows, so the deal needs 121 cards (one on each row and one on the waste), "
+               "but the deck holds only 104" in str(e) for e in report.errors)
 
 
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
@@ -132,7 +197,7 @@ def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
     broken.write_text(EIFFEL.replace("[1, 2, 3, 4, 5, 5]", "[60, 60]"))
     report = validate([str(broken)])
     assert [(e.path, e.line) for e in report.errors] == [(str(broken), 14)]
-    assert "deck holds only 104 cards" in report.errors[0].message
+    assert "but the deck holds only 104" in report.errors[0].message
     new = tmp_path / "my-tower.yaml"
     new.write_text(EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
     assert validate([str(new)]).ok

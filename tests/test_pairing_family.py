@@ -142,7 +142,7 @@ def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
 
 
 @pytest.mark.parametrize("family_match, words", [
-    ("{trump: 23}", "family_match.trump is 23 but the trump cards run up to 21, so their match value must be 22"),
+    ("{trump: 23}", "family_match.trump is 23 but the trump cards run from 1 to 21, so their match value must be 22"),
     ("{trump: 22, joker: 5}", "names family 'joker', which no card of deck tarock has"),
 ])
 def test_validate_rejects_a_family_match_that_does_not_fit(run_cli, tmp_path, family_match, words):

@@ -236,6 +236,21 @@ class PairingState(State):
         return other
 
 
+def _match_problem(values: set[int | None], match: int, cards: str) -> str | None:
+    """Why ``match`` cannot pair the values ``values`` (the seed's rule: a value pairs with match
+    minus itself, so with values 1..R the match is R + 1: the lowest plus the highest value), or
+    None. Every value must have its partner, else its cards could never be placed."""
+    if None in values:
+        return f"some of {cards} have no value"
+    low, high = min(values), max(values)
+    if match != low + high:
+        return f"{cards} run from {low} to {high}, so their match value must be {low + high}"
+    alone = sorted(v for v in values if match - v not in values)
+    if alone:
+        return f"no card of {cards} has the value {match - alone[0]} that value {alone[0]} pairs with"
+    return None
+
+
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Semantic checks for ``validate``: one player, the match value fits the deck, the deal fits
     the deck."""
@@ -244,13 +259,14 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     deck = Deck(spec.deck, spec.copies)
     errors = []
     opts = spec.options
-    if deck.ranks and opts["match"] != deck.rank_count() + 1:
-        errors.append((("options", "match"), f"options.match is {opts['match']} but deck {deck.id} has "
-                       f"{deck.rank_count()} ranks per suit, so the match value must be {deck.rank_count() + 1}"))
-    values: dict[str, set[int]] = {}
+    values: dict[str, set[int | None]] = {}
     for c in deck.cards:
         if not c.attrs.get("wild"):
             values.setdefault(c.attrs.get("family", SUITED), set()).add(c.value)
+    if SUITED in values:
+        problem = _match_problem(values[SUITED], opts["match"], "the suited cards")
+        if problem:
+            errors.append((("options", "match"), f"options.match is {opts['match']} but in deck {deck.id} {problem}"))
     for family in sorted(set(values) - {SUITED} - set(opts["family_match"])):
         errors.append((("options", "family_match"), f"cards of family {family!r} have no match value in "
                        "options.family_match"))
@@ -258,17 +274,19 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         if family not in values:
             errors.append((("options", "family_match", family),
                            f"options.family_match names family {family!r}, which no card of deck {deck.id} has"))
-        elif match != max(values[family]) + 1:  # as for suits: the highest value plus one (trumps I..XXI: 22)
-            errors.append((("options", "family_match", family),
-                           f"options.family_match.{family} is {match} but the {family} cards run up to "
-                           f"{max(values[family])}, so their match value must be {max(values[family]) + 1}"))
+        else:
+            problem = _match_problem(values[family], match, f"the {family} cards")
+            if problem:
+                errors.append((("options", "family_match", family),
+                               f"options.family_match.{family} is {match} but {problem}"))
     if spec.players != 1:
         errors.append((("players",), f"a pairing game is a solitaire: it seats 1 player, not {spec.players}"))
     rows = sum(opts["layout"])
     if not opts["layout"] or min(opts["layout"]) < 1:
         errors.append((("options", "layout"), "options.layout needs at least one line, each of one row or more"))
     elif rows + 1 > len(deck):
-        errors.append((("options", "layout"), f"the layout has {rows} rows but the deck holds only {len(deck)} cards"))
+        errors.append((("options", "layout"), f"the layout has {rows} rows, so the deal needs {rows + 1} cards (one "
+                       f"on each row and one on the waste), but the deck holds only {len(deck)}"))
     if opts["row_cap"] is not None and opts["row_cap"] < 1:
         errors.append((("options", "row_cap"), "options.row_cap must be at least 1"))
     return errors
