@@ -76,10 +76,6 @@ class Deck:
     def codes(self, names: Iterable[str]) -> list[int]:
         return [self.code(n) for n in names]
 
-    def rank_count(self) -> int:
-        """Ranks per suit (the pairing games' match value is this plus one)."""
-        return len(self.ranks)
-
 
 def stock_line(names: Sequence[str], verb: str, shown: int = 8, sep: str = " ") -> str:
     """``stock: N cards, <verb> in this order: A B C ...``: how every game's deal drawing
