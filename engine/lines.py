@@ -16,7 +16,15 @@ def bounded_lines(handle: IO[bytes], limit: int, label: str, what: str, first: i
     than ``limit`` bytes is an error naming ``label``, the line and ``what`` the input should
     have been."""
     size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
-    for number, line in enumerate(iter(lambda: handle.readline(limit + 1), b""), first):
+    number = first
+    while True:
+        try:
+            line = handle.readline(limit + 1)
+        except OSError as exc:  # opened, then unreadable (a device, a vanished mount): a read error, here
+            raise CardgamesError(f"{label}:{number}: cannot read: {exc.strerror or exc}") from None
+        if not line:
+            return
         if len(line) > limit:
             raise CardgamesError(f"{label}:{number}: a line longer than {size}: not {what}")
         yield number, line
+        number += 1

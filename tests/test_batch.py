@@ -334,3 +334,20 @@ def test_ctrl_c_ends_the_pool_workers_without_waiting_for_their_chunks(tmp_path)
             raise KeyboardInterrupt
     assert workers and not any(process.is_alive() for process in workers)
     assert not marker.exists()
+
+
+def test_a_read_error_is_named_as_one_with_its_line():
+    """A file that opens but cannot be read (``/proc/self/mem``, a vanished mount) was reported as
+    "cannot write the output" by the CLI's last resort."""
+    from cardgames.engine.lines import bounded_lines
+
+    class Failing(io.BytesIO):
+        def readline(self, size: int = -1) -> bytes:
+            if self.tell() >= 4:
+                raise OSError(5, "Input/output error")
+            return super().readline(size)
+
+    lines = bounded_lines(Failing(b"one\ntwo\n"), 100, "results.jsonl", "a result file")
+    assert next(lines) == (1, b"one\n")
+    with pytest.raises(CardgamesError, match=r"^results.jsonl:2: cannot read: Input/output error$"):
+        next(lines)
