@@ -31,11 +31,11 @@ def _default_workers() -> int:
               help="A local process pool, or Dask (a local cluster, or --scheduler).")
 @click.option("--scheduler", metavar="ADDR", default=None,
               help="Existing Dask scheduler, e.g. tcp://host:8786 (with --backend dask).")
-@click.option("--out", type=click.Path(dir_okay=False), default=None, metavar="FILE.jsonl",
+@click.option("--out", type=click.Path(), default=None, metavar="FILE.jsonl",
               help="Stream one JSON record a game to this result file.")
 @click.option("--resume", is_flag=True, help="Continue --out: play only the seeds it does not hold yet.")
 @format_option("table", "json", "csv")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+@click.option("--plot", "plot_path", type=click.Path(), default=None, metavar="FILE.png",
               help="Also draw win rates and the score distribution (needs matplotlib).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar or messages on stderr.")
 @click.pass_context
@@ -105,9 +105,9 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 
 @click.command("stats")
 @click.argument("files", nargs=-1, required=True, metavar="FILE.jsonl...",
-                type=click.Path(dir_okay=False))
+                type=click.Path())
 @format_option("table", "json", "csv")
-@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), default=None, metavar="FILE.png",
+@click.option("--plot", "plot_path", type=click.Path(), default=None, metavar="FILE.png",
               help="Also draw win rates and score distributions, one series a file (needs matplotlib).")
 @click.pass_context
 def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None) -> None:

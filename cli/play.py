@@ -36,7 +36,7 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
               help="Agent for every seat, or repeat once per seat (default: greedy).")
 @click.option("--matches", "--rounds", "rounds", type=click.IntRange(1), default=None,
               help="Stop after this many matches or rounds (games of several).")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, writable=True), default=None,
+@click.option("--log", "log_path", type=click.Path(), default=None,
               help="Write the JSON log to this file (atomically) instead of stdout ('-': stdout).")
 @format_option("json", "jsonl", "text")
 @click.pass_context
@@ -97,7 +97,7 @@ def narrate(game, run) -> str:
 
 
 @click.command("replay")
-@click.argument("log_file", metavar="LOG", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("log_file", metavar="LOG", type=click.Path(allow_dash=True))
 @format_option("text", "json")
 @click.pass_context
 def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:

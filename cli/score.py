@@ -14,7 +14,7 @@ from .output import emit_json
 @click.command("score")
 @click.argument("game_id", metavar="GAME")
 @click.option("--cards", default=None, metavar="C,C,...", help="Comma-separated card names (Air-1,Magic-13,...).")
-@click.option("--input", "input_file", default=None, type=click.Path(dir_okay=False, allow_dash=True),
+@click.option("--input", "input_file", default=None, type=click.Path(allow_dash=True),
               help="JSON lines {\"cards\": [...]} to score, one result each (- for stdin).")
 @click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
 @format_option("json", "jsonl", "text")

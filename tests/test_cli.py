@@ -301,3 +301,18 @@ def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
         count = len(log.read_bytes().splitlines())
         assert count == lines if lines else count > 100
         assert run_cli("replay", str(log)).exit_code == 0
+
+
+@pytest.mark.parametrize("args", [
+    ("replay", "{d}"),
+    ("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", "{d}"),
+    ("solve", "--game", "eiffel-tower", "--seed", "1", "--log", "{d}"),
+    ("batch", "--game", "eiffel-tower", "--seeds", "1-3", "--out", "{d}", "-q"),
+    ("score", "torqu", "--input", "{d}"),
+    ("stats", "{d}"),
+])
+def test_a_folder_where_a_file_belongs_is_bad_input(run_cli, tmp_path, args):
+    """Exit 1 and one line, as for a missing file: Click's own path checks said 2 with a usage block."""
+    result = run_cli(*(a.format(d=tmp_path) for a in args))
+    assert result.exit_code == 1
+    assert result.stderr.count("\n") == 1 and str(tmp_path) in result.stderr and "Usage" not in result.stderr

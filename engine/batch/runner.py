@@ -43,6 +43,8 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
     outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
     done = SeedSet()
     keep = 0
+    if out is not None and os.path.isdir(out):
+        raise CardgamesError(f"--out {out}: a file name, not a folder, is needed")
     if out is not None and os.path.exists(out):
         if not resume:
             raise CardgamesError(f"{out} exists: pass --resume to continue it, or choose another --out")
