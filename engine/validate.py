@@ -102,7 +102,7 @@ def _guess_kind(doc: Document) -> str:
 
 
 def _check_deck(doc: Document) -> list[ConfigError]:
-    from .cards import Deck, card_name_problem
+    from .cards import COPY_MARK, Deck, card_name_problem
 
     problem = card_name_problem(doc.data)
     if problem:
@@ -116,12 +116,21 @@ def _check_deck(doc: Document) -> list[ConfigError]:
             seen.add(item[name])
     if repeats:
         return repeats
+    marked = [doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} holds {COPY_MARK!r}, which marks a card's "
+                        f"copy in a game of several decks (AH{COPY_MARK}2): two cards could be named alike")
+              for key, name in (("suits", "id"), ("ranks", "id"), ("cards", "name"))
+              for i, item in enumerate(doc.data.get(key, [])) if COPY_MARK in str(item[name])]
+    if marked:
+        return marked
     try:
         deck = Deck(doc.data)
     except (CardgamesError, KeyError, ValueError) as exc:  # the template names two cards alike, ...
         return [doc.error(("card_name",) if "card_name" in doc.data else (), f"cannot build the deck: {exc}")]
     if not len(deck):
         return [doc.error((), "the deck has no cards")]
+    if any(COPY_MARK in name for name in deck.names):
+        return [doc.error(("card_name",), f"card_name makes names holding {COPY_MARK!r}, which marks a card's copy "
+                                          f"in a game of several decks: two cards could be named alike")]
     return []
 
 
@@ -180,7 +189,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             unplayable = getattr(module, "unplayable", None)
             if unplayable is not None and unplayable(spec):
                 continue
-            for problem in module.check_config(spec):
+            try:
+                problems = module.check_config(spec)
+            except CardgamesError as exc:  # a deck the engine cannot build: said once, at the game's deck
+                problems = [(("deck", "type"), str(exc))]
+            for problem in problems:
                 keypath, text = located(problem)
                 where = f" ({players} players{', ' + '+'.join(variants) if variants else ''})"
                 if text not in seen:

@@ -447,3 +447,18 @@ def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
     (tmp_path / "variants" / "tight.yaml").write_text(tight.replace("[towering]", "[towerin]"))
     result = run_cli("validate", str(tmp_path))
     assert result.exit_code == 1 and "'towerin' is no game's id or family" in result.stdout
+
+
+def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
+    """A suit H#2 named the second deck's hearts' twins (AH#2): validate stopped at a line-less error
+    when a game used two decks, and listed nothing else."""
+    text = (BUNDLED / "decks" / "french.yaml").read_text().replace("{id: D,", "{id: 'H#2',")
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "french.yaml").write_text(text)
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "broken.yaml").write_text("id: broken\n")
+    report = validate([str(tmp_path)])
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "'H#2'" in row)
+    assert any(e.path.endswith("french.yaml") and e.line == line and "marks a card's copy" in str(e)
+               for e in report.errors)
+    assert any(e.path.endswith("broken.yaml") for e in report.errors)
