@@ -72,6 +72,9 @@ def parse_document(text: str, label: str = "<string>") -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
+        if exc.problem and exc.context and exc.context_mark is not None and exc.context_mark.line + 1 != line:
+            # an unclosed quote is found at the end of the file: say where it opened
+            problem += f" ({exc.context} on line {exc.context_mark.line + 1})"
         raise ConfigError(f"YAML syntax error: {problem}", label, line) from None
     except yaml.YAMLError as exc:  # e.g. a NUL byte: the reader's error, marked with a position
         position = getattr(exc, "position", None)  # a ReaderError's index into the text

@@ -36,6 +36,7 @@ def test_syntax_error_has_file_and_line(tmp_path):
 
 @pytest.mark.parametrize("text, line, words", [
     ("id: x\nname: y\nfamily: \x00z\n", 3, "control characters are not allowed"),
+    ('id: x\nname: "Eiffel\nfamily: y\n', 4, "end of stream (while scanning a quoted scalar on line 2)"),
     ("id: x\nname: !!python/name:os.system ''\n", 2, "could not determine a constructor"),
 ])
 def test_parser_errors_are_one_line_with_theirs(tmp_path, text, line, words):
