@@ -210,6 +210,18 @@ class Catalog:
     def variant(self, ident: str) -> dict[str, Any]:
         return self.document("variants", ident).data
 
+    def variant_origin(self, spec: "GameSpec", keypath: tuple) -> Document | None:
+        """The last of ``spec``'s variants that sets ``keypath`` of its resolved config (where a
+        problem with that value is to be mended), or None when the game's own file does."""
+        for vid in reversed(spec.variants):
+            doc = self.document("variants", vid)
+            node: Any = doc.data
+            for key in keypath:
+                node = node.get(key) if isinstance(node, dict) else None
+            if node is not None:
+                return doc
+        return None
+
     def unknown_deck(self, game: Document) -> ConfigError | None:
         """The error for a game whose deck type no deck file has, at the game file's ``type:``
         line (that is what to mend), or None. Every command and ``validate`` report it alike."""

@@ -52,7 +52,8 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
 
     The engine's ``check_config`` runs here too, not only in ``validate``: a config it rejects
     (a deal larger than the deck, say) stops with its first problem, at the game file's line,
-    instead of failing somewhere inside the rules."""
+    instead of failing somewhere inside the rules, at the line that sets the value (a variant's, if
+    one does)."""
     from .config import Catalog
 
     catalog = catalog or Catalog()
@@ -63,5 +64,6 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
         problems = module.check_config(spec)
         if problems:
             keypath, text = located(problems[0])
-            raise catalog.document("games", spec.id).error(keypath, f"{text} (`cardgames validate` lists them all)")
+            where = catalog.variant_origin(spec, keypath) or catalog.document("games", spec.id)
+            raise where.error(keypath, f"{text} (`cardgames validate` lists them all)")
     return module.GAME(spec)

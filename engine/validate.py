@@ -198,7 +198,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 where = f" ({players} players{', ' + '+'.join(variants) if variants else ''})"
                 if text not in seen:
                     seen.add(text)
-                    report.errors.append(doc.error(keypath, text + where))
+                    report.errors.append((catalog.variant_origin(spec, keypath) or doc).error(keypath, text + where))
             facts = getattr(module, "deal_facts", None)
             try:
                 if facts is not None:

@@ -463,3 +463,21 @@ def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
     assert any(e.path.endswith("french.yaml") and e.line == line and "marks a card's copy" in str(e)
                for e in report.errors)
     assert any(e.path.endswith("broken.yaml") for e in report.errors)
+
+
+def test_a_value_a_variant_sets_is_blamed_on_the_variant(tmp_path):
+    """A variant's bad match was reported at the game file's match line, which holds a good one."""
+    from cardgames.engine.registry import load_game
+
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [v-match]")
+    root = make_root(tmp_path, text)
+    (root / "variants").mkdir()
+    (root / "variants" / "v-match.yaml").write_text(
+        "id: v-match\nname: Bad match\napplies_to: [my-tower]\noptions:\n  match: 15\n")
+    variant = str(root / "variants" / "v-match.yaml")
+    with pytest.raises(ConfigError) as err:
+        load_game("my-tower", ("v-match",), catalog=Catalog([root, BUNDLED]))
+    assert (err.value.path, err.value.line) == (variant, 5) and "match value must be 14" in str(err.value)
+    report = validate([str(root)])
+    assert [(e.path, e.line) for e in report.errors] == [(variant, 5)]
+    assert load_game("my-tower", catalog=Catalog([root, BUNDLED])).num_rows == 20  # the game itself is sound
