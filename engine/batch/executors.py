@@ -13,7 +13,9 @@ whatever the batch size:
 
 from __future__ import annotations
 
+import os
 from collections import deque
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import CardgamesError, OptionConflictError
@@ -61,6 +63,26 @@ class SerialExecutor:
             yield play_chunk(job, chunk)
 
 
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C while worker processes are started: they inherit the ignored SIGINT across
+    the spawn's exec, so a Ctrl-C while they import cannot stop them with tracebacks before their
+    initializer ignores it for good. Only for the few milliseconds the starts take: a Ctrl-C in
+    that window is lost to the parent too (blocking it instead would not reach the children,
+    whose mask the spawn resets, and other threads would still take it)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, handler)
+
+
 def _ignore_sigint() -> None:
     # Ctrl-C is the parent's to handle (it stops cleanly and says how to resume); workers
     # would otherwise each print a KeyboardInterrupt traceback.
@@ -86,8 +108,11 @@ class ProcessExecutor:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD),
-                                         initializer=_ignore_sigint)
+        with _sigint_ignored():
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD),
+                                             initializer=_ignore_sigint)
+            for _ in range(self.workers):  # the pool starts a worker per task submitted while none is idle
+                self._pool.submit(os.getpid)
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
@@ -139,10 +164,12 @@ class DaskExecutor:
                 # connect timeout: Dask's distributed.comm.timeouts.connect (30 s by default)
                 self._client = Client(self.scheduler)
             else:
-                # each worker runs this module's dask_setup as it starts (Dask's preload)
+                # Each worker runs this module's dask_setup as it starts (Dask's preload). No dashboard,
+                # and the scheduler's own HTTP server (health checks) on a free local port: its default,
+                # 8787, may be another cluster's, which made Dask warn past -q.
                 self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=logging.ERROR,
-                                             preload=[__name__])
+                                             dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
+                                             silence_logs=logging.ERROR, preload=[__name__])
                 self._client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:
