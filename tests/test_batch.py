@@ -162,11 +162,15 @@ def test_summary_multiplayer_hand_computed():
     assert f["wins[0]"]["n"] == 4 and f["ties"]["count"] == 1 and f["no_winner"]["count"] == 1
     # shares 2/4, 1/4, 1/4: fair share 1/3, seat 0 is 1/6 above it
     assert f["first_player_advantage"]["mean"] == pytest.approx(0.5 - 1 / 3)
-    assert f["scores"]["n"] == 12 and f["scores"]["mean"] == pytest.approx(55 / 12)
+    # pooled: 12 seats' values in 4 games; the inference is the games' (their mean over the seats)
+    assert f["scores"]["n"] == 4 and f["scores"]["values"] == 12 and f["scores"]["mean"] == pytest.approx(55 / 12)
     assert f["scores[1]"]["mean"] == pytest.approx(15 / 4) and f["scores[1]"]["max"] == 9
     assert f["moves"]["mean"] == 26.0 and f["moves"]["p50"] == 28
     # money is exact: the seats' coins sum to 0 in every game, so the pooled mean is exactly 0
     assert f["coins"]["mean"] == 0.0 and f["coins[0]"]["mean"] == pytest.approx(-0.15)
+    # ... and nothing varies from game to game: the seats, taken apart, would claim a spread
+    assert f["coins"]["sd"] == 0.0 and f["coins"]["ci_low"] == f["coins"]["ci_high"] == 0.0
+    assert f["coins[0]"]["sd"] > 0
     assert f["coins[0]"]["min"] == "-2.00" and f["coins[0]"]["max"] == "1.10"
     assert f["captures[0]"]["mean"] == 2.0 and f["matches"]["max"] == 3
     assert f["reason=board"]["count"] == 3 and f["reason=death"]["n"] == 4

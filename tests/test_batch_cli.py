@@ -428,7 +428,7 @@ def test_real_multiplayer_games_when_present(run_cli, tmp_path, game_id, games):
     figures = files[0][1]
     players = orjson.loads(files[0][0].split(b"\n")[0])["players"]
     assert [f"wins[{s}]" for s in range(players)] == [n for n in figures if n.startswith("wins[")]
-    assert figures["scores"]["n"] == games * players and figures["moves"]["n"] == games
+    assert figures["scores"]["values"] == games * players and figures["scores"]["n"] == figures["moves"]["n"] == games
 
 
 def test_dask_scheduler_address(run_cli, tmp_path):

@@ -14,7 +14,11 @@ How each result key is read:
   counts as a winner), ``ties`` (games with two or more winners) and ``no_winner``; with the
   first-player advantage (seat 0's share minus the mean share of all seats);
 * ints, floats and decimal strings (money, exact): a distribution; per-seat lists give one
-  distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``);
+  distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``). The seats of one
+  game are not independent (a zero-sum game's scores add to nothing), so a pooled figure's mean,
+  standard deviation and interval, and the tests comparing it, are those of each game's mean
+  over its seats (``n`` counts games, ``values`` the seats' values); its percentiles are of the
+  seats' values;
 * other strings: one proportion per category (``reason=blocked``); nested dicts: dotted names;
   ``None``: skipped.
 """
@@ -83,26 +87,41 @@ def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
     return out
 
 
-def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
-    """n, mean (with a normal-approximation 95% interval), sample standard deviation, min,
-    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly. With one
-    observation the interval and the standard deviation are None (undefined)."""
+def _moments(hist: Mapping[Any, int]) -> tuple[int, Fraction, float | None]:
+    """n, the exact mean and the sample standard deviation of a non-empty histogram (None for
+    one observation: it has no spread to estimate, which is n/a, not a spread of 0)."""
     n = sum(hist.values())
-    if n == 0:
-        return {"kind": "distribution", "n": 0}
     total = Fraction(0)
     squares = Fraction(0)
     for value, count in hist.items():
         v = Fraction(value)
         total += v * count
         squares += v * v * count
-    mean = total / n
+    sd = math.sqrt((squares - total * total / n) / (n - 1)) if n > 1 else None
+    return n, total / n, sd
+
+
+def _number_of(value: Any) -> Number | None:
+    """A result value as the number the summary counts it as (an amount string included), or None."""
+    if type(value) is int or type(value) is float:
+        return value
+    if type(value) is str and _AMOUNT.fullmatch(value):
+        return Decimal(value)
+    return None
+
+
+def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
+    """n, mean (with a normal-approximation 95% interval), sample standard deviation, min,
+    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly. With one
+    observation the interval and the standard deviation are None (undefined)."""
+    if not hist:
+        return {"kind": "distribution", "n": 0}
+    n, mean, sd = _moments(hist)
     row: dict[str, Any] = {"kind": "distribution", "n": n, "mean": float(mean)}
-    if n > 1:
-        sd = math.sqrt((squares - total * total / n) / (n - 1))
+    if sd is not None:
         half = Z95 * sd / math.sqrt(n)
         row.update(ci_low=float(mean) - half, ci_high=float(mean) + half, sd=sd)
-    else:  # one observation has no spread to estimate: n/a, not a spread of 0
+    else:
         row.update(ci_low=None, ci_high=None, sd=None)
     row["min"] = _plain(min(hist))
     pcts = percentiles(hist, PERCENTILES)
@@ -126,7 +145,7 @@ def _plain(value: Any) -> Any:
 class Summary:
     """Mergeable counters of a set of game results (see the module docstring)."""
 
-    __slots__ = ("games", "counts", "hists", "wins", "tie_games", "nowin_games", "winner_games")
+    __slots__ = ("games", "counts", "hists", "game_means", "wins", "tie_games", "nowin_games", "winner_games")
 
     def __init__(self) -> None:
         self.games = 0
@@ -134,6 +153,8 @@ class Summary:
         self.counts: dict[str, list[int]] = {}
         #: name -> {value: count} for numbers
         self.hists: dict[str, dict[Number, int]] = {}
+        #: pooled name -> {a game's mean over its seats: count} (what a pooled figure's inference uses)
+        self.game_means: dict[str, dict[Fraction, int]] = {}
         #: seat -> games it was among the winners (only when results have ``winners``)
         self.wins: dict[int, int] = {}
         self.tie_games = 0
@@ -165,8 +186,9 @@ class Summary:
         if value is None:
             return
         kind = type(value)
-        if kind is int or kind is float:
-            self._number(name, value, pooled)
+        number = _number_of(value)
+        if number is not None:
+            self._number(name, number, pooled)
         elif kind is bool:
             counter = self.counts.get(name)
             if counter is None:
@@ -174,13 +196,16 @@ class Summary:
             counter[0] += value
             counter[1] += 1
         elif kind is str:
-            if _AMOUNT.fullmatch(value):
-                self._number(name, Decimal(value), pooled)
-            else:
-                self._category(name, value)
+            self._category(name, value)
         elif kind is list or kind is tuple:
             for index, item in enumerate(value):
                 self._value(f"{name}[{index}]", item, pooled=name)
+            numbers = [_number_of(item) for item in value]
+            numbers = [n for n in numbers if n is not None]
+            if numbers:
+                mean = sum(map(Fraction, numbers), Fraction(0)) / len(numbers)
+                hist = self.game_means.setdefault(name, {})
+                hist[mean] = hist.get(mean, 0) + 1
         elif kind is dict:
             for key, item in value.items():
                 self._value(f"{name}.{key}", item, pooled=None)
@@ -221,10 +246,11 @@ class Summary:
             counter = self.counts.setdefault(name, [0, 0])
             counter[0] += true
             counter[1] += n
-        for name, hist in other.hists.items():
-            mine = self.hists.setdefault(name, {})
-            for value, count in hist.items():
-                mine[value] = mine.get(value, 0) + count
+        for mine_all, theirs_all in ((self.hists, other.hists), (self.game_means, other.game_means)):
+            for name, hist in theirs_all.items():
+                mine = mine_all.setdefault(name, {})
+                for value, count in hist.items():
+                    mine[value] = mine.get(value, 0) + count
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Summary) and all(getattr(self, s) == getattr(other, s) for s in self.__slots__)
@@ -241,6 +267,12 @@ class Summary:
         """Every statistic, by figure name, in a stable reading order (``players`` names the
         seats that never won)."""
         out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
+        for name, hist in self.game_means.items():
+            if name in out:  # the pooled values' distribution, with the games' inference
+                n, mean, sd = _moments(hist)
+                half = None if sd is None else Z95 * sd / math.sqrt(n)
+                out[name].update(n=n, mean=float(mean), ci_low=None if half is None else float(mean) - half,
+                                 ci_high=None if half is None else float(mean) + half, sd=sd, values=out[name]["n"])
         present = {name[:-1]: n for name, (_, n) in self.counts.items() if name.endswith("=")}
         for name, (true, n) in self.counts.items():
             if not name.endswith("="):
