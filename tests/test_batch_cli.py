@@ -32,6 +32,10 @@ def records(path: Path) -> list[bytes]:
     return lines[1:-1]
 
 
+def header_of(path: Path) -> dict:
+    return orjson.loads(path.read_bytes().split(b"\n", 1)[0])
+
+
 def stats_json(run_cli, *files: Path) -> dict:
     result = run_cli("stats", *map(str, files), "--format", "json")
     assert result.exit_code == 0, result.output
@@ -150,8 +154,26 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert "A: " in table.stdout and "(strict)" in table.stdout and "B vs A" in table.stdout
     assert "yes" in table.stdout.split("B vs A", 1)[1].splitlines()[0]
     csv = run_cli("stats", str(plain), str(strict), "--format", "csv").stdout.splitlines()
-    assert csv[0].startswith("file,figure,n,mean,ci95_low,ci95_high") and csv[0].endswith("p_value,significant")
-    assert any(line.startswith(f"{strict},won,800,") and line.endswith(",True") for line in csv)
+    assert csv[0].startswith("file,config,figure,n,mean,ci95_low,ci95_high") and csv[0].endswith("p_value,significant")
+    config = header_of(strict)["config_sha256"][:12]
+    assert any(line.startswith(f"{strict},{config},won,800,") and line.endswith(",True") for line in csv)
+
+
+def test_stats_names_the_configs_when_only_they_differ(run_cli, tmp_path):
+    """A rule change made with --configs keeps every name: the table names each file's config."""
+    from cardgames.engine.config import bundled_root
+
+    plain, changed, folder = tmp_path / "plain.jsonl", tmp_path / "changed.jsonl", tmp_path / "configs"
+    (folder / "games").mkdir(parents=True)
+    game = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    (folder / "games" / "eiffel-tower.yaml").write_text(game.replace("[1, 2, 3, 4, 5, 5]", "[1, 2, 3, 4, 5, 6]"))
+    batch(run_cli, "--seeds", "0-49", "--workers", "1", "--out", str(plain))
+    assert run_cli("--configs", str(folder), "batch", "--game", "eiffel-tower", "--quiet", "--seeds", "0-49",
+                   "--workers", "1", "--out", str(changed)).exit_code == 0
+    titles = run_cli("stats", str(plain), str(changed)).stdout.splitlines()[:2]
+    hashes = [header_of(f)["config_sha256"][:12] for f in (plain, changed)]
+    assert hashes[0] != hashes[1] and all(f"config {h}" in t for h, t in zip(hashes, titles, strict=True))
+    assert f"config {hashes[0]}" not in run_cli("stats", str(plain), str(plain)).stdout.splitlines()[0]
 
 
 def test_one_file_given_twice_is_compared_by_position(run_cli, tmp_path):

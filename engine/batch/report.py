@@ -74,8 +74,14 @@ def csv_rows(runs: list[Run]) -> tuple[list[dict[str, Any]], list[str]]:
     for index, run in enumerate(runs):
         for row in figure_rows(run):
             extra = tests.get((run.label, row["figure"]), {}) if index else {}
-            rows.append({"file": run.label, **row, **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
-    return rows, ["file", *COLUMNS, *COMPARISON_COLUMNS]
+            rows.append({"file": run.label, "config": _config(run), **row,
+                         **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
+    return rows, ["file", "config", *COLUMNS, *COMPARISON_COLUMNS]
+
+
+def _config(run: Run) -> str:
+    """The start of the run's config hash: what tells two rule sets apart when the names agree."""
+    return run.header["config_sha256"][:12]
 
 
 def text_report(runs: list[Run]) -> str:
@@ -88,8 +94,10 @@ def text_report(runs: list[Run]) -> str:
         title = f"{describe_header(run.header)}: {run.summary.games:,} games"
         return title + "\n\n" + tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
-    lines = [f"{letter}: {run.label}: {describe_header(run.header)}: {run.summary.games:,} games"
-             for letter, run in zip(letters, runs, strict=True)]
+    # configs changed with --configs (a rule change, no variant) show only in their hash: named when they differ
+    configs = len({_config(run) for run in runs}) > 1
+    lines = [f"{letter}: {run.label}: {describe_header(run.header)}{f', config {_config(run)}' if configs else ''}: "
+             f"{run.summary.games:,} games" for letter, run in zip(letters, runs, strict=True)]
     names: list[str] = []
     for run in runs:
         names.extend(n for n in run.figures if n not in names)
