@@ -504,3 +504,29 @@ def test_dask_local_workers_leave_ctrl_c_to_the_batch():
         assert signal.getsignal(signal.SIGINT) is before
         in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
     assert in_worker == signal.SIG_IGN != before
+
+
+@pytest.mark.parametrize("lines, words", [
+    (['{"seed":1,"won":true,"a=b":true}'], ":2: figure name 'a=b' holds '='"),  # was a KeyError
+    (['{"seed":1,"won":true}', '{"seed":2,"won":3}'], ":3: figure 'won' is 3 here, true/false or text before"),
+    (['{"seed":1,"cards_left":0}', '{"seed":2,"cards_left":"x"}'], ":3: figure 'cards_left' is 'x' here"),
+])
+def test_stats_names_a_record_it_cannot_read(run_cli, tmp_path, lines, words):
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(good.read_bytes().split(b"\n", 1)[0] + b"\n" + "".join(f"{line}\n" for line in lines).encode())
+    result = run_cli("stats", str(bad))
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {bad}{words}") and result.stderr.count("\n") == 1
+
+
+def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):
+    """Their exact spread is beyond a float: infinite, not an OverflowError."""
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    huge = tmp_path / "huge.jsonl"
+    records_ = [f'{{"seed":{s},"x":{v}}}\n' for s, v in ((1, "1e308"), (2, "-1e308"), (3, "1e308"))]
+    huge.write_bytes(good.read_bytes().split(b"\n", 1)[0] + b"\n" + "".join(records_).encode())
+    figures = stats_json(run_cli, huge)["files"][0]["figures"]
+    assert figures["x"]["n"] == 3 and figures["x"]["sd"] is None  # infinite: JSON has no infinity (orjson: null)
+    assert "inf" in run_cli("stats", str(huge)).stdout.splitlines()[-1]

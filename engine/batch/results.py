@@ -211,7 +211,10 @@ def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Cont
         if not seen.add(seed):
             raise CardgamesError(f"{reader.path}:{number}: seed {seed} appears twice")
         if within is None or seed in within:
-            add(record)
+            try:
+                add(record)
+            except ValueError as exc:  # a figure of a kind the summary cannot read, or changing kind
+                raise CardgamesError(f"{reader.path}:{number}: {exc}") from None
             folded += 1
     return folded
 

@@ -97,8 +97,22 @@ def _moments(hist: Mapping[Any, int]) -> tuple[int, Fraction, float | None]:
         v = Fraction(value)
         total += v * count
         squares += v * v * count
-    sd = math.sqrt((squares - total * total / n) / (n - 1)) if n > 1 else None
+    sd = None
+    if n > 1:
+        variance = (squares - total * total / n) / (n - 1)
+        try:
+            sd = math.sqrt(variance)
+        except OverflowError:  # values near the float limit (1e308): exact, but beyond a float
+            sd = math.inf
     return n, total / n, sd
+
+
+def _figure_name(key: str) -> str:
+    """A result key as a figure name: ``=`` joins a category to its figure (``reason=blocked``),
+    so a key holding one would be read as a category that has no figure."""
+    if "=" in key:
+        raise ValueError(f"figure name {key!r} holds '='")
+    return key
 
 
 def _number_of(value: Any) -> Number | None:
@@ -170,7 +184,7 @@ class Summary:
             if key == "winners" and isinstance(value, (list, tuple)):
                 self._winners(value)
             else:
-                self._value(key, value, pooled=None)
+                self._value(_figure_name(key), value, pooled=None)
 
     def _winners(self, winners: list) -> None:
         self.winner_games += 1
@@ -188,14 +202,20 @@ class Summary:
         kind = type(value)
         number = _number_of(value)
         if number is not None:
+            if name in self.counts or f"{name}=" in self.counts:
+                raise ValueError(f"figure {name!r} is {value!r} here, true/false or text before")
             self._number(name, number, pooled)
         elif kind is bool:
+            if name in self.hists or f"{name}=" in self.counts:
+                raise ValueError(f"figure {name!r} is {value!r} here, a number or text before")
             counter = self.counts.get(name)
             if counter is None:
                 counter = self.counts[name] = [0, 0]
             counter[0] += value
             counter[1] += 1
         elif kind is str:
+            if name in self.hists or name in self.counts:
+                raise ValueError(f"figure {name!r} is {value!r} here, a number or true/false before")
             self._category(name, value)
         elif kind is list or kind is tuple:
             for index, item in enumerate(value):
@@ -208,7 +228,7 @@ class Summary:
                 hist[mean] = hist.get(mean, 0) + 1
         elif kind is dict:
             for key, item in value.items():
-                self._value(f"{name}.{key}", item, pooled=None)
+                self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
             raise ValueError(f"result figure {name!r} has unsupported value {value!r}")
 
