@@ -40,6 +40,8 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         path = Path(raw)
         if path.is_dir():
             found = [(k, p) for k in KINDS for p in sorted((path / k).glob("*.yaml"))]
+            report.errors += [ConfigError("not read: config files end in .yaml", str(p))
+                              for k in KINDS for p in sorted((path / k).glob("*.yml"))]
             if not found:
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found

@@ -481,3 +481,11 @@ def test_a_value_a_variant_sets_is_blamed_on_the_variant(tmp_path):
     report = validate([str(root)])
     assert [(e.path, e.line) for e in report.errors] == [(variant, 5)]
     assert load_game("my-tower", catalog=Catalog([root, BUNDLED])).num_rows == 20  # the game itself is sound
+
+
+def test_a_yml_file_is_named_as_not_read(tmp_path):
+    """The catalog reads *.yaml only: a .yml file was skipped without a word."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    (root / "games" / "other.yml").write_text(EIFFEL)
+    report = validate([str(root)])
+    assert [str(e) for e in report.errors] == [f"{root / 'games' / 'other.yml'}: not read: config files end in .yaml"]
