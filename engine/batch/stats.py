@@ -115,15 +115,6 @@ def _figure_name(key: str) -> str:
     return key
 
 
-def _number_of(value: Any) -> Number | None:
-    """A result value as the number the summary counts it as (an amount string included), or None."""
-    if type(value) is int or type(value) is float:
-        return value
-    if type(value) is str and _AMOUNT.fullmatch(value):
-        return Decimal(value)
-    return None
-
-
 def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
     """n, mean (with a normal-approximation 95% interval), sample standard deviation, min,
     the 5/25/50/75/95th percentiles and max of a histogram, computed exactly. With one
@@ -167,8 +158,9 @@ class Summary:
         self.counts: dict[str, list[int]] = {}
         #: name -> {value: count} for numbers
         self.hists: dict[str, dict[Number, int]] = {}
-        #: pooled name -> {a game's mean over its seats: count} (what a pooled figure's inference uses)
-        self.game_means: dict[str, dict[Fraction, int]] = {}
+        #: pooled name -> {(a game's sum over its seats, its seats): count}: each game's mean over its
+        #: seats is what a pooled figure's inference uses
+        self.game_means: dict[str, dict[tuple[Number | Fraction, int], int]] = {}
         #: seat -> games it was among the winners (only when results have ``winners``)
         self.wins: dict[int, int] = {}
         self.tie_games = 0
@@ -184,7 +176,7 @@ class Summary:
             if key == "winners" and isinstance(value, (list, tuple)):
                 self._winners(value)
             else:
-                self._value(_figure_name(key), value, pooled=None)
+                self._value(key if "=" not in key else _figure_name(key), value, pooled=None)
 
     def _winners(self, winners: list) -> None:
         self.winner_games += 1
@@ -196,17 +188,20 @@ class Summary:
         for seat in winners:
             wins[seat] = wins.get(seat, 0) + 1
 
-    def _value(self, name: str, value: Any, pooled: str | None) -> None:
+    def _value(self, name: str, value: Any, pooled: str | None) -> Number | None:
+        """Fold one figure's value in; the number it counted, if it is one (a seat's, for the
+        game's mean over its seats). A figure keeps its kind: a number, true/false or text."""
         if value is None:
-            return
+            return None
         kind = type(value)
-        number = _number_of(value)
-        if number is not None:
-            if name in self.counts or f"{name}=" in self.counts:
+        if kind is int or kind is float or (kind is str and _AMOUNT.fullmatch(value)):
+            number = Decimal(value) if kind is str else value
+            if name not in self.hists and (name in self.counts or f"{name}=" in self.counts):
                 raise ValueError(f"figure {name!r} is {value!r} here, true/false or text before")
             self._number(name, number, pooled)
-        elif kind is bool:
-            if name in self.hists or f"{name}=" in self.counts:
+            return number
+        if kind is bool:
+            if name not in self.counts and (name in self.hists or f"{name}=" in self.counts):
                 raise ValueError(f"figure {name!r} is {value!r} here, a number or text before")
             counter = self.counts.get(name)
             if counter is None:
@@ -218,19 +213,22 @@ class Summary:
                 raise ValueError(f"figure {name!r} is {value!r} here, a number or true/false before")
             self._category(name, value)
         elif kind is list or kind is tuple:
-            for index, item in enumerate(value):
-                self._value(f"{name}[{index}]", item, pooled=name)
-            numbers = [_number_of(item) for item in value]
-            numbers = [n for n in numbers if n is not None]
+            seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
+            numbers = [number for number in seats if number is not None]
             if numbers:
-                mean = sum(map(Fraction, numbers), Fraction(0)) / len(numbers)
+                try:
+                    total = sum(numbers)  # exact for ints and amounts; a Fraction per game was 4 times slower
+                except TypeError:  # floats and amounts mixed
+                    total = sum(map(Fraction, numbers), Fraction(0))
+                key = (total, len(numbers))
                 hist = self.game_means.setdefault(name, {})
-                hist[mean] = hist.get(mean, 0) + 1
+                hist[key] = hist.get(key, 0) + 1
         elif kind is dict:
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
             raise ValueError(f"result figure {name!r} has unsupported value {value!r}")
+        return None
 
     def _number(self, name: str, value: Number, pooled: str | None) -> None:
         hists = self.hists
@@ -287,9 +285,13 @@ class Summary:
         """Every statistic, by figure name, in a stable reading order (``players`` names the
         seats that never won)."""
         out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
-        for name, hist in self.game_means.items():
+        for name, sums in self.game_means.items():
             if name in out:  # the pooled values' distribution, with the games' inference
-                n, mean, sd = _moments(hist)
+                means: dict[Fraction, int] = {}
+                for (total, seats), count in sums.items():
+                    mean = Fraction(total) / seats
+                    means[mean] = means.get(mean, 0) + count
+                n, mean, sd = _moments(means)
                 half = None if sd is None else Z95 * sd / math.sqrt(n)
                 out[name].update(n=n, mean=float(mean), ci_low=None if half is None else float(mean) - half,
                                  ci_high=None if half is None else float(mean) + half, sd=sd, values=out[name]["n"])
