@@ -85,12 +85,16 @@ def narrate(game, run) -> str:
     heading = [] if shown is None else [f"{game.deal_name} 1:"]
     lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "", *heading,
              game.render_deal(game.current_deal(state)), ""]
+    ended = shown
     for step, (_, action) in enumerate(run.history, 1):
         if state.rounds_played != shown:
             shown = state.rounds_played
             lines += ["", f"{game.deal_name} {shown + 1}:", game.render_deal(game.current_deal(state)), ""]
         lines.append(f"{step:4d}. {game.describe_action(state, action)}")
         state.apply(action)
+        if state.rounds_played != ended:  # the action ended a deal: what it scored
+            ended = state.rounds_played
+            lines += game.describe_deal_end(state)
     lines.append("")
     lines.append("result: " + dumps(state.result(), pretty=False).decode().strip())
     return "\n".join(lines)

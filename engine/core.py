@@ -140,6 +140,11 @@ class Game(ABC):
         """One line of narration for ``action`` about to be applied in ``state``."""
         return f"player {state.current_player}: {self.action_to_json(action)}"
 
+    def describe_deal_end(self, state: "State") -> list[str]:
+        """Narration of the deal (round, match) ``state`` has just completed: what it scored and
+        what it changed. Games of several deals override this; the default says nothing."""
+        return []
+
     def render_deal(self, deal: dict[str, Any]) -> str:
         """A readable drawing of a deal (``State.deal_json()``); games override this."""
         import orjson

@@ -82,8 +82,26 @@ def test_deal_json_shape(run_cli):
 def test_narration_shows_each_match_where_it_starts(run_cli):
     text = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "2",
                    "--format", "text").stdout.splitlines()
-    assert [line for line in text if line.startswith("match ")] == ["match 1:", "match 2:"]
+    assert [line for line in text if line.startswith("match ") and " ends " not in line] == ["match 1:", "match 2:"]
     assert text[text.index("match 2:") + 1].startswith("centre: ")
+
+
+def test_narration_sums_up_each_match(run_cli):
+    """After a match's last action: each player's tableau score, hand penalty, match score and stone."""
+    from cardgames.engine.agents import make_agents
+    from cardgames.engine.core import play
+
+    text = run_cli("simulate", "--game", "torqu", "--players", "4", "--seed", "3", "--matches", "2",
+                   "--format", "text").stdout.splitlines()
+    game = load_game("torqu", (), 4)
+    state = play(game, 3, make_agents([], game), stop=lambda state: state.rounds_played >= 2).state
+    for match, (detail, scores) in enumerate(zip(state.match_details, state.match_scores, strict=True), 1):
+        start = next(i for i, line in enumerate(text) if line.startswith(f"match {match} ends ("))
+        for seat in range(4):
+            penalty = detail["hand_penalties"][seat]
+            assert text[start + 1 + seat] == (
+                f"  player {seat}: tableau {detail['tableau_scores'][seat]}, hand {-penalty if penalty else 0}: "
+                f"match score {scores[seat]}; stone {detail['before'][seat]} -> {detail['after'][seat]}")
 
 
 def test_score_refuses_what_no_player_holds_and_endless_lines(run_cli, tmp_path):
@@ -98,3 +116,12 @@ def test_score_refuses_what_no_player_holds_and_endless_lines(run_cli, tmp_path)
     assert result.exit_code == 1 and f"{long}:1: a line longer than 64 KiB" in result.stderr
     result = run_cli("score", "torqu", "--cards", "x" * 100_000)
     assert result.exit_code == 1 and len(result.stderr) < 300  # the bad name is shortened, not echoed
+
+
+def test_a_death_draw_names_the_tableau_its_second_card_came_from(run_cli):
+    death = run_cli("simulate", "--game", "torqu", "--players", "4", "--seed", "2", "--variant", "death",
+                    "--matches", "1", "--format", "text").stdout
+    plain = run_cli("simulate", "--game", "torqu", "--players", "4", "--seed", "2", "--matches", "1",
+                    "--format", "text").stdout
+    assert "draws Animal-6 and Animal-1 from the tableau of player 0" in death  # step 15: player 0 laid it
+    assert "from the tableau of" not in plain

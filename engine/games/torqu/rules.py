@@ -162,10 +162,33 @@ class TorquGame(Game):
     def describe_action(self, state: "TorquState", action: Any) -> str:
         seat = state.current_player
         if type(action) is Draw:
-            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}"
+            second = self.deck.by_name[action.cards[1]].code
+            owner = next((t for t, tableau in enumerate(state.tableaus) if second in tableau.exposed()), None)
+            source = "" if owner is None else f" from the tableau of {self._team_name(owner)}"  # Death
+            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}{source}"
         if type(action) is Lay:
-            return f"player {seat} lays {action.card} on their tableau"
+            return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau"
         return f"player {seat} ends the turn"
+
+    def describe_deal_end(self, state: "TorquState") -> list[str]:
+        """Each team's tableau score, hand penalties, match score and stone move."""
+        detail, scores = state.match_details[-1], state.match_scores[-1]
+        why = "the centre is empty" if not len(state.center) else "no pair can be drawn"
+        lines = [f"match {len(state.match_scores)} ends ({why}):"]
+        for team in range(self.teams):
+            seats = [seat for seat in range(self.num_players) if self.owner(seat) == team]
+            hands = ", ".join(f"-{detail['hand_penalties'][seat]}" if detail["hand_penalties"][seat] else "0"
+                              for seat in seats)
+            times = f" x {self.tableau_times}" if self.tableau_times > 1 else ""
+            lines.append(f"  {self._team_name(team)}: tableau {detail['tableau_scores'][team]}{times}, "
+                         f"hand{'s' if len(seats) > 1 else ''} {hands}: match score {scores[seats[0]]}; "
+                         f"stone {detail['before'][team]} -> {detail['after'][team]}")
+        return lines
+
+    def _team_name(self, team: int) -> str:
+        """``player 2``, or with Partners ``players 0 and 2``."""
+        seats = [seat for seat in range(self.num_players) if self.owner(seat) == team]
+        return f"player {seats[0]}" if len(seats) == 1 else f"players {' and '.join(map(str, seats))}"
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         from .layout import COMPASS
