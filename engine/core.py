@@ -190,7 +190,8 @@ class State(ABC):
 
         * solitaires: ``won`` (bool) and ``cards_left`` (int);
         * multiplayer games: ``scores`` (one number per seat), ``winners`` (list of seats; several
-          on a tie) and ``moves`` (actions taken);
+          on a tie) and ``moves`` (actions taken); in partnerships also ``teams`` (each seat's
+          team), so that winning partners are one win, not a tie;
         * anything else is game-specific: integers, per-seat lists of integers, or exact decimal
           strings for money.
         """

@@ -355,3 +355,15 @@ def test_a_read_error_is_named_as_one_with_its_line():
     assert next(lines) == (1, b"one\n")
     with pytest.raises(CardgamesError, match=r"^results.jsonl:2: cannot read: Input/output error$"):
         next(lines)
+
+
+def test_winning_partners_are_one_win_not_a_tie():
+    """Torqu's Partners lists both partners as winners: with ``teams``, a tie is two teams winning."""
+    summary = Summary()
+    summary.add({"scores": [5, 3, 5, 3], "winners": [0, 2], "teams": [0, 1, 0, 1]})
+    summary.add({"scores": [5, 5, 5, 5], "winners": [0, 1, 2, 3], "teams": [0, 1, 0, 1]})
+    f = summary.figures(4)
+    assert f["ties"]["count"] == 1 and f["wins[0]"]["count"] == 2 and f["wins[1]"]["count"] == 1
+    assert "teams" not in f and not any(name.startswith("teams[") for name in f)
+    with pytest.raises(ValueError, match="teams must give every seat's team"):
+        Summary().add({"winners": [3], "teams": [0, 1]})

@@ -11,8 +11,9 @@ How each result key is read:
 
 * ``won`` and any other bool: a proportion (Wilson 95% interval);
 * ``winners`` (list of seats): per-seat win share ``wins[s]`` (a seat among several tied winners
-  counts as a winner), ``ties`` (games with two or more winners) and ``no_winner``; with the
-  first-player advantage (seat 0's share minus the mean share of all seats);
+  counts as a winner), ``ties`` (games with two or more winners, or with ``teams``, each seat's
+  team in a partnership, winners of two or more teams) and ``no_winner``; with the first-player
+  advantage (seat 0's share minus the mean share of all seats);
 * ints, floats and decimal strings (money, exact): a distribution; per-seat lists give one
   distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``). The seats of one
   game are not independent (a zero-sum game's scores add to nothing), so a pooled figure's mean,
@@ -174,13 +175,18 @@ class Summary:
         self.games += 1
         for key, value in result.items():
             if key == "winners" and isinstance(value, (list, tuple)):
-                self._winners(value)
-            else:
+                self._winners(value, result.get("teams"))
+            elif key != "teams":
                 self._value(key if "=" not in key else _figure_name(key), value, pooled=None)
 
-    def _winners(self, winners: list) -> None:
+    def _winners(self, winners: list, teams: list | None) -> None:
+        """Fold a game's winning seats in; ``teams`` (each seat's team, in partnerships) makes the
+        winning partners one win, not a tie."""
+        if teams is not None and (not isinstance(teams, list) or any(type(t) is not int for t in teams)
+                                  or max(winners, default=-1) >= len(teams)):
+            raise ValueError("teams must give every seat's team as an integer")
         self.winner_games += 1
-        if len(winners) > 1:
+        if len(set(winners) if teams is None else {teams[seat] for seat in winners}) > 1:
             self.tie_games += 1
         elif not winners:
             self.nowin_games += 1

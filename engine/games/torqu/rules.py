@@ -382,10 +382,13 @@ class TorquState(State):
     def result(self) -> dict[str, Any]:
         game = self.game
         n = game.num_players
-        return {"scores": [self.positions[game.owner(s)] for s in range(n)], "winners": self.winners(),
-                "moves": self.moves, "matches": self.rounds_played, "finished": self.finished,
-                "positions": list(self.positions), "match_scores": self.match_scores,
-                "match_points": [sum(m[s] for m in self.match_scores) for s in range(n)]}
+        result = {"scores": [self.positions[game.owner(s)] for s in range(n)], "winners": self.winners(),
+                  "moves": self.moves, "matches": self.rounds_played, "finished": self.finished,
+                  "positions": list(self.positions), "match_scores": self.match_scores,
+                  "match_points": [sum(m[s] for m in self.match_scores) for s in range(n)]}
+        if game.partners:
+            result["teams"] = [game.owner(s) for s in range(n)]
+        return result
 
     def deal_json(self) -> dict[str, Any]:
         return {"matches": list(self.deals)}
