@@ -125,3 +125,11 @@ def test_a_death_draw_names_the_tableau_its_second_card_came_from(run_cli):
                     "--format", "text").stdout
     assert "draws Animal-6 and Animal-1 from the tableau of player 0" in death  # step 15: player 0 laid it
     assert "from the tableau of" not in plain
+
+
+def test_mirrors_as_good_as_themselves_are_shown_as_themselves(run_cli):
+    """Four Mirrors are the Mirrors' own Perfect Four: they were shown standing for Air 1-4 (Cloud)."""
+    text = run_cli("score", "torqu", "--cards", "Magic-13,Magic-14,Magic-15,Magic-16", "--format", "text").stdout
+    assert "perfect_four (Mirrors)" in text and " as " not in text
+    data = json.loads(run_cli("score", "torqu", "--cards", "Magic-13,Air-1,Air-2,Air-3", "--format", "json").stdout)
+    assert data["sets"][0]["wild"] == {"Magic-13": "Air-4"}  # a Mirror standing in is still named

@@ -109,10 +109,16 @@ class Scorer:
                              self.members)
             assert found is not None
             kind, points, stand = found
+            shown = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand, strict=True)}
+            if wild_cards:  # wild cards that do as well as themselves are shown as themselves (four Mirrors)
+                itself = complete([self.idents[c] for c in members + wild_cards], 0, self.points,
+                                  len(self.suit_ids), self.members)
+                if itself is not None and itself[1] == points:
+                    kind, shown = itself[0], {}
             entry: dict[str, Any] = {"cards": [self.deck.names[c] for c in sorted(members + wild_cards)],
                                      "kind": kind, "points": points}
-            if wild_cards:
-                entry["wild"] = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand, strict=True)}
+            if shown:
+                entry["wild"] = shown
             sets.append(entry)
             covered.update(members, wild_cards)
         leftover = [c for c in codes if c not in covered]
