@@ -176,7 +176,7 @@ class TorquGame(Game):
         why = "the centre is empty" if not len(state.center) else "no pair can be drawn"
         lines = [f"match {len(state.match_scores)} ends ({why}):"]
         for team in range(self.teams):
-            seats = [seat for seat in range(self.num_players) if self.owner(seat) == team]
+            seats = self.seats_of(team)
             hands = ", ".join(f"-{detail['hand_penalties'][seat]}" if detail["hand_penalties"][seat] else "0"
                               for seat in seats)
             times = f" x {self.tableau_times}" if self.tableau_times > 1 else ""
@@ -185,9 +185,13 @@ class TorquGame(Game):
                          f"stone {detail['before'][team]} -> {detail['after'][team]}")
         return lines
 
+    def seats_of(self, team: int) -> list[int]:
+        """The seats sharing ``team``'s tableau and stone (one seat without Partners)."""
+        return [seat for seat in range(self.num_players) if self.owner(seat) == team]
+
     def _team_name(self, team: int) -> str:
         """``player 2``, or with Partners ``players 0 and 2``."""
-        seats = [seat for seat in range(self.num_players) if self.owner(seat) == team]
+        seats = self.seats_of(team)
         return f"player {seats[0]}" if len(seats) == 1 else f"players {' and '.join(map(str, seats))}"
 
     def render_deal(self, deal: dict[str, Any]) -> str:
