@@ -162,9 +162,11 @@ class TorquGame(Game):
     def describe_action(self, state: "TorquState", action: Any) -> str:
         seat = state.current_player
         if type(action) is Draw:
-            second = self.deck.by_name[action.cards[1]].code
-            owner = next((t for t, tableau in enumerate(state.tableaus) if second in tableau.exposed()), None)
-            source = "" if owner is None else f" from the tableau of {self._team_name(owner)}"  # Death
+            source = ""
+            if self.death:  # the second card may come from a personal tableau: say whose
+                second = self.deck.by_name[action.cards[1]].code
+                owner = next((t for t, tableau in enumerate(state.tableaus) if second in tableau.exposed()), None)
+                source = "" if owner is None else f" from the tableau of {self._team_name(owner)}"
             return f"player {seat} draws {action.cards[0]} and {action.cards[1]}{source}"
         if type(action) is Lay:
             return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau"
