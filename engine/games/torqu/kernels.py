@@ -33,7 +33,10 @@ to be, from the root, which measured as 30-50 % of a 72-card tableau's time).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, objmode
+from llvmlite import ir
+from numba import njit, objmode, types
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from .optimise import NUMBER_BITS
 from .specials import MAX_REALS, NO_SPECIAL, UNKNOWN
@@ -42,6 +45,10 @@ FOUR_WILDS = -1
 NO_PICK = -2
 _NO_BOUND = 1 << 60  # a bound no value reaches
 STACK = 1 << 9  # the number side's stack: one entry per real card and per four wild cards, and more
+# From this many slots (6 MiB, beyond a core's L2 cache) a fresh position first asks for all its
+# children's slots, then looks them up: the cache misses overlap instead of queueing (issue 4's
+# sixteenth pass). In a smaller table the children are mostly cached and the extra hashing costs.
+PREFETCH_SLOTS = 1 << 18
 _FRESH, _AWAIT_REST, _AWAIT_FOUR = -1, -2, -3  # a stacked position's step before its shapes
 _MIX1 = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -51,12 +58,42 @@ _FIELD_LOWS = np.uint64(sum(1 << NUMBER_BITS * k for k in range(1, 64 // NUMBER_
 
 
 @njit(cache=True)
+def _home(tab, x, j):
+    """Where the probe for ``(x, j)`` starts."""
+    h = (x ^ (np.uint64(j) << np.uint64(60))) * _MIX1
+    h = (h ^ (h >> np.uint64(31))) * _MIX2
+    return np.int64(h >> np.uint64(29)) & (tab.shape[0] - 1)
+
+
+def _prefetch(tab, i):
+    """Ask the processor to start loading slot ``i`` of ``tab`` into its caches. Nothing in
+    Python (``NUMBA_DISABLE_JIT=1``); compiled, ``llvm.prefetch`` (:func:`_prefetch_slot`)."""
+
+
+@intrinsic
+def _prefetch_slot(typingctx, tab, i):
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        zero = context.get_constant(types.intp, 0)
+        slot = cgutils.get_item_pointer(context, builder, signature.args[0], array, [args[1], zero], wraparound=False)
+        byte_ptr, i32 = ir.IntType(8).as_pointer(), ir.IntType(32)
+        fn = cgutils.get_or_insert_function(builder.module, ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]),
+                                            "llvm.prefetch.p0i8")
+        builder.call(fn, [builder.bitcast(slot, byte_ptr), i32(0), i32(3), i32(1)])  # a read, kept close, data
+        return context.get_dummy_value()
+    return types.void(tab, i), codegen
+
+
+@overload(_prefetch)
+def _prefetch_compiled(tab, i):
+    return lambda tab, i: _prefetch_slot(tab, i)
+
+
+@njit(cache=True)
 def _slot(tab, x, j):
     """The slot holding ``(x, j)``, or the empty slot where it would go."""
     mask = tab.shape[0] - 1
-    h = (x ^ (np.uint64(j) << np.uint64(60))) * _MIX1
-    h = (h ^ (h >> np.uint64(31))) * _MIX2
-    i = np.int64(h >> np.uint64(29)) & mask
+    i = _home(tab, x, j)
     key = np.int64(x)
     while tab[i, 1] != 0 and (tab[i, 0] != key or (tab[i, 1] & 255) != j + 1):
         i = (i + 1) & mask
@@ -222,9 +259,18 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 bound = max(bound, four_wilds + _bound(tab, c))
         else:
             n = _top_number(x)
+            low = np.uint64(NUMBER_BITS * (n - 1))
+            rest = x & ((np.uint64(1) << low) - np.uint64(1))  # every card of number n left out
+            if step == _FRESH and tab.shape[0] >= PREFETCH_SLOTS:  # start loading every child's slot at once
+                _prefetch(tab, _home(tab, rest, j))
+                for k in range(sh_start[n], sh_start[n + 1]):
+                    w = sh_wilds[k]
+                    if w > j:
+                        break
+                    child = x - sh_delta[k]
+                    if _fits(x, sh_delta[k], child):
+                        _prefetch(tab, _home(tab, child, j - w))
             if step < 0:  # the child that leaves every card of number n out comes first
-                low = np.uint64(NUMBER_BITS * (n - 1))
-                rest = x & ((np.uint64(1) << low) - np.uint64(1))
                 c = _slot(tab, rest, j)
                 if tab[c, 1] == 0:
                     stack[top, 1] = _AWAIT_REST
