@@ -560,3 +560,14 @@ def test_the_slacks_byte_arithmetic(a, c, v):
     spread = np.uint64(kernels._spread(v))
     assert split(spread) == [min(v, 255)] * 8
     assert split(kernels._add_bytes(word(a), spread)) == [min(x + v, 255) for x in a]
+
+
+def test_the_milp_reports_no_optimum_when_stopped_at_its_time_limit(game):
+    """``scripts/bench_torqu_score.py --milp-limit``: a tableau HiGHS cannot solve within the limit
+    (this one takes it some 15 s) gives no optimum, not the best packing found by then."""
+    pytest.importorskip("scipy")
+    from cardgames.engine.games.torqu.milp import milp_optimum
+
+    cards = list(range(len(game.deck)))
+    Rng(1, "bench/6").shuffle(cards)
+    assert milp_optimum(game.scorer, sorted(cards[:36]), time_limit=0.2)[0] is None

@@ -41,9 +41,11 @@ def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int,
     return out
 
 
-def milp_optimum(scorer: Any, codes: list[int], sign: int = 1) -> tuple[int, float]:
+def milp_optimum(scorer: Any, codes: list[int], sign: int = 1,
+                 time_limit: float | None = None) -> tuple[int | None, float]:
     """The optimum of ``scorer.arrange(codes, sign)`` by the MILP, and HiGHS's solve time
-    (building the columns is not timed)."""
+    (building the columns is not timed). With ``time_limit`` (seconds), None instead of the
+    optimum if HiGHS has not proved one by then."""
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
@@ -74,5 +76,8 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1) -> tuple[int, flo
     weights = np.array([-v for _, v in columns], dtype=float)
     start = time.perf_counter()
     res = milp(weights, constraints=LinearConstraint(matrix, 0, 1), integrality=np.ones(len(columns)),
-               bounds=Bounds(0, 1))
-    return int(round(-res.fun)) - sign * sum(own.values()), time.perf_counter() - start
+               bounds=Bounds(0, 1), options={} if time_limit is None else {"time_limit": time_limit})
+    seconds = time.perf_counter() - start
+    if res.status != 0:  # stopped at the time limit (HiGHS returns no other status for this model)
+        return None, seconds
+    return int(round(-res.fun)) - sign * sum(own.values()), seconds
