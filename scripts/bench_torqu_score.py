@@ -79,7 +79,7 @@ def main() -> None:
                 unproved += 1
                 line += f"; MILP no optimum proved in {seconds * 1000:9.1f} ms"
             else:
-                line += f"; MILP {other:5d} in {theirs[-1] * 1000:9.1f} ms"
+                line += f"; MILP {other:5d} in {seconds * 1000:9.1f} ms"
                 stop_unless_equal(line, other, value)
         if args.cpsat:
             start = time.perf_counter()

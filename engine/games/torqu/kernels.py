@@ -59,7 +59,7 @@ _FIELD_LOWS = np.uint64(sum(1 << NUMBER_BITS * k for k in range(1, 64 // NUMBER_
 
 @njit(cache=True)
 def _home(tab, x, j):
-    """Where the probe for ``(x, j)`` starts."""
+    """The hashed slot of ``(x, j)``: where the search for its slot starts (:func:`_slot`)."""
     h = (x ^ (np.uint64(j) << np.uint64(60))) * _MIX1
     h = (h ^ (h >> np.uint64(31))) * _MIX2
     return np.int64(h >> np.uint64(29)) & (tab.shape[0] - 1)

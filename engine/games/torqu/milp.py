@@ -78,6 +78,8 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1,
     res = milp(weights, constraints=LinearConstraint(matrix, 0, 1), integrality=np.ones(len(columns)),
                bounds=Bounds(0, 1), options={} if time_limit is None else {"time_limit": time_limit})
     seconds = time.perf_counter() - start
-    if res.status != 0:  # stopped at the time limit (HiGHS returns no other status for this model)
+    if res.status == 1:  # stopped at the time limit
         return None, seconds
+    if res.status != 0:  # the model is feasible and bounded: only a fault of HiGHS's gets here
+        raise RuntimeError(f"HiGHS: {res.message}")
     return int(round(-res.fun)) - sign * sum(own.values()), seconds
