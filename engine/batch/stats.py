@@ -88,9 +88,10 @@ def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
     return out
 
 
-def _moments(hist: Mapping[Any, int]) -> tuple[int, Fraction, float | None]:
-    """n, the exact mean and the sample standard deviation of a non-empty histogram (None for
-    one observation: it has no spread to estimate, which is n/a, not a spread of 0)."""
+def _estimate(hist: Mapping[Any, int]) -> dict[str, Any]:
+    """n, the mean with its normal-approximation 95% interval, and the sample standard deviation
+    of a non-empty histogram, computed exactly. With one observation the interval and the
+    standard deviation are None: it has no spread to estimate, which is n/a, not a spread of 0."""
     n = sum(hist.values())
     total = Fraction(0)
     squares = Fraction(0)
@@ -105,7 +106,10 @@ def _moments(hist: Mapping[Any, int]) -> tuple[int, Fraction, float | None]:
             sd = math.sqrt(variance)
         except OverflowError:  # values near the float limit (1e308): exact, but beyond a float
             sd = math.inf
-    return n, total / n, sd
+    mean = float(total / n)
+    half = None if sd is None else Z95 * sd / math.sqrt(n)
+    return {"n": n, "mean": mean, "ci_low": None if half is None else mean - half,
+            "ci_high": None if half is None else mean + half, "sd": sd}
 
 
 def _figure_name(key: str) -> str:
@@ -122,13 +126,7 @@ def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
     observation the interval and the standard deviation are None (undefined)."""
     if not hist:
         return {"kind": "distribution", "n": 0}
-    n, mean, sd = _moments(hist)
-    row: dict[str, Any] = {"kind": "distribution", "n": n, "mean": float(mean)}
-    if sd is not None:
-        half = Z95 * sd / math.sqrt(n)
-        row.update(ci_low=float(mean) - half, ci_high=float(mean) + half, sd=sd)
-    else:
-        row.update(ci_low=None, ci_high=None, sd=None)
+    row: dict[str, Any] = {"kind": "distribution", **_estimate(hist)}
     row["min"] = _plain(min(hist))
     pcts = percentiles(hist, PERCENTILES)
     for q, value in zip(PERCENTILES, pcts, strict=True):
@@ -297,10 +295,7 @@ class Summary:
                 for (total, seats), count in sums.items():
                     mean = Fraction(total) / seats
                     means[mean] = means.get(mean, 0) + count
-                n, mean, sd = _moments(means)
-                half = None if sd is None else Z95 * sd / math.sqrt(n)
-                out[name].update(n=n, mean=float(mean), ci_low=None if half is None else float(mean) - half,
-                                 ci_high=None if half is None else float(mean) + half, sd=sd, values=out[name]["n"])
+                out[name].update(_estimate(means), values=out[name]["n"])
         present = {name[:-1]: n for name, (_, n) in self.counts.items() if name.endswith("=")}
         for name, (true, n) in self.counts.items():
             if not name.endswith("="):
