@@ -1,7 +1,7 @@
 """Benchmark the Torqu optimiser on random tableaux against a set-packing MILP (scipy/HiGHS).
 
     python scripts/bench_torqu_score.py [--count 200] [--size 72] [--seed 1] [--start 0]
-                                        [--no-milp | --milp-limit SECONDS] [--cpsat]
+                                        [--no-milp | --milp-limit SECONDS] [--milp-jobs N] [--cpsat]
 
 For each instance (``size`` cards drawn from the full 160-card deck with the project's Rng):
 time the exact optimiser; build the straightforward MILP (one binary column per valid four-card
@@ -13,10 +13,13 @@ pay for filling it. Prints median and 99th percentile times and the speed ratio 
 With ``--cpsat``, also times the count-level model solved by CP-SAT
 (``engine/games/torqu/aggregate.py``, the second exact solver) and checks its optimum too.
 
-HiGHS takes minutes to hours on a 72-card tableau, so the whole run takes about a day. ``--start K``
-runs tableaux K to K + count - 1 only (the same instances as in a whole run), so that the run can be
-split between machines; ``--milp-limit`` stops HiGHS after that many seconds on a tableau, which is
-then counted at the limit (its optimum unchecked): the MILP figures printed are lower bounds.
+The optimiser is timed on every instance first, alone; HiGHS then solves the MILPs, one at a time
+or, with ``--milp-jobs N``, in N processes at once (one a core: HiGHS's MIP search is serial).
+HiGHS takes minutes to hours on a 72-card tableau, so the whole run takes about a day on one core.
+``--start K`` runs tableaux K to K + count - 1 only (the same instances as in a whole run), so that
+the run can be split between machines; ``--milp-limit`` stops HiGHS after that many seconds on a
+tableau, which is then counted at the limit (its optimum unchecked): the MILP figures printed are
+lower bounds.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import argparse
 import sys
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 
 from cardgames.engine.batch.stats import percentiles
 from cardgames.engine.games.torqu.milp import milp_optimum
@@ -45,6 +49,19 @@ def stop_unless_equal(line: str, other: int, value: int) -> None:
         sys.exit(1)
 
 
+def tableau(game, seed: int, k: int, size: int) -> list[int]:
+    """Instance ``k``: ``size`` cards of a deck shuffled by the project's Rng, sorted."""
+    cards = list(range(len(game.deck)))
+    Rng(seed, f"bench/{k}").shuffle(cards)
+    return sorted(cards[:size])
+
+
+def solve_milp(seed: int, k: int, size: int, limit: float | None) -> tuple[int | None, float]:
+    """HiGHS on instance ``k`` (in a worker process: it builds its own game)."""
+    game = load_game("torqu", (), 2)
+    return milp_optimum(game.scorer, tableau(game, seed, k, size), time_limit=limit)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--count", type=int, default=200)
@@ -53,6 +70,7 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="index of the first tableau")
     parser.add_argument("--no-milp", action="store_true")
     parser.add_argument("--milp-limit", type=float, metavar="SECONDS", help="stop HiGHS after this long a tableau")
+    parser.add_argument("--milp-jobs", type=int, default=1, metavar="N", help="HiGHS processes at once")
     parser.add_argument("--cpsat", action="store_true", help="also time the CP-SAT model")
     args = parser.parse_args()
     if args.cpsat:  # imported here, before any timing (OR-tools takes a good part of a second)
@@ -62,46 +80,57 @@ def main() -> None:
     start = time.perf_counter()
     scorer.tableau_score(list(range(8)))  # loads (or, on an installation's first run, compiles) the kernels
     print(f"scoring kernels ready in {time.perf_counter() - start:.2f} s (not counted below)", flush=True)
-    ours, theirs, cpsat = [], [], []
-    unproved = 0
-    for k in range(args.start, args.start + args.count):
-        cards = list(range(len(game.deck)))
-        Rng(args.seed, f"bench/{k}").shuffle(cards)
-        codes = sorted(cards[:args.size])
+    indices = range(args.start, args.start + args.count)
+    ours, values, cpsat = [], {}, []
+    for k in indices:
+        codes = tableau(game, args.seed, k, args.size)
         start = time.perf_counter()
-        value = scorer.tableau_score(codes)["score"]
+        values[k] = scorer.tableau_score(codes)["score"]
         ours.append(time.perf_counter() - start)
-        line = f"{k:4d}: optimum {value:5d} in {ours[-1] * 1000:9.1f} ms"
-        if not args.no_milp:
-            other, seconds = milp_optimum(scorer, codes, time_limit=args.milp_limit)
-            theirs.append(seconds)
-            if other is None:
-                unproved += 1
-                line += f"; MILP no optimum proved in {seconds * 1000:9.1f} ms"
-            else:
-                line += f"; MILP {other:5d} in {seconds * 1000:9.1f} ms"
-                stop_unless_equal(line, other, value)
+        line = f"{k:4d}: optimum {values[k]:5d} in {ours[-1] * 1000:9.1f} ms"
         if args.cpsat:
             start = time.perf_counter()
             other = optimum(scorer, codes)
             cpsat.append(time.perf_counter() - start)
             line += f"; CP-SAT in {cpsat[-1] * 1000:9.1f} ms"
-            stop_unless_equal(line, other, value)
+            stop_unless_equal(line, other, values[k])
         print(line, flush=True)
     median, p99 = median_p99(ours)
     print(f"optimiser: median {median * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms "
-          f"({args.count} tableaux of {args.size} cards)")
-    if theirs:
-        milp_median, milp_p99 = median_p99(theirs)
-        at_least = "at least " if unproved else ""
-        checked = f"equal optima on all {args.count}" if not unproved else (
-            f"equal optima on the {args.count - unproved} solved; {unproved} stopped at {args.milp_limit:g} s")
-        print(f"MILP (HiGHS): median {at_least}{milp_median * 1000:.1f} ms, p99 {at_least}{milp_p99 * 1000:.1f} ms;"
-              f" {checked}; speed ratio at the median {at_least}{milp_median / median:.1f}x")
+          f"({args.count} tableaux of {args.size} cards)", flush=True)
     if cpsat:
         cpsat_median, cpsat_p99 = median_p99(cpsat)
         print(f"CP-SAT model: median {cpsat_median * 1000:.1f} ms, p99 {cpsat_p99 * 1000:.1f} ms;"
-              f" equal optima on all {args.count}")
+              f" equal optima on all {args.count}", flush=True)
+    if not args.no_milp:
+        compare_milp(args, values, median)
+
+
+def compare_milp(args: argparse.Namespace, values: dict[int, int], median: float) -> None:
+    """HiGHS on every instance, each optimum checked against the optimiser's; the MILP's figures."""
+    theirs = []
+    unproved = 0
+    with ProcessPoolExecutor(args.milp_jobs) as pool:
+        solves = {k: pool.submit(solve_milp, args.seed, k, args.size, args.milp_limit) for k in values}
+        for k, solve in solves.items():
+            other, seconds = solve.result()
+            theirs.append(seconds)
+            line = f"{k:4d}: optimum {values[k]:5d}"
+            if other is None:
+                unproved += 1
+                print(f"{line}; MILP no optimum proved in {seconds * 1000:9.1f} ms", flush=True)
+                continue
+            line += f"; MILP {other:5d} in {seconds * 1000:9.1f} ms"
+            if other != values[k]:
+                pool.shutdown(wait=False, cancel_futures=True)  # the solves not started yet never start
+            stop_unless_equal(line, other, values[k])
+            print(line, flush=True)
+    milp_median, milp_p99 = median_p99(theirs)
+    at_least = "at least " if unproved else ""
+    checked = f"equal optima on all {args.count}" if not unproved else (
+        f"equal optima on the {args.count - unproved} solved; {unproved} stopped at {args.milp_limit:g} s")
+    print(f"MILP (HiGHS): median {at_least}{milp_median * 1000:.1f} ms, p99 {at_least}{milp_p99 * 1000:.1f} ms;"
+          f" {checked}; speed ratio at the median {at_least}{milp_median / median:.1f}x")
 
 
 if __name__ == "__main__":
