@@ -29,6 +29,7 @@ import sys
 import time
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 
 from cardgames.engine.batch.stats import percentiles
 from cardgames.engine.games.torqu.milp import milp_optimum
@@ -56,9 +57,15 @@ def tableau(game, seed: int, k: int, size: int) -> list[int]:
     return sorted(cards[:size])
 
 
+@cache
+def torqu():
+    """The game whose scorer is benchmarked, loaded once a process (each HiGHS worker its own)."""
+    return load_game("torqu", (), 2)
+
+
 def solve_milp(seed: int, k: int, size: int, limit: float | None) -> tuple[int | None, float]:
-    """HiGHS on instance ``k`` (in a worker process: it builds its own game)."""
-    game = load_game("torqu", (), 2)
+    """HiGHS on instance ``k`` (in a worker process)."""
+    game = torqu()
     return milp_optimum(game.scorer, tableau(game, seed, k, size), time_limit=limit)
 
 
@@ -75,14 +82,13 @@ def main() -> None:
     args = parser.parse_args()
     if args.cpsat:  # imported here, before any timing (OR-tools takes a good part of a second)
         from cardgames.engine.games.torqu.aggregate import optimum
-    game = load_game("torqu", (), 2)
+    game = torqu()
     scorer = game.scorer
     start = time.perf_counter()
     scorer.tableau_score(list(range(8)))  # loads (or, on an installation's first run, compiles) the kernels
     print(f"scoring kernels ready in {time.perf_counter() - start:.2f} s (not counted below)", flush=True)
-    indices = range(args.start, args.start + args.count)
     ours, values, cpsat = [], {}, []
-    for k in indices:
+    for k in range(args.start, args.start + args.count):
         codes = tableau(game, args.seed, k, args.size)
         start = time.perf_counter()
         values[k] = scorer.tableau_score(codes)["score"]
