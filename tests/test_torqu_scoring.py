@@ -377,7 +377,7 @@ def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, w
             return getattr(kernels, name)
 
         def search(self, *args):
-            searches.append(args[-3])  # the probe's node limit: 0 for the search proper
+            searches.append(args[-4])  # the probe's node limit: 0 for the search proper
             return kernels.search(*args)
 
     monkeypatch.setattr(optimise, "_kernels", Counting)
@@ -494,6 +494,65 @@ def test_the_cpsat_model_can_leave_mirrors_unwild(game):
     codes = game.deck.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
     assert optimum(game.scorer, codes, -1, wild=False) == game.scorer.arrange(codes, -1, False)["score"] == 19
     assert optimum(game.scorer, codes, -1) == game.scorer.arrange(codes, -1)["score"] == 300
+
+
+@pytest.mark.parametrize("proven", [True, False])
+@pytest.mark.parametrize(("size", "with_dragons", "sign"),
+                         [(36, False, 1), (48, False, 1), (60, True, 1), (30, True, -1)])
+def test_a_value_handed_to_cpsat_is_the_searchs(game, dragons, monkeypatch, size, with_dragons, sign, proven):
+    """A value alone (a game's scoring) goes to CP-SAT once the search has valued ``VALUE_NODES``
+    nodes; if CP-SAT proves no optimum, the search goes on from the best packing it had (from 44
+    cards a probe's, which the search may not have beaten). Either way: the search's own value."""
+    from cardgames.engine.games.torqu import aggregate, optimise
+
+    g = dragons if with_dragons else game
+    cards = list(range(len(g.deck)))
+    Rng(3, f"handed/{size}").shuffle(cards)
+    codes = sorted(cards[:size])
+    expected = g.scorer.arrange(codes, sign)["score"]
+    asked = []
+    solve = aggregate.packing_optimum
+
+    def packing_optimum(*problem, effort):
+        asked.append(effort)
+        return solve(*problem, effort=effort) if proven else None
+
+    monkeypatch.setattr(aggregate, "packing_optimum", packing_optimum)
+    monkeypatch.setattr(optimise, "VALUE_NODES", 1)
+    assert g.scorer.value(codes, sign) == expected
+    assert asked == [optimise.CPSAT_EFFORT]
+    monkeypatch.setattr(optimise, "VALUE_NODES", 10**9)
+    assert g.scorer.value(codes, sign) == expected
+    assert asked == [optimise.CPSAT_EFFORT], "a search within its nodes asks nobody"
+
+
+@pytest.mark.parametrize(("size", "with_dragons"), [(24, False), (44, False), (40, True)])
+def test_a_search_stopped_anywhere_goes_on_to_the_same_value(game, dragons, monkeypatch, size, with_dragons):
+    """Stopped after any number of nodes, CP-SAT proving nothing, the search goes on to the same
+    value: also when it had found the optimum already (then only the proof was missing)."""
+    from cardgames.engine.games.torqu import aggregate, optimise
+
+    g = dragons if with_dragons else game
+    cards = list(range(len(g.deck)))
+    Rng(4, f"stopped/{size}").shuffle(cards)
+    codes = sorted(cards[:size])
+    expected = g.scorer.value(codes)
+    monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: None)
+    for nodes in range(1, 80):
+        monkeypatch.setattr(optimise, "VALUE_NODES", nodes)
+        assert g.scorer.value(codes) == expected, nodes
+
+
+def test_cpsat_short_of_effort_proves_nothing(game):
+    """With too little effort ``packing_optimum`` answers None (the search then goes on), not a
+    value it has not proved."""
+    from cardgames.engine.games.torqu import aggregate
+
+    cards = list(range(len(game.deck)))
+    Rng(1, "bench/0").shuffle(cards)
+    scorer = game.scorer
+    _, _, problem = scorer._problem(sorted(cards[:72]), 1, True)
+    assert aggregate.packing_optimum(*problem, effort=1e-6) is None
 
 
 def test_a_one_suit_deck_packs_exactly(game):

@@ -2,12 +2,14 @@
 
 Why it exists: :mod:`.optimise` is the scorer the game uses (deterministic down to which optimal
 arrangement it returns), but a 72-card tableau cost it seconds to minutes before its loops were
-compiled (issue 4's fifth pass; now a median of 0.7 s, up to 20 s). To measure thousands of
-2-player matches (issue 4's greedy-against-random rate) only the optimum's *value* is needed,
-and this model gives it in about a second at that size. It shares no search
-code with :mod:`.optimise`, so the tests also use it as an independent reference. It is not used
-in play: among several optimal arrangements CP-SAT may return any, so logs could differ between
-its versions.
+compiled (issue 4's fifth pass; now a median of about 0.12 s). Often only the optimum's *value*
+is needed, and the optimum's value is one number whoever proves it: a game's scoring asks this
+model for it when the search has run long (:meth:`.optimise._Search.value`: a Dragons tableau
+with four Mirrors takes the search a minute, CP-SAT seconds), and measuring thousands of
+2-player matches (issue 4's greedy-against-random rate) can use it throughout. It shares no
+search code with :mod:`.optimise`, so the tests also use it as an independent reference. It
+never chooses an arrangement: among several optimal ones CP-SAT may return any, and which could
+change with its version, while ``cardgames score`` must not.
 
 The model (the same split as :mod:`.optimise`):
 
@@ -30,31 +32,39 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
-from .sets import SET_SIZE, complete, number_patterns
+from .sets import SET_SIZE, Ident, Pictures, Points, complete, number_patterns
 from .specials import find as find_specials
 
 
 def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
     """The value ``scorer.arrange(codes, sign, wild)["score"]`` has, found by CP-SAT (exact)."""
+    wilds = [c for c in codes if c in scorer.wild] if wild else []
+    reals = [scorer.idents[c] for c in codes if c not in wilds]
+    value = packing_optimum(reals, [scorer.deck.cards[c].value for c in wilds], scorer.points, sign,
+                            len(scorer.suit_ids), scorer.members)
+    assert value is not None, "without an effort limit CP-SAT ends with a proven optimum"
+    return value - sign * sum(scorer.deck.cards[c].value for c in codes)
+
+
+def packing_optimum(idents: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
+                    picture_members: Pictures, effort: float | None = None) -> int | None:
+    """The optimum of :func:`.optimise.pack_value`'s problem (its arguments), or None if CP-SAT has
+    not proved one within ``effort`` deterministic seconds (its own measure of work, the same on
+    any machine). One worker: a parallel portfolio's work would depend on the machine's threads."""
     from ortools.sat.python import cp_model
 
-    pts = scorer.points
-    wilds = [c for c in codes if c in scorer.wild] if wild else []
-    reals = [c for c in codes if c not in wilds]
-    idents = [scorer.idents[c] for c in reals]
-    own = sorted((sign * scorer.deck.cards[c].value for c in wilds), reverse=True)
+    own = sorted((sign * o for o in wild_own), reverse=True)
     counts = [0] * (pts.top + 1)
     for ident in idents:
         counts[ident.number] += 1
 
     model = cp_model.CpModel()
     objective: list[Any] = []
-    by_card: list[list[Any]] = [[] for _ in reals]
+    by_card: list[list[Any]] = [[] for _ in idents]
     by_number: list[list[Any]] = [[] for _ in counts]
     slots: list[list[Any]] = [[] for _ in counts]
     wild_uses: list[Any] = []
-    specials = find_specials(idents, len(own), pts, sign, len(scorer.suit_ids), scorer.members,
-                            max(0, own[0]) if own else 0)
+    specials = find_specials(idents, len(own), pts, sign, num_suits, picture_members, max(0, own[0]) if own else 0)
     for k, (value, wilds) in enumerate(zip(specials.value.tolist(), specials.wilds.tolist(), strict=True)):
         x = model.NewBoolVar(f"special{k}")
         objective.append(value * x)
@@ -84,7 +94,7 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
                 objective.append(-sign * n * fill)
                 by_number[n].append(-fill)
                 wild_uses.append(fill)
-        four = complete([], SET_SIZE, pts, len(scorer.suit_ids), scorer.members) if len(own) >= SET_SIZE else None
+        four = complete([], SET_SIZE, pts, num_suits, picture_members) if len(own) >= SET_SIZE else None
         if four is not None:
             alone = model.NewBoolVar("four_wilds")
             objective.append(four[1] * alone)
@@ -99,7 +109,11 @@ def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True)
     model.Maximize(sum(objective))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
+    if effort is not None:
+        solver.parameters.max_deterministic_time = effort
     status = solver.Solve(model)
-    if status != cp_model.OPTIMAL:
-        raise RuntimeError(f"CP-SAT ended with status {solver.StatusName(status)}")
-    return round(solver.ObjectiveValue()) - sign * sum(scorer.deck.cards[c].value for c in codes)
+    if status == cp_model.OPTIMAL:
+        return round(solver.ObjectiveValue())
+    if effort is not None and status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
+        return None
+    raise RuntimeError(f"CP-SAT ended with status {solver.StatusName(status)}")

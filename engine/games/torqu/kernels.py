@@ -486,13 +486,16 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
-           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out, probe, known, has_known):
+           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out, probe, known, has_known,
+           most):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
     best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
     ``has_known`` (a value some packing reaches: the search then prunes by it from the start).
     With ``probe`` > 0 it is a probe: below each of the root's children it values at most that
-    many nodes, which finds a good packing quickly, not a proven best (``optimise._Search``)."""
+    many nodes, which finds a good packing quickly, not a proven best (``optimise._Search``).
+    With ``most`` > 0 it gives up once it has valued that many nodes: the number of specials is
+    then -1, and the best value that of the best packing found, or ``known`` - 1 if none beat it."""
     stack_x = np.empty(STACK, np.uint64)
     stack = np.empty((STACK, 6), np.int64)
     left = left.copy()  # cards left of each suit, changed as specials are taken
@@ -519,6 +522,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     f_bound[0] = _NO_BOUND  # the root is never pruned
     f_counts[0], f_wilds[0] = counts, wilds
     spent = 0  # nodes valued below the root's current child (a probe stops at ``probe``)
+    nodes = 0  # nodes valued (the search gives up after ``most``)
     d = 0
     mode = 0  # 0: enter the node at depth d; 1: go on with its children; 2: leave it
     while True:
@@ -545,6 +549,9 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if pruned:
                     continue
             spent += 1
+            nodes += 1
+            if most and nodes > most:
+                return best, -1, tab
             ok = False
             while not ok:  # each number side call, failing on a half full table, doubles it and asks again
                 ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,

@@ -74,6 +74,16 @@ def first_table_slots(cards: int) -> int:
 PROBE_NODES = 100
 PROBE_FROM_CARDS = 44
 
+# A value alone (a game's scoring) is handed to CP-SAT (:mod:`.aggregate`) once the search has valued
+# VALUE_NODES nodes, with CPSAT_EFFORT deterministic seconds (``_Search.value``). Measured (issue 4's
+# eighteenth pass): the 200 72-card benchmark tableaux take the search 1,896 nodes at the median,
+# 52,633 at the 99th percentile and 239,717 at most, and CP-SAT is no faster on those (handed over at
+# 100,000 nodes, their p99 rose from 1.44 to 1.91 s), so none of them is handed over; the 70-card
+# Dragons tableau with four Mirrors of ``cardgames simulate --game torqu --players 2 --variant dragons
+# --seed 3`` takes the search 2.3 million nodes (about a minute), CP-SAT 2.7 deterministic seconds.
+VALUE_NODES = 300_000
+CPSAT_EFFORT = 20.0
+
 # A table slot is three int64 words (see :mod:`.kernels`): the packed counts, then the plain value and
 # the bound in VALUE_BITS signed bits each, beside the set picked and the wild cards free (two words
 # since the eleventh pass, down from three, so large tables miss the caches less: 30 of the 72-card
@@ -294,6 +304,9 @@ class _Search:
         import numpy as np
 
         self.reals = reals
+        self.problem = (reals, wild_own, pts, sign, num_suits, picture_members)  # CP-SAT's, in :meth:`value`
+        self.known: int | None = None  # the search's ``known`` (it prunes by ``known`` - 1), once begun ...
+        self.has_known = False  # ... and whether it has one
         own = sorted((sign * o for o in wild_own), reverse=True)
         gain = [0]
         for o in own:
@@ -325,27 +338,47 @@ class _Search:
                        reduced, positive, with_wilds, group_start, by_group, uniform)
 
     def value(self) -> int:
-        """The optimum's value alone."""
-        return self._solve()[0]
+        """The optimum's value alone (all a game needs). A search still going after
+        :data:`VALUE_NODES` nodes hands the question to CP-SAT (:mod:`.aggregate`), whose proven
+        optimum is the same number; if it proves none within :data:`CPSAT_EFFORT`, the search
+        starts again, pruning by the best it had found, its positions already in the table."""
+        found = self._solve(VALUE_NODES)
+        if found is None:
+            from .aggregate import packing_optimum
 
-    def _solve(self) -> tuple[int, list[int]]:
-        """The optimum's value and the specials it takes (indices into ``self.specials``)."""
+            proven = packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+            if proven is not None:
+                return proven
+            found = self._solve()
+        return found[0]
+
+    def _solve(self, most: int = 0) -> tuple[int, list[int]] | None:
+        """The optimum's value and the specials it takes (indices into ``self.specials``), or None
+        if the search gave up after ``most`` nodes (0: never). Asked again, it prunes from the start
+        by the best it had found (the probe runs once)."""
         import numpy as np
 
         search = _kernels().search
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        known = 0
-        probed = len(self.reals) + self.wilds >= PROBE_FROM_CARDS
-        if probed:
-            known, _, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, PROBE_NODES, 0, False)
-        value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, known, probed)
+        if self.known is None:
+            self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
+            if self.has_known:
+                self.known, _, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, PROBE_NODES, 0,
+                                                      False, 0)
+        value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, self.known,
+                                              self.has_known, most)
         value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
+        if length < 0:  # gave up: asked again, it prunes by the same best
+            self.known, self.has_known = value + 1, True
+            return None
         assert value % QUARTER == 0
         return value // QUARTER, chosen_out[:length].tolist()
 
     def run(self) -> Packing:
         """The optimum's value and its sets."""
-        value, chosen = self._solve()
+        found = self._solve()
+        assert found is not None, "a search without a node limit ends"
+        value, chosen = found
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen:
