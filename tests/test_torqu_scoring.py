@@ -24,6 +24,14 @@ def dragons():
     return load_game("torqu", ("dragons",), 4)
 
 
+def drawn(g, seed: int, stream: str, size: int) -> list[int]:
+    """``size`` cards of ``g``'s deck shuffled by the project's Rng (``seed``, ``stream``), sorted:
+    ``stream`` "bench/K" gives tableau K of ``scripts/bench_torqu_score.py``."""
+    cards = list(range(len(g.deck)))
+    Rng(seed, stream).shuffle(cards)
+    return sorted(cards[:size])
+
+
 def kind(game, names):
     scorer = game.scorer
     return kind_of([scorer.idents[c] for c in game.deck.codes(names)], scorer.points)
@@ -392,9 +400,7 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
     again, where it was. From two slots on, that happens at every depth of the search."""
     from cardgames.engine.games.torqu import optimise
 
-    cards = list(range(len(game.deck)))
-    Rng(1, "bench/0").shuffle(cards)
-    codes = sorted(cards[:36]) + [game.deck.code("Magic-14")]
+    codes = drawn(game, 1, "bench/0", 36) + [game.deck.code("Magic-14")]
     expected = game.scorer.tableau_score(codes)
     sides = []
     init = optimise._NumberSide.__init__
@@ -470,9 +476,7 @@ def test_the_cpsat_model_agrees_with_several_mirrors(game, codes, mirrors, sign)
 def test_the_cpsat_model_agrees_on_game_sized_tableaux(game, k):
     """36 cards, the 4-player tableau, drawn as the score benchmark draws them."""
     optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
-    cards = list(range(len(game.deck)))
-    Rng(1, f"bench/{k}").shuffle(cards)
-    codes = sorted(cards[:36])
+    codes = drawn(game, 1, f"bench/{k}", 36)
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
 
@@ -481,9 +485,7 @@ def test_the_cpsat_model_agrees_on_two_player_tableaux(game, k):
     """72 cards without a Mirror (benchmark instances CP-SAT solves in well under a second): where the
     branch and bound's nodes are mostly Flushes that the single cards' slacks prune."""
     optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
-    cards = list(range(len(game.deck)))
-    Rng(1, f"bench/{k}").shuffle(cards)
-    codes = sorted(cards[:72])
+    codes = drawn(game, 1, f"bench/{k}", 72)
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
 
@@ -506,9 +508,7 @@ def test_a_value_handed_to_cpsat_is_the_searchs(game, dragons, monkeypatch, size
     from cardgames.engine.games.torqu import aggregate, optimise
 
     g = dragons if with_dragons else game
-    cards = list(range(len(g.deck)))
-    Rng(3, f"handed/{size}").shuffle(cards)
-    codes = sorted(cards[:size])
+    codes = drawn(g, 3, f"handed/{size}", size)
     expected = g.scorer.arrange(codes, sign)["score"]
     asked = []
     solve = aggregate.packing_optimum
@@ -533,9 +533,7 @@ def test_a_search_stopped_anywhere_goes_on_to_the_same_value(game, dragons, monk
     from cardgames.engine.games.torqu import aggregate, optimise
 
     g = dragons if with_dragons else game
-    cards = list(range(len(g.deck)))
-    Rng(4, f"stopped/{size}").shuffle(cards)
-    codes = sorted(cards[:size])
+    codes = drawn(g, 4, f"stopped/{size}", size)
     expected = g.scorer.value(codes)
     monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: None)
     for nodes in range(1, 80):
@@ -548,10 +546,7 @@ def test_cpsat_short_of_effort_proves_nothing(game):
     value it has not proved."""
     from cardgames.engine.games.torqu import aggregate
 
-    cards = list(range(len(game.deck)))
-    Rng(1, "bench/0").shuffle(cards)
-    scorer = game.scorer
-    _, _, problem = scorer._problem(sorted(cards[:72]), 1, True)
+    _, _, problem = game.scorer._problem(drawn(game, 1, "bench/0", 72), 1, True)
     assert aggregate.packing_optimum(*problem, effort=1e-6) is None
 
 
@@ -627,6 +622,4 @@ def test_the_milp_reports_no_optimum_when_stopped_at_its_time_limit(game):
     pytest.importorskip("scipy")
     from cardgames.engine.games.torqu.milp import milp_optimum
 
-    cards = list(range(len(game.deck)))
-    Rng(1, "bench/6").shuffle(cards)
-    assert milp_optimum(game.scorer, sorted(cards[:36]), time_limit=0.2)[0] is None
+    assert milp_optimum(game.scorer, drawn(game, 1, "bench/6", 36), time_limit=0.2)[0] is None
