@@ -191,6 +191,15 @@ def test_layout_must_fit_the_deck(tmp_path):
                "but the deck holds only 104" in str(e) for e in report.errors)
 
 
+def test_a_strict_layout_must_fit_the_deck_too(tmp_path):
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("strict_layout: null", "strict_layout: [50, 60]")
+    report = validate([str(make_root(tmp_path, text))])
+    line = text.splitlines().index("  strict_layout: [50, 60]") + 1
+    assert [(e.line, e.message) for e in report.errors] == [
+        (line, "the Strict version's layout has 110 rows, so the deal needs 111 cards (one on each row and one on the "
+               "waste), but the deck holds only 104 (1 players)")]
+
+
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
     """``validate FILE`` checks that file's game, not a bundled namesake, and a new game there
     is found by its id (issue: a broken eiffel-tower.yaml passed, checked as the bundled one)."""

@@ -132,6 +132,20 @@ def test_deal_text_draws_the_layout(run_cli):
     assert [len(line.split()) for line in lines[:len(layout)]] == list(layout)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_strict_version_deals_its_own_layout_if_it_has_one(name):
+    options = Catalog().game(name)["options"]
+    strict = load_game(f"strict-{name}")
+    assert load_game(name).layout == tuple(options["layout"])
+    assert strict.layout == tuple(options["strict_layout"] or options["layout"])
+    assert len(strict.new_state(1).rows) == sum(strict.layout)
+
+
+def test_strict_hootch_draws_its_own_layout(run_cli):
+    lines = run_cli("deal", "strict-hootch", "--seed", "3").stdout.splitlines()
+    assert [len(line.split()) for line in lines[:7]] == [1, 3, 5, 5, 5, 5, 0]
+
+
 def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
     assert run_cli("validate").exit_code == 0
     bad = run_cli("--configs", str(DATA), "validate", str(DATA / "games" / "bad-match.yaml"))

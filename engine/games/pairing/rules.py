@@ -9,8 +9,9 @@ onto the waste. The waste's top card may go onto a row whose top card pairs with
 * a wild card (``wild: true`` in the deck, the Fool or a Wizard) pairs with every card.
 
 Rows never shrink; ``row_cap`` bounds a row's height (dealt card included); the Strict version
-(``strict``) forbids turning the stock while the waste holds ``strict_waste_cap`` cards. The game
-is won when stock and waste are empty and lost when no move remains.
+(``strict``) forbids turning the stock while the waste holds ``strict_waste_cap`` cards, and deals
+``strict_layout`` instead of ``layout`` when a game gives one (a waste cap can make a layout
+hopeless that suits the game without it). The game is won when stock and waste are empty and lost when no move remains.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from typing import Any, NamedTuple
 from ...cards import stock_line
 from ...config import GameSpec
 from ...core import Game, State
-from ...schema import BOOL, INT, LIST, MAP, OPT_INT, Field, positive
+from ...schema import BOOL, INT, LIST, MAP, OPT_INT, OPT_LIST, Field, positive
 
 OPTIONS = {
     "layout": Field(LIST, "rows in each line of the layout, apex first", items=Field(INT, check=positive)),
+    "strict_layout": Field(OPT_LIST, "the Strict version's layout; null for the game's own",
+                           items=Field(INT, check=positive)),
     "match": Field(INT, "suited cards pair when their values sum to this (ranks per suit + 1)"),
     "family_match": Field(MAP, "match sums of other card families, e.g. {trump: 22}", open=True,
                           check=lambda m: None if all(isinstance(v, int) and not isinstance(v, bool)
@@ -59,7 +62,8 @@ class PairingGame(Game):
     def __init__(self, spec: GameSpec):
         super().__init__(spec)
         opts = spec.options
-        self.layout: tuple[int, ...] = tuple(opts["layout"])
+        own = opts["strict_layout"] if opts["strict"] else None  # a Strict version may have its own layout
+        self.layout: tuple[int, ...] = tuple(opts["layout"] if own is None else own)
         self.num_rows = sum(self.layout)
         self.row_cap: int | None = opts["row_cap"]
         self.waste_cap: int | None = opts["strict_waste_cap"] if opts["strict"] else None
@@ -281,12 +285,17 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                                f"options.family_match.{family} is {match} but {problem}"))
     if spec.players != 1:
         errors.append((("players",), f"a pairing game is a solitaire: it seats 1 player, not {spec.players}"))
-    rows = sum(opts["layout"])
-    if not opts["layout"] or min(opts["layout"]) < 1:
-        errors.append((("options", "layout"), "options.layout needs at least one line, each of one row or more"))
-    elif rows + 1 > len(deck):
-        errors.append((("options", "layout"), f"the layout has {rows} rows, so the deal needs {rows + 1} cards (one "
-                       f"on each row and one on the waste), but the deck holds only {len(deck)}"))
+    for key in ("layout", "strict_layout"):
+        layout = opts[key]
+        if layout is None:
+            continue
+        rows = sum(layout)
+        if not layout or min(layout) < 1:
+            errors.append((("options", key), f"options.{key} needs at least one line, each of one row or more"))
+        elif rows + 1 > len(deck):
+            name = "layout" if key == "layout" else "Strict version's layout"
+            errors.append((("options", key), f"the {name} has {rows} rows, so the deal needs {rows + 1} cards (one "
+                           f"on each row and one on the waste), but the deck holds only {len(deck)}"))
     if opts["row_cap"] is not None and opts["row_cap"] < 1:
         errors.append((("options", "row_cap"), "options.row_cap must be at least 1"))
     return errors
