@@ -55,8 +55,8 @@ def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
     except CardgamesError as exc:
         raise CardgamesError(f"{where}: {exc}") from None
     tableau = scorer.tableau_score(codes)
-    hand = scorer.hand_penalty(codes)
-    return {"tableau_score": tableau["score"], "hand_penalty": hand["penalty"], "sets": tableau["sets"],
+    # the penalty's own sets are not printed, so it needs only a value, which a long search may hand to CP-SAT
+    return {"tableau_score": tableau["score"], "hand_penalty": scorer.hand_value(codes), "sets": tableau["sets"],
             "leftover": tableau["leftover"]}
 
 

@@ -96,7 +96,7 @@ def test_dragon_joins_its_elemental_picture_only_with_dragons(game, dragons):
 
 def test_hand_penalty_counts_sets_at_full_value(game):
     codes = game.deck.codes(["Air-1", "Air-2", "Air-3", "Air-9", "Fire-16"])
-    assert game.scorer.hand_penalty(codes)["penalty"] == game.scorer.hand_value(codes) == 180 + 16
+    assert game.scorer.arrange(codes, -1)["score"] == game.scorer.hand_value(codes) == 180 + 16
 
 
 def test_hand_penalty_card_values_option():
@@ -110,7 +110,7 @@ def test_hand_penalty_card_values_option():
 
     scorer = Scorer(load_game("torqu", (), 4).deck, options)
     codes = scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"])
-    assert scorer.hand_penalty(codes)["penalty"] == scorer.hand_value(codes) == 15
+    assert scorer.hand_value(codes) == 15
 
 
 @pytest.mark.parametrize(("wild_in_hand", "penalty"), [(True, 300), (False, 1 + 2 + 3 + 13)])
@@ -124,7 +124,7 @@ def test_hand_penalty_wild_in_hand_option(wild_in_hand, penalty):
     options = {**Catalog().resolve("torqu", (), 4).options, "wild_in_hand": wild_in_hand}
     scorer = Scorer(load_game("torqu", (), 4).deck, options)
     codes = scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
-    assert scorer.hand_penalty(codes)["penalty"] == scorer.hand_value(codes) == penalty
+    assert scorer.arrange(codes, -1, wild_in_hand)["score"] == scorer.hand_value(codes) == penalty
     assert scorer.value(codes, -1, wild=wild_in_hand) == penalty
 
 
@@ -362,7 +362,7 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
     fresh = game.scorer.tableau_score(codes)
     for other in ([1, 2, 3, 40, 41, 42, 90], list(range(100, 124)), codes[:9]):
         game.scorer.tableau_score(other)
-        game.scorer.hand_penalty(other)
+        game.scorer.arrange(other, -1)
     assert game.scorer.tableau_score(codes) == fresh
     assert game.scorer.tableau_score(list(reversed(codes))) == fresh
 
@@ -385,7 +385,7 @@ def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, w
             return getattr(kernels, name)
 
         def search(self, *args):
-            searches.append(args[-4])  # the probe's node limit: 0 for the search proper
+            searches.append(args[-5])  # the probe's node limit: 0 for the search proper
             return kernels.search(*args)
 
     monkeypatch.setattr(optimise, "_kernels", Counting)
@@ -417,7 +417,7 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
 def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
     """The hand penalty (Mirrors wild in the hand) is the largest sets' points plus the other
     cards' numbers: brute force with sign -1, negated."""
-    assert game.scorer.hand_penalty(codes)["penalty"] == game.scorer.hand_value(codes) == brute_force(game, codes, -1)
+    assert game.scorer.arrange(codes, -1)["score"] == game.scorer.hand_value(codes) == brute_force(game, codes, -1)
 
 
 @settings(max_examples=10, deadline=None)
@@ -539,6 +539,33 @@ def test_a_search_stopped_anywhere_goes_on_to_the_same_value(game, dragons, monk
     for nodes in range(1, 80):
         monkeypatch.setattr(optimise, "VALUE_NODES", nodes)
         assert g.scorer.value(codes) == expected, nodes
+
+
+@pytest.mark.parametrize(("size", "with_dragons", "sign"),
+                         [(24, False, 1), (44, False, 1), (40, True, 1), (30, True, -1)])
+def test_an_arrangement_told_the_optimum_is_the_searchs(game, dragons, monkeypatch, size, with_dragons, sign):
+    """An arrangement whose search is still going after ``VALUE_NODES`` nodes asks CP-SAT for the
+    optimum and stops at the first packing worth it: the same sets, in the same order, as the
+    search alone, however early it was stopped (also after it had met that packing)."""
+    from cardgames.engine.games.torqu import aggregate, optimise
+
+    g = dragons if with_dragons else game
+    codes = drawn(g, 6, f"told/{size}", size)
+    expected = g.scorer.arrange(codes, sign)
+    asked = []
+
+    def packing_optimum(*problem, effort):
+        asked.append(effort)
+        return expected["score"] + sign * sum(g.deck.cards[c].value for c in codes)  # the packing's own value
+
+    monkeypatch.setattr(aggregate, "packing_optimum", packing_optimum)
+    for nodes in range(1, 60):
+        monkeypatch.setattr(optimise, "VALUE_NODES", nodes)
+        assert g.scorer.arrange(codes, sign) == expected, nodes
+    assert asked, "no search was stopped"
+    monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: None)
+    monkeypatch.setattr(optimise, "VALUE_NODES", 1)
+    assert g.scorer.arrange(codes, sign) == expected, "CP-SAT proving nothing, the search goes on to the end"
 
 
 def test_cpsat_short_of_effort_proves_nothing(game):

@@ -487,7 +487,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
            gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out, probe, known, has_known,
-           most):
+           most, stop):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
     best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
@@ -495,7 +495,10 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     With ``probe`` > 0 it is a probe: below each of the root's children it values at most that
     many nodes, which finds a good packing quickly, not a proven best (``optimise._Search``).
     With ``most`` > 0 it gives up once it has valued that many nodes: the number of specials is
-    then -1, and the best value that of the best packing found, or ``known`` - 1 if none beat it."""
+    then -1, and the best value that of the best packing found, or ``known`` - 1 if none beat it.
+    With ``stop`` (and ``has_known``) it returns the first packing worth ``known`` or more, without
+    going on to prove that none is worth more: for a ``known`` proven the optimum, the packing the
+    whole search would return."""
     stack_x = np.empty(STACK, np.uint64)
     stack = np.empty((STACK, 6), np.int64)
     left = left.copy()  # cards left of each suit, changed as specials are taken
@@ -566,6 +569,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if not found or here > best:
                     best, best_len, found = here, d, True
                     chosen_out[:d] = chosen[:d]
+                    if stop:
+                        return best, best_len, tab
             f_exact[d], f_here[d], f_k[d] = exact, here, f_start[d]
             slack[d, :] = -1
             if j == 0:  # the table's slacks (_slack_at); the others are computed when needed

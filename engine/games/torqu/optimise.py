@@ -344,18 +344,23 @@ class _Search:
         starts again, pruning by the best it had found, its positions already in the table."""
         found = self._solve(VALUE_NODES)
         if found is None:
-            from .aggregate import packing_optimum
-
-            proven = packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+            proven = self._proven()
             if proven is not None:
                 return proven
             found = self._solve()
         return found[0]
 
-    def _solve(self, most: int = 0) -> tuple[int, list[int]] | None:
+    def _proven(self) -> int | None:
+        """CP-SAT's proven optimum, or None if it proved none within :data:`CPSAT_EFFORT`."""
+        from .aggregate import packing_optimum
+
+        return packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+
+    def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
         if the search gave up after ``most`` nodes (0: never). Asked again, it prunes from the start
-        by the best it had found (the probe runs once)."""
+        by the best it had found (the probe runs once). With ``stop`` it returns the first packing
+        worth ``self.known`` (see :func:`.kernels.search`)."""
         import numpy as np
 
         search = _kernels().search
@@ -364,9 +369,9 @@ class _Search:
             self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
             if self.has_known:
                 self.known, _, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, PROBE_NODES, 0,
-                                                      False, 0)
+                                                      False, 0, False)
         value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, self.known,
-                                              self.has_known, most)
+                                              self.has_known, most, stop)
         value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
         if length < 0:  # gave up: asked again, it prunes by the same best
             self.known, self.has_known = value + 1, True
@@ -375,8 +380,17 @@ class _Search:
         return value // QUARTER, chosen_out[:length].tolist()
 
     def run(self) -> Packing:
-        """The optimum's value and its sets."""
-        found = self._solve()
+        """The optimum's value and its sets. A search still going after :data:`VALUE_NODES` nodes
+        asks CP-SAT for the optimum, as :meth:`value` does, but only to go on told it: it then
+        stops at the first packing worth it, which is the one it would return anyway (until it
+        meets that packing its best is lower, so nothing it prunes on the way could hold it), and
+        spares the proof that nothing is worth more."""
+        found = self._solve(VALUE_NODES)
+        if found is None:
+            proven = self._proven()
+            if proven is not None:
+                self.known = QUARTER * proven
+            found = self._solve(stop=proven is not None)
         assert found is not None, "a search without a node limit ends"
         value, chosen = found
         counts, wilds, used = self.counts, self.wilds, set()

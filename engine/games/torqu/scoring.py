@@ -135,17 +135,11 @@ class Scorer:
         """``tableau_score(codes)["score"]``, without the sets."""
         return self.value(codes, 1)
 
-    def hand_penalty(self, codes: Sequence[int]) -> dict[str, Any]:
-        """The hand penalty (a positive number, subtracted from the match score) and its sets."""
-        if not self.full_hand:
-            return {"penalty": self.hand_value(codes), "sets": [],
-                    "leftover": [self.deck.names[c] for c in sorted(codes)]}
-        found = self.arrange(codes, -1, self.wild_in_hand)
-        return {"penalty": found["score"], "sets": found["sets"], "leftover": found["leftover"]}
-
     def hand_value(self, codes: Sequence[int]) -> int:
-        """``hand_penalty(codes)["penalty"]``, without the sets: with ``card_values`` the hand's
-        numbers, else its best arrangement's total with the signs turned (sets at full value)."""
+        """The hand penalty (a positive number, subtracted from the match score): with
+        ``card_values`` the hand's numbers, else the value of its best arrangement with the signs
+        turned (sets at full value, ``arrange(codes, -1, wild_in_hand)``). Nothing prints the
+        penalty's sets, so it is always a value alone."""
         if not self.full_hand:
             return sum(self.deck.cards[c].value for c in codes)
         return self.value(codes, -1, self.wild_in_hand)
