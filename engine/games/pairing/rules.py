@@ -11,7 +11,8 @@ onto the waste. The waste's top card may go onto a row whose top card pairs with
 Rows never shrink; ``row_cap`` bounds a row's height (dealt card included); the Strict version
 (``strict``) forbids turning the stock while the waste holds ``strict_waste_cap`` cards, and deals
 ``strict_layout`` instead of ``layout`` when a game gives one (a waste cap can make a layout
-hopeless that suits the game without it). The game is won when stock and waste are empty and lost when no move remains.
+hopeless that suits the game without it). The game is won when stock and waste are empty and
+lost when no move remains.
 """
 
 from __future__ import annotations

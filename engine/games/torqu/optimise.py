@@ -338,23 +338,33 @@ class _Search:
                        reduced, positive, with_wilds, group_start, by_group, uniform)
 
     def value(self) -> int:
-        """The optimum's value alone (all a game needs). A search still going after
-        :data:`VALUE_NODES` nodes hands the question to CP-SAT (:mod:`.aggregate`), whose proven
-        optimum is the same number; if it proves none within :data:`CPSAT_EFFORT`, the search
-        starts again, pruning by the best it had found, its positions already in the table."""
-        found = self._solve(VALUE_NODES)
-        if found is None:
-            proven = self._proven()
-            if proven is not None:
-                return proven
-            found = self._solve()
-        return found[0]
+        """The optimum's value alone (all a game needs)."""
+        return self._optimum(False)[0]
 
-    def _proven(self) -> int | None:
-        """CP-SAT's proven optimum, or None if it proved none within :data:`CPSAT_EFFORT`."""
+    def _optimum(self, sets: bool) -> tuple[int, list[int]]:
+        """The optimum's value and, if ``sets``, the specials it takes (else perhaps none). A search
+        still going after :data:`VALUE_NODES` nodes asks CP-SAT (:mod:`.aggregate`) for the optimum,
+        whose proven value is the same number. A value alone is then that. For the sets the search
+        goes on told it, and stops at the first packing worth it: the one it would return anyway
+        (until it meets that packing its best is lower, so nothing it prunes on the way could hold
+        it), without the proof that nothing is worth more. If CP-SAT proves nothing within
+        :data:`CPSAT_EFFORT`, the search goes on to the end, pruning by the best it had found, its
+        positions already in the table."""
+        found = self._solve(VALUE_NODES)
+        if found is not None:
+            return found
         from .aggregate import packing_optimum
 
-        return packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+        proven = packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+        if proven is None:
+            found = self._solve()
+        elif not sets:
+            return proven, []
+        else:
+            self.known = QUARTER * proven
+            found = self._solve(stop=True)
+        assert found is not None, "a search without a node limit ends"
+        return found
 
     def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
@@ -380,19 +390,8 @@ class _Search:
         return value // QUARTER, chosen_out[:length].tolist()
 
     def run(self) -> Packing:
-        """The optimum's value and its sets. A search still going after :data:`VALUE_NODES` nodes
-        asks CP-SAT for the optimum, as :meth:`value` does, but only to go on told it: it then
-        stops at the first packing worth it, which is the one it would return anyway (until it
-        meets that packing its best is lower, so nothing it prunes on the way could hold it), and
-        spares the proof that nothing is worth more."""
-        found = self._solve(VALUE_NODES)
-        if found is None:
-            proven = self._proven()
-            if proven is not None:
-                self.known = QUARTER * proven
-            found = self._solve(stop=proven is not None)
-        assert found is not None, "a search without a node limit ends"
-        value, chosen = found
+        """The optimum's value and its sets."""
+        value, chosen = self._optimum(True)
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen:
