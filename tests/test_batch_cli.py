@@ -506,6 +506,47 @@ def test_dask_local_workers_leave_ctrl_c_to_the_batch():
     assert in_worker == signal.SIG_IGN != before
 
 
+def test_a_dask_local_cluster_starts_with_ctrl_c_ignored(monkeypatch):
+    """Its worker processes inherit the ignored SIGINT, so a Ctrl-C while they import Dask cannot
+    stop them with tracebacks (which then made the cluster's close fail its assertions too)."""
+    pytest.importorskip("dask.distributed")
+    import dask.distributed
+
+    from cardgames.engine.batch.executors import DaskExecutor
+
+    seen = []
+
+    class Recording:
+        def __init__(self, *args, **kwargs):
+            seen.append(signal.getsignal(signal.SIGINT))
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(dask.distributed, "LocalCluster", Recording)
+    monkeypatch.setattr(dask.distributed, "Client", Recording)
+    before = signal.getsignal(signal.SIGINT)
+    with DaskExecutor(2, None):
+        assert signal.getsignal(signal.SIGINT) is before
+    assert seen == [signal.SIG_IGN, signal.SIG_IGN]
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_a_dask_cluster_starts_prints_no_traceback(tmp_path):
+    """A terminal's Ctrl-C reaches the whole process group, Dask's workers included. Sent at
+    moments spread over a local cluster's start and first games, it never prints a traceback: it
+    stops the batch (130), or, while the cluster starts, is ignored and the batch ends (0)."""
+    pytest.importorskip("dask.distributed")
+    args = ["batch", "--game", "eiffel-tower", "--seeds", "1-3000", "--backend", "dask", "--workers", "2", "--quiet"]
+    for delay in (0.4, 0.8, 1.2, 1.6, 2.4):
+        proc = subprocess.Popen([*CLI, *args], start_new_session=True, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        time.sleep(delay)
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+        assert proc.returncode in (0, 130) and "Traceback" not in err.decode(), (delay, err.decode()[-2000:])
+
+
 @pytest.mark.parametrize("lines, words", [
     (['{"seed":1,"won":true,"a=b":true}'], ":2: figure name 'a=b' holds '='"),  # was a KeyError
     (['{"seed":1,"won":true}', '{"seed":2,"won":3}'], ":3: figure 'won' is 3 here, true/false or text before"),

@@ -67,9 +67,10 @@ class SerialExecutor:
 def _sigint_ignored() -> Iterator[None]:
     """Ignore Ctrl-C while worker processes are started: they inherit the ignored SIGINT across
     the spawn's exec, so a Ctrl-C while they import cannot stop them with tracebacks before their
-    initializer ignores it for good. Only for the few milliseconds the starts take: a Ctrl-C in
-    that window is lost to the parent too (blocking it instead would not reach the children,
-    whose mask the spawn resets, and other threads would still take it)."""
+    initializer ignores it for good. Only while the starts take (a few milliseconds for the
+    process pool, about a second for a Dask LocalCluster): a Ctrl-C in that window is lost to the
+    parent too (blocking it instead would not reach the children, whose mask the spawn resets,
+    and other threads would still take it)."""
     import signal
     import threading
 
@@ -167,10 +168,14 @@ class DaskExecutor:
                 # Each worker runs this module's dask_setup as it starts (Dask's preload). No dashboard,
                 # and the scheduler's own HTTP server (health checks) on a free local port: its default,
                 # 8787, may be another cluster's, which made Dask warn past -q.
-                self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                             dashboard_address="127.0.0.1:0", scheduler_kwargs={"dashboard": False},
-                                             silence_logs=logging.ERROR, preload=[__name__])
-                self._client = Client(self._cluster)
+                # Started with Ctrl-C ignored, as the process pool is: a Ctrl-C while the workers import
+                # Dask made them print tracebacks, and then the cluster's close (assertions on their state).
+                with _sigint_ignored():
+                    self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                 dashboard_address="127.0.0.1:0",
+                                                 scheduler_kwargs={"dashboard": False},
+                                                 silence_logs=logging.ERROR, preload=[__name__])
+                    self._client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:
                 self._cluster.close()
