@@ -363,6 +363,7 @@ class _Search:
         else:
             self.known = QUARTER * proven
             found = self._solve(stop=True)
+            assert found is not None and found[0] == proven, "the search met no packing worth CP-SAT's optimum"
         assert found is not None, "a search without a node limit ends"
         return found
 
