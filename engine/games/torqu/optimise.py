@@ -294,7 +294,9 @@ class _Search:
     prunes by it from the start, its positions already in the table. The arrangement returned is
     the one the search alone returns: both return the first packing in the search's order whose
     value is the optimum (what is pruned below a known value could not reach it, and the first
-    optimal packing is still reached and, being above ``known`` - 1, taken).
+    optimal packing is still reached and, being above ``known`` - 1, taken). The same argument lets
+    a search still going after :data:`VALUE_NODES` nodes be told CP-SAT's optimum and stop at that
+    packing (:meth:`_optimum`).
 
     The loop itself is :func:`.kernels.search`; this class prepares its arrays and rebuilds the
     packing."""
