@@ -535,16 +535,19 @@ def test_a_dask_local_cluster_starts_with_ctrl_c_ignored(monkeypatch):
 def test_ctrl_c_while_a_dask_cluster_starts_prints_no_traceback(tmp_path):
     """A terminal's Ctrl-C reaches the whole process group, Dask's workers included. Sent at
     moments spread over a local cluster's start and first games, it never prints a traceback: it
-    stops the batch (130), or, while the cluster starts, is ignored and the batch ends (0)."""
+    stops the batch (130), or, while the cluster starts, is ignored and the batch ends (0), or
+    it meets the interpreter shutting down after the batch has ended (killed by the signal, as any
+    Python program then is)."""
     pytest.importorskip("dask.distributed")
-    args = ["batch", "--game", "eiffel-tower", "--seeds", "1-3000", "--backend", "dask", "--workers", "2", "--quiet"]
+    args = ["batch", "--game", "eiffel-tower", "--seeds", "1-10000", "--backend", "dask", "--workers", "2", "--quiet"]
     for delay in (0.4, 0.8, 1.2, 1.6, 2.4):
         proc = subprocess.Popen([*CLI, *args], start_new_session=True, stdout=subprocess.DEVNULL,
                                 stderr=subprocess.PIPE, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(delay)
         os.killpg(proc.pid, signal.SIGINT)
         _, err = proc.communicate(timeout=120)
-        assert proc.returncode in (0, 130) and "Traceback" not in err.decode(), (delay, err.decode()[-2000:])
+        assert proc.returncode in (0, 130, -signal.SIGINT), (delay, proc.returncode, err.decode()[-2000:])
+        assert "Traceback" not in err.decode(), (delay, err.decode()[-2000:])
 
 
 @pytest.mark.parametrize("lines, words", [
