@@ -573,7 +573,7 @@ def test_cpsat_short_of_effort_proves_nothing(game):
     value it has not proved."""
     from cardgames.engine.games.torqu import aggregate
 
-    _, _, problem = game.scorer._problem(drawn(game, 1, "bench/0", 72), 1, True)
+    _, _, problem = game.scorer.problem(drawn(game, 1, "bench/0", 72), 1, True)
     assert aggregate.packing_optimum(*problem, effort=1e-6) is None
 
 

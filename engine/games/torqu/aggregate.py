@@ -4,7 +4,7 @@ Why it exists: :mod:`.optimise` is the scorer the game uses (deterministic down 
 arrangement it returns), but a 72-card tableau cost it seconds to minutes before its loops were
 compiled (issue 4's fifth pass; now a median of about 0.12 s). Often only the optimum's *value*
 is needed, and the optimum's value is one number whoever proves it: a game's scoring asks this
-model for it when the search has run long (:meth:`.optimise._Search.value`: a Dragons tableau
+model for it when the search has run long (:meth:`.optimise._Search._optimum`: a Dragons tableau
 with four Mirrors takes the search a minute, CP-SAT seconds), and measuring thousands of
 2-player matches (issue 4's greedy-against-random rate) can use it throughout. It shares no
 search code with :mod:`.optimise`, so the tests also use it as an independent reference. It
@@ -38,10 +38,7 @@ from .specials import find as find_specials
 
 def optimum(scorer: Any, codes: Sequence[int], sign: int = 1, wild: bool = True) -> int:
     """The value ``scorer.arrange(codes, sign, wild)["score"]`` has, found by CP-SAT (exact)."""
-    wilds = [c for c in codes if c in scorer.wild] if wild else []
-    reals = [scorer.idents[c] for c in codes if c not in wilds]
-    value = packing_optimum(reals, [scorer.deck.cards[c].value for c in wilds], scorer.points, sign,
-                            len(scorer.suit_ids), scorer.members)
+    value = packing_optimum(*scorer.problem(sorted(codes), sign, wild)[2])
     assert value is not None, "without an effort limit CP-SAT ends with a proven optimum"
     return value - sign * sum(scorer.deck.cards[c].value for c in codes)
 

@@ -75,7 +75,7 @@ PROBE_NODES = 100
 PROBE_FROM_CARDS = 44
 
 # A value alone (a game's scoring) is handed to CP-SAT (:mod:`.aggregate`) once the search has valued
-# VALUE_NODES nodes, with CPSAT_EFFORT deterministic seconds (``_Search.value``). Measured (issue 4's
+# VALUE_NODES nodes, with CPSAT_EFFORT deterministic seconds (``_Search._optimum``). Measured (issue 4's
 # eighteenth pass): the 200 72-card benchmark tableaux take the search 1,896 nodes at the median,
 # 52,633 at the 99th percentile and 239,717 at most, and CP-SAT is no faster on those (handed over at
 # 100,000 nodes, their p99 rose from 1.44 to 1.91 s), so none of them is handed over; the 70-card
@@ -306,7 +306,7 @@ class _Search:
         import numpy as np
 
         self.reals = reals
-        self.problem = (reals, wild_own, pts, sign, num_suits, picture_members)  # CP-SAT's, in :meth:`value`
+        self.problem = (reals, wild_own, pts, sign, num_suits, picture_members)  # CP-SAT's, in :meth:`_optimum`
         self.known: int | None = None  # the search's ``known`` (it prunes by ``known`` - 1), once begun ...
         self.has_known = False  # ... and whether it has one
         own = sorted((sign * o for o in wild_own), reverse=True)

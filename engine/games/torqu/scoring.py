@@ -77,11 +77,12 @@ class Scorer:
         numbers = sum(self.deck.cards[c].value for c in codes)
         if len(codes) < SET_SIZE:
             return -sign * numbers
-        return pack_value(*self._problem(sorted(codes), sign, wild)[2]) - sign * numbers
+        return pack_value(*self.problem(sorted(codes), sign, wild)[2]) - sign * numbers
 
-    def _problem(self, codes: list[int], sign: int, wild: bool) -> tuple[list[int], list[int], tuple]:
+    def problem(self, codes: list[int], sign: int, wild: bool) -> tuple[list[int], list[int], tuple]:
         """``codes`` (sorted) split into wild cards and real ones, and the optimiser's arguments
-        (:func:`.optimise.pack`'s and :func:`.optimise.pack_value`'s)."""
+        (:func:`.optimise.pack`'s and :func:`.optimise.pack_value`'s, which the CP-SAT model of
+        :func:`.aggregate.packing_optimum` takes too)."""
         wilds = [c for c in codes if c in self.wild] if wild else []
         reals = [c for c in codes if c not in wilds]
         return wilds, reals, ([self.idents[c] for c in reals], [self.deck.cards[c].value for c in wilds],
@@ -94,7 +95,7 @@ class Scorer:
         codes = sorted(codes)
         if len(codes) < SET_SIZE:  # no set has fewer than four cards (most hands at a match's end)
             return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes]}
-        wilds, reals, problem = self._problem(codes, sign, wild)
+        wilds, reals, problem = self.problem(codes, sign, wild)
         own = {c: self.deck.cards[c].value for c in codes}
         packing = pack(*problem)
         wild_order = sorted(wilds, key=lambda c: (-sign * own[c], c))
