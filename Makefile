@@ -23,7 +23,7 @@ lint: $(BIN)/python
 
 # Every benchmark at the size its issue names, except Torqu's scorer: its issue-sized run
 # (200 tableaux of 72 cards against HiGHS) takes about a day of one core, so `bench` runs 36-card
-# tableaux and `bench-torqu-72` is the issue's run, HiGHS on every core (see docs/rules/torqu.md).
+# tableaux and `bench-torqu-72` is the issue's run, HiGHS on every core (see docs/rules/torqu.md, "Speed").
 QUICK_BENCHES := $(filter-out scripts/bench_torqu_score.py,$(wildcard scripts/bench_*.py))
 MILP_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
 

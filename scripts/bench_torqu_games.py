@@ -6,7 +6,7 @@
 The scorer's compiled kernels are loaded before the clock starts (that time is printed apart).
 The slowest game is named too: with ``--variant dragons`` a game is as slow as its slowest final
 tableau (``--players 2 --agent greedy --variant dragons --seed 3 --games 1`` is the one the
-scorer hands to CP-SAT, docs/rules/torqu.md's eighteenth pass).
+scorer hands to CP-SAT: the eighteenth pass in docs/performance/torqu-scoring.md).
 """
 
 from __future__ import annotations

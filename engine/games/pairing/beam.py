@@ -10,7 +10,7 @@ alone, not by exhausting what lies below it.
 A position after card ``i`` has been turned is kept by the waste's length plus its *blocked* cards
 and the next ``LOOKAHEAD`` stock cards' blocked ones (those no open row can take now, not even a
 wild-topped one), then by its wild-topped rows (more is better): of the cheap scores tried (issue 3,
-seventh pass; see docs/rules/pairing.md) it won the most deals the search left undecided. From each
+seventh pass; see docs/performance/pairing-solver.md) it won the most deals the search left undecided. From each
 kept position every sequence of plays off the waste's top is tried (the same pruning of equivalent
 moves as the search's), then the next card is turned. Under a waste cap the beam soon holds only
 dead positions (measured on Strict Wizard's Tower), so the solver does not use it there with wild cards.

@@ -25,6 +25,8 @@ Method: the set kinds split in two (see :mod:`.sets`, the one definition of the 
 Speed (issue 4): exact, but the count-level search grows quickly with the cards and with wild
 cards (figures: ``scripts/bench_torqu_score.py``), so its loops are compiled (:mod:`.kernels`),
 and the number side's two values (the plain one and the bound's) share one pass and one table.
+The "passes" these docstrings name (each a session's work on the scorer, with its measurements
+and what it tried and did not keep) are recorded in ``docs/performance/torqu-scoring.md``.
 
 Wild cards (Mirrors) are interchangeable except for their own numbers, so they are used in a
 fixed order (best own-number term first) and only their count is tracked. On the number side a
