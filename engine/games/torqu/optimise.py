@@ -374,8 +374,9 @@ class _Search:
     def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
         if the search gave up after ``most`` nodes (0: never). Asked again, it prunes from the start
-        by the best it had found (the probe runs once). With ``stop`` it returns the first packing
-        worth ``self.known`` (see :func:`.kernels.search`)."""
+        just below the best packing it had found, so that it meets that packing again and knows its
+        specials should it be the optimum (the probe runs once). With ``stop`` it returns the first
+        packing worth ``self.known`` (see :func:`.kernels.search`)."""
         import numpy as np
 
         search = _kernels().search
@@ -388,10 +389,12 @@ class _Search:
         value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, self.known,
                                               self.has_known, most, stop)
         value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
-        if length < 0:  # gave up: asked again, it prunes by the same best
-            self.known, self.has_known = value + 1, True
+        if length < 0:  # gave up. Asked again, it prunes just below the best packing met so far, so it meets that
+            # packing again: ``value``, or ``known`` if none beat it (the kernel then returns ``known`` - 1)
+            self.known = max(self.known, value) if self.has_known else value
+            self.has_known = True
             return None
-        assert value % QUARTER == 0
+        assert value % QUARTER == 0, "the search met no packing worth its known value (told: CP-SAT's optimum)"
         return value // QUARTER, chosen_out[:length].tolist()
 
     def run(self) -> Packing:
