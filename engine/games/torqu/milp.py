@@ -8,9 +8,10 @@ it is imported only when this is called.
 
 from __future__ import annotations
 
+import math
 import time
 from itertools import combinations, product
-from typing import Any
+from typing import Any, NamedTuple
 
 from .sets import SET_SIZE, complete, number_patterns
 
@@ -41,11 +42,22 @@ def candidate_groups(scorer: Any, reals: list[int], size: int) -> set[tuple[int,
     return out
 
 
-def milp_optimum(scorer: Any, codes: list[int], sign: int = 1,
-                 time_limit: float | None = None) -> tuple[int | None, float]:
-    """The optimum of ``scorer.arrange(codes, sign)`` by the MILP, and HiGHS's solve time
-    (building the columns is not timed). With ``time_limit`` (seconds), None instead of the
-    optimum if HiGHS has not proved one by then."""
+class MilpAnswer(NamedTuple):
+    """What HiGHS says of an arrangement, in ``scorer.arrange``'s terms. ``optimum`` is None if
+    HiGHS was stopped at its time limit before proving one; ``best`` (the best packing it had found,
+    None if none) and ``bound`` (no packing is worth more) still bracket the optimum, so a
+    stopped solve can still refute an optimiser that claims more than ``bound`` or less than
+    ``best``. A proved optimum is all three."""
+
+    optimum: int | None
+    seconds: float  # HiGHS's solve time (building the columns is not timed)
+    best: int | None
+    bound: int | None  # None only if HiGHS was stopped before it had any bound
+
+
+def milp_optimum(scorer: Any, codes: list[int], sign: int = 1, time_limit: float | None = None) -> MilpAnswer:
+    """The optimum of ``scorer.arrange(codes, sign)`` by the MILP. With ``time_limit`` (seconds),
+    HiGHS stops then, and the answer has no optimum if it had not proved one."""
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_matrix
@@ -64,8 +76,9 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1,
             for wild_group in combinations(wilds, j):
                 cards = group + wild_group
                 columns.append((cards, found[1] + sign * sum(own[c] for c in cards)))
+    offset = -sign * sum(own.values())  # the arrangement's score counts every card left out
     if not columns:  # no four of the cards make a set (HiGHS needs a column): every card is left out
-        return -sign * sum(own.values()), 0.0
+        return MilpAnswer(offset, 0.0, offset, offset)
     index = {c: i for i, c in enumerate(codes)}
     rows, cols = [], []
     for col, (cards, _) in enumerate(columns):
@@ -78,8 +91,14 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1,
     res = milp(weights, constraints=LinearConstraint(matrix, 0, 1), integrality=np.ones(len(columns)),
                bounds=Bounds(0, 1), options={} if time_limit is None else {"time_limit": time_limit})
     seconds = time.perf_counter() - start
-    if res.status == 1:  # stopped at the time limit
-        return None, seconds
-    if res.status != 0:  # the model is feasible and bounded: only a fault of HiGHS's gets here
-        raise RuntimeError(f"HiGHS: {res.message}")
-    return int(round(-res.fun)) - sign * sum(own.values()), seconds
+    if res.status not in (0, 1):  # 1: stopped at the time limit; the model is feasible and bounded, so any other
+        raise RuntimeError(f"HiGHS: {res.message}")  # status is a fault of HiGHS's
+    # HiGHS minimises the negated values: its dual bound is a lower bound on that, so (negated again, and the
+    # values being whole numbers) floored it bounds every packing from above
+    dual = res.mip_dual_bound
+    bound = math.floor(-dual + 1e-6) + offset if dual is not None and math.isfinite(dual) else None
+    best = None if res.x is None else round(-res.fun) + offset
+    if res.status == 1:
+        return MilpAnswer(None, seconds, best, bound)
+    assert best is not None, "HiGHS proved an optimum without a packing"
+    return MilpAnswer(best, seconds, best, best)
