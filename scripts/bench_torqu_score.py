@@ -122,20 +122,17 @@ def compare_milp(args: argparse.Namespace, values: dict[int, int], median: float
         for k, solve in solves.items():
             answer = solve.result()
             theirs.append(answer.seconds)
-            line = f"{k:4d}: optimum {values[k]:5d}"
+            line = f"{k:4d}: optimum {values[k]:5d}; MILP "
             if answer.optimum is None:
                 unproved += 1
-                line += f"; MILP no optimum proved in {answer.seconds * 1000:9.1f} ms"
-                # still a check: no packing HiGHS found beats the optimiser's, whose value is under HiGHS's bound
-                best = "none" if answer.best is None else answer.best
-                bound = "none" if answer.bound is None else answer.bound
-                line += f" (its best packing {best}, its bound {bound})"
-                low = values[k] if answer.best is None else answer.best
-                high = values[k] if answer.bound is None else answer.bound
-                agrees = low <= values[k] <= high
+                line += (f"no optimum proved in {answer.seconds * 1000:9.1f} ms (its best packing {answer.best},"
+                         f" its bound {answer.bound})")
             else:
-                line += f"; MILP {answer.optimum:5d} in {answer.seconds * 1000:9.1f} ms"
-                agrees = answer.optimum == values[k]
+                line += f"{answer.optimum:5d} in {answer.seconds * 1000:9.1f} ms"
+            # no packing HiGHS found beats the optimiser's, nor is its bound below it (a proved optimum being
+            # its own best packing and bound, this is equality then)
+            agrees = ((answer.best is None or answer.best <= values[k])
+                      and (answer.bound is None or values[k] <= answer.bound))
             if not agrees:
                 pool.shutdown(wait=False, cancel_futures=True)  # the solves not started yet never start
             stop_unless(agrees, line)
