@@ -658,7 +658,6 @@ def test_the_milp_reports_no_optimum_when_stopped_at_its_time_limit(game):
     ours = game.scorer.arrange(codes)["score"]
     assert answer.optimum is None
     assert answer.bound is not None and (answer.best is None or answer.best <= ours) and ours <= answer.bound
-    assert answer.best is None or answer.best < answer.bound, "a bracket closed would have been an optimum"
     codes = drawn(game, 1, "bench/9", 36)  # HiGHS proves this one's optimum in about a second
     proved = milp_optimum(game.scorer, codes)
     assert proved.optimum == proved.best == proved.bound == game.scorer.arrange(codes)["score"]
