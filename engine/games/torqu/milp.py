@@ -91,8 +91,10 @@ def milp_optimum(scorer: Any, codes: list[int], sign: int = 1, time_limit: float
     res = milp(weights, constraints=LinearConstraint(matrix, 0, 1), integrality=np.ones(len(columns)),
                bounds=Bounds(0, 1), options={} if time_limit is None else {"time_limit": time_limit})
     seconds = time.perf_counter() - start
-    if res.status not in (0, 1):  # 1: stopped at the time limit; the model is feasible and bounded, so any other
-        raise RuntimeError(f"HiGHS: {res.message}")  # status is a fault of HiGHS's
+    # 0: solved; 1: stopped at the time limit. The model is feasible and bounded, so any other status is a fault
+    # of HiGHS's.
+    if res.status not in (0, 1):
+        raise RuntimeError(f"HiGHS: {res.message}")
     # HiGHS minimises the negated values: its dual bound is a lower bound on that, so (negated again, and the
     # values being whole numbers) floored it bounds every packing from above
     dual = res.mip_dual_bound
