@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardgames.engine.errors import CardgamesError
-from cardgames.engine.games.turup.captures import numeral_captures, partitions
+from cardgames.engine.games.turup.captures import capture_vectors, expand, partitions, run_table
 from cardgames.engine.games.turup.rules import Capture, captures_on
 from cardgames.engine.registry import load_game
 
@@ -80,6 +80,12 @@ def test_bad_names_are_clear_errors(game, big):
         captures_on(big, "5S", ["3C#2"])
     with pytest.raises(CardgamesError, match=r"unknown card '3H2' in the french deck; did you mean '3H'\?$"):
         captures_on(big, "5S", ["3H2"])  # not '3H#2', a name captures refuses (a repeated 3H is that copy)
+
+
+def numeral_captures(value: int, counts: list[int]) -> list[tuple[int, ...]]:
+    """:func:`capture_vectors` as value tuples (ascending, with repetition): ``(2, 3, 5)``."""
+    pieces = run_table(tuple(range(1, value + 1)))
+    return [expand(vector, pieces) for vector in capture_vectors(value, counts)]
 
 
 def test_partitions_of_ten():

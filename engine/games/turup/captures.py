@@ -92,12 +92,6 @@ def _packed_partitions(value: int) -> tuple[int, ...]:
                  if max(parts.count(p) for p in parts) < FIELD_MAX)
 
 
-def numeral_captures(value: int, counts: Sequence[int]) -> list[tuple[int, ...]]:
-    """:func:`capture_vectors` as value tuples (ascending, with repetition): ``(2, 3, 5)``."""
-    pieces = run_table(tuple(range(1, value + 1)))
-    return [expand(vector, pieces) for vector in capture_vectors(value, counts)]
-
-
 def expand(vector: bytes, pieces: tuple[tuple[tuple, ...], ...]) -> tuple:
     """The items a count vector stands for: ``pieces[i][k]`` is the run of ``k`` items ``i``."""
     return tuple(chain.from_iterable(map(getitem, pieces, vector)))
