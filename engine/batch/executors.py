@@ -170,11 +170,14 @@ class DaskExecutor:
                 # 8787, may be another cluster's, which made Dask warn past -q.
                 # Started with Ctrl-C ignored, as the process pool is: a Ctrl-C while the workers import
                 # Dask made them print tracebacks, and then the cluster's close (assertions on their state).
+                # Its logs are silenced below CRITICAL: a worker whose heartbeat met the scheduler closing
+                # (after a Ctrl-C, say) logged a traceback at ERROR. Every failure the batch must report
+                # reaches it through its tasks' results.
                 with _sigint_ignored():
                     self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                                  dashboard_address="127.0.0.1:0",
                                                  scheduler_kwargs={"dashboard": False},
-                                                 silence_logs=logging.ERROR, preload=[__name__])
+                                                 silence_logs=logging.CRITICAL, preload=[__name__])
                     self._client = Client(self._cluster)
         except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
             if self._cluster is not None:
