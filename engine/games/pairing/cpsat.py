@@ -5,7 +5,7 @@ sub-games nor the interval solver refute much, and the search drowns in the wast
 (Wizard's Tower's deals stayed undecided at millions of nodes). A constraint solver with clause
 learning settles most of them in a second or two: Wizard's Tower's wins, Castle's losses, both for
 Strict Wizard's Tower. It runs only on what the other stages left undecided (docs/rules/pairing.md,
-"The solver", step 6).
+"The solver", step 7).
 
 The model rests on two facts of the rules:
 

@@ -85,6 +85,12 @@ without wild cards, the interval solver run as if rows had no cap refutes furthe
 (that game allows every move of the capped one), or finds a line that, with the roomiest row
 named for each play, often keeps the cap and so wins, before the search resumes.
 
+With wild cards and a waste cap but no row cap (Strict Wizard's Tower), what that leaves undecided
+meets the wild-row partition bound (``wildrows.py``): the least plays onto wild-topped rows of the
+projections onto groups of pairs, summed over a partition of the pairs, must fit in the wild-topped
+rows and wild cards left; the phantom-row argument of the sub-games, for groups of up to six pairs,
+searched by compiled code.
+
 What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``):
 CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
@@ -98,7 +104,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .beam import BeamOutOfNodes, beam_line
 from .cpsat import sat_verdict
@@ -108,6 +114,9 @@ from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
 from .tame import projection, slots_given, wild_slots, without_wild_cards
 from .weave import outside, rest_line, weave, wild_row_sets
+
+if TYPE_CHECKING:
+    from .wildrows import Projections
 
 DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
 # A search node costs some ten times an interval entry: games that only have the search (wild
@@ -425,11 +434,35 @@ class Solver:
         (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches."""
         start = time.perf_counter()
         solution = self._staged(state)
+        if solution.winnable is None and self.game.has_wilds and self.game.waste_cap is not None \
+                and self.game.row_cap is None:
+            lost, nodes = self.wild_rows_short(state)
+            solution = Solution(False if lost else None, solution.nodes + nodes, time.perf_counter() - start)
         if solution.winnable is None and self.sat_effort:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
         return solution
+
+    def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:
+        """(lost?, nodes): do the pairs' least plays onto wild-topped rows, summed over some
+        partition into groups, exceed the wild-topped rows and wild cards left (``wildrows.py``)?
+        Games with wild cards and a waste cap, without a row cap (Strict Wizard's Tower)."""
+        from .wildrows import partition_short
+
+        projections, pool = self.projections(state)
+        return partition_short(projections, self.groups, pool), projections.nodes
+
+    def projections(self, state: PairingState) -> tuple["Projections", int]:
+        """The projections onto groups of pairs at ``state`` (``wildrows.py``) and the pool: the
+        wild-topped rows now and the wild cards still to place."""
+        from .wildrows import Projections
+
+        card_class = self.game.card_class
+        projections = Projections(state.tops, [card_class[c] for c in state.waste],
+                                  [card_class[c] for c in state.stock[state.next:]], self.group, self.game.accepts,
+                                  WILD, self.game.waste_cap)
+        return projections, self._root(state)[2]
 
     def _staged(self, state: PairingState) -> Solution:
         """Decide ``state`` with the staged solver (everything but CP-SAT) within the node budget."""

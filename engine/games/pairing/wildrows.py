@@ -1,0 +1,262 @@
+"""A refutation for games with wild cards and a waste cap (Strict Wizard's Tower): the pairs'
+least numbers of plays onto wild-topped rows, summed over a partition of the pairs.
+
+Why it is sound. Take a winning play of the whole game and keep only the cards of some pairs G
+and the wild cards: what is left is a winning play of G's *projection* (its cards reach the
+waste's top no later, the waste holds no more cards, so its cap still holds). In it, a card of G
+lies directly on a wild card exactly when it does in the whole play: a card of another pair that
+lay between them would need a wild card before the next card of G, and that wild card would be
+in the projection. So the plays of G's cards onto wild-topped rows, counted in the projections
+of the pairs of a partition, are different wild cards of the whole play: their sum is at most
+the pool, the wild-topped rows now plus the wild cards still to place. When the least numbers
+the projections need (:meth:`Projections.least`) sum past the pool, the game is lost.
+
+The projection's search: rows as counts by top class, a wild card always played at once onto a
+*phantom* row outside the pairs (a row more never hurts, and a wild-topped row can do all any
+row can: the solver's sub-games argue the same), which leaves a wild-topped row. Each pair's
+own projection rarely needs more than one or two plays onto wild-topped rows; pairs of pairs,
+and groups of up to :data:`GROUP_MOST` pairs, block each other's cards on the waste, and there
+the needs add up: it refutes Strict Wizard's Tower deals that every other stage and CP-SAT left
+open (issue 3's seventeenth pass; docs/performance/pairing-solver.md has the figures).
+
+Compiled with numba (as the Torqu scorer's loops): each group is a depth-first search over up
+to millions of positions, its failed positions in an open-addressing table.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Sequence
+
+import numpy as np
+from numba import njit
+
+GROUP_MOST = 6  # the largest group of pairs whose projection is searched
+QUERY_NODES = 30_000_000  # positions one group's search may take; past them its need is what it proved
+STAGE_NODES = 150_000_000  # positions all the groups' searches of one position may take
+TABLE_BITS = 22  # the failed-position table's slots (four words and a byte each: about 140 MB)
+_FIELD = 5  # bits a waste card's class, or a row count, takes in a packed key
+
+
+@njit(cache=True)
+def _slot(a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, mask: int, gen: np.uint64) -> int:
+    """The slot of key (a, b, c): its own, else a free one of its bucket of four, else the one
+    it evicts (a forgotten failure is only searched again). A slot of an earlier query, whose
+    generation is not ``gen``, is free: the table is never cleared."""
+    h = (a * np.uint64(0x9E3779B97F4A7C15)) ^ (b * np.uint64(0xBF58476D1CE4E5B9)) ^ (c * np.uint64(0x94D049BB133111EB))
+    h ^= h >> np.uint64(29)
+    base = np.int64(h & np.uint64(mask)) & ~3
+    for q in range(4):
+        if keys[base + q, 3] == gen and keys[base + q, 0] == a and keys[base + q, 1] == b and keys[base + q, 2] == c:
+            return base + q
+    for q in range(4):
+        if keys[base + q, 3] != gen:
+            return base + q
+    return base + np.int64(h >> np.uint64(62))
+
+
+@njit(cache=True)
+def _holds(s: int, a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, gen: np.uint64) -> bool:
+    return keys[s, 3] == gen and keys[s, 0] == a and keys[s, 1] == b and keys[s, 2] == c
+
+
+@njit(cache=True)
+def _key(i: int, w: int, depth: int, stack: np.ndarray, counts: np.ndarray) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """A position's exact key: (stock index, wild-topped rows, waste size), the waste's classes,
+    the rows' counts by top class, :data:`_FIELD` bits each (the caller checks that they fit)."""
+    b = np.uint64(0)
+    for d in range(depth):
+        b = b << np.uint64(_FIELD) | np.uint64(stack[d])
+    c = np.uint64(0)
+    for t in range(len(counts)):
+        c = c << np.uint64(_FIELD) | np.uint64(counts[t])
+    return np.uint64(i | w << 8 | depth << 16), b, c
+
+
+@njit(cache=True)
+def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, stack: np.ndarray,
+         accepts: np.ndarray, cap: int, keys: np.ndarray, failed: np.ndarray, state: np.ndarray,
+         gen: np.uint64) -> bool:
+    """Can the projection be won from its start with at most ``k0`` plays onto wild-topped rows?
+    A depth-first search with an explicit stack of frames (numba's cached machine code for a
+    recursive function crashed when loaded). ``state``: [nodes, node limit, gave up].
+
+    A frame's moves, by number: 0 the waste's wild card onto the phantom row; 1 + t its card onto
+    a row topped by class t; ``classes`` + 1 its card onto a wild-topped row (costs one);
+    ``classes`` + 2 turn the next stock card (a wild card goes on at once onto the phantom row)."""
+    n, classes = len(seq), len(counts)
+    wild, done = classes, classes + 3
+    mask = len(failed) - 1
+    size = 2 * n + len(stack) + 2
+    # each frame: stock index, budget, wild-topped rows, waste size, waste top, next move, move made
+    frame = np.zeros((size, 7), np.int64)
+    fkey = np.zeros((size, 3), np.uint64)
+    sp = 0
+    frame[0, 1], frame[0, 2], frame[0, 3] = k0, w0, depth0
+    entering = True
+    while sp >= 0:
+        i, k, w, d = frame[sp, 0], frame[sp, 1], frame[sp, 2], frame[sp, 3]
+        if entering:
+            entering = False
+            if i == n and d == 0:
+                return True
+            a, b, c = _key(i, w, d, stack, counts)
+            s = _slot(a, b, c, keys, mask, gen)
+            if _holds(s, a, b, c, keys, gen) and failed[s] >= k:
+                sp -= 1
+                continue
+            state[0] += 1
+            if state[0] > state[1]:
+                state[2] = 1
+                return False
+            fkey[sp, 0], fkey[sp, 1], fkey[sp, 2] = a, b, c
+            frame[sp, 4], frame[sp, 5], frame[sp, 6] = stack[d - 1] if d > 0 else -1, 0, -1
+        top, made = frame[sp, 4], frame[sp, 6]
+        if d > 0:
+            stack[d - 1] = top  # the searches below may have used its place
+        if 1 <= made <= classes:  # undo the move whose search failed
+            counts[made - 1] += 1
+            counts[top] -= 1
+        elif made == wild + 1:
+            counts[top] -= 1
+        frame[sp, 6] = -1
+        m = frame[sp, 5]
+        while m < done:
+            if m == 0:
+                ok = d > 0 and top == wild
+            elif m <= classes:
+                ok = d > 0 and top != wild and counts[m - 1] > 0 and accepts[top, m - 1]
+            elif m == wild + 1:
+                ok = d > 0 and top != wild and w > 0 and k > 0
+            else:
+                ok = i < n and (cap == 0 or d < cap)
+            if ok:
+                break
+            m += 1
+        if m == done:  # every move failed: remember it
+            a, b, c = fkey[sp, 0], fkey[sp, 1], fkey[sp, 2]
+            s = _slot(a, b, c, keys, mask, gen)
+            if not _holds(s, a, b, c, keys, gen):
+                keys[s, 0], keys[s, 1], keys[s, 2], keys[s, 3] = a, b, c, gen
+                failed[s] = k
+            elif failed[s] < k:
+                failed[s] = k
+            sp -= 1
+            continue
+        frame[sp, 5], frame[sp, 6] = m + 1, m
+        ci, ck, cw, cd = i, k, w, d - 1
+        if m == 0:
+            cw = w + 1
+        elif m <= classes:
+            counts[m - 1] -= 1
+            counts[top] += 1
+        elif m == wild + 1:
+            counts[top] += 1
+            ck, cw = k - 1, w - 1
+        else:
+            ci, cd = i + 1, d
+            if seq[i] == wild:
+                cw = w + 1
+            else:
+                stack[d] = seq[i]
+                cd = d + 1
+        sp += 1
+        frame[sp, 0], frame[sp, 1], frame[sp, 2], frame[sp, 3] = ci, ck, cw, cd
+        entering = True
+    return False
+
+
+@njit(cache=True)
+def _least(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accepts: np.ndarray, cap: int,
+           low: int, high: int, limit: int, keys: np.ndarray, failed: np.ndarray, gen: np.uint64) -> tuple[int, int]:
+    """(least plays onto wild-topped rows that win the projection, or ``high + 1`` if none up to
+    ``high`` does; nodes). A search that gave up answers the least number it had not yet refuted."""
+    stack = np.zeros(max(cap, len(waste)) + len(seq) + 1, np.int64)
+    stack[:len(waste)] = waste
+    state = np.zeros(3, np.int64)
+    state[1] = limit
+    for k in range(low, high + 1):
+        if _win(k, w, len(waste), seq, counts.copy(), stack, accepts, cap, keys, failed, state, gen):
+            return k, state[0]
+        if state[2]:
+            return k, state[0]
+    return high + 1, state[0]
+
+
+class Projections:
+    """The least plays onto wild-topped rows of each group of pairs, at one position."""
+
+    def __init__(self, tops: Sequence[int], waste: Sequence[int], stock: Sequence[int], group: Sequence[int],
+                 accepts: Sequence[frozenset[int]], wild: int, cap: int | None):
+        self.tops, self.waste, self.stock = list(tops), list(waste), list(stock)
+        self.group, self.accepts, self.wild, self.cap = group, accepts, wild, cap or 0
+        self.keys = np.zeros((1 << TABLE_BITS, 4), np.uint64)
+        self.failed = np.zeros(1 << TABLE_BITS, np.int8)
+        self.nodes = 0
+        self.queries = 0  # each query's generation in the table: 1, 2, ...
+
+    def least(self, groups: tuple[int, ...], low: int, high: int) -> int:
+        """The least number (a lower bound if the search gave up at :data:`QUERY_NODES`)."""
+        classes = sorted(c for c in range(len(self.accepts)) if c != self.wild and self.group[c] in groups)
+        local = {c: j for j, c in enumerate(classes)}
+        wild = len(classes)
+        if wild * _FIELD > 64 or max(self.cap, len(self.waste)) * _FIELD > 64 or len(self.stock) > 255 \
+                or len(self.tops) + [*self.stock, *self.waste].count(self.wild) >= 1 << _FIELD:
+            return low  # beyond the packed key: nothing proved
+        counts = np.zeros(wild, np.int64)
+        w = 0
+        for top in self.tops:
+            if top == self.wild:
+                w += 1
+            elif top in local:
+                counts[local[top]] += 1
+        accepts = np.zeros((wild, wild), np.bool_)
+        for c, j in local.items():
+            for t in self.accepts[c]:
+                if t in local:
+                    accepts[j, local[t]] = True
+
+        def codes(cards: Sequence[int]) -> np.ndarray:
+            return np.array([wild if c == self.wild else local[c] for c in cards if c == self.wild or c in local],
+                            np.int64)
+
+        self.queries += 1
+        least, nodes = _least(codes(self.stock), counts, w, codes(self.waste), accepts, self.cap, low, high,
+                              QUERY_NODES, self.keys, self.failed, np.uint64(self.queries))
+        self.nodes += int(nodes)
+        return int(least)
+
+
+def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -> bool:
+    """Do the least numbers of some partition of ``pairs`` into groups of at most
+    :data:`GROUP_MOST` sum past ``pool``? Then the position is lost (see the module's docstring).
+    Groups are asked smallest first, each starting from its largest subgroup's need."""
+    index = {g: i for i, g in enumerate(pairs)}
+    need: dict[int, int] = {0: 0}
+    for size in range(1, min(GROUP_MOST, len(pairs)) + 1):
+        for groups in combinations(pairs, size):
+            mask = sum(1 << index[g] for g in groups)
+            low = max((need[mask & ~(1 << index[g])] for g in groups), default=0)
+            need[mask] = projections.least(groups, low, pool + 1) if projections.nodes < STAGE_NODES else low
+        if _best_partition(need, len(pairs)) > pool:
+            return True
+    return False
+
+
+def _best_partition(need: dict[int, int], count: int) -> int:
+    """The largest sum of ``need`` over partitions of ``count`` pairs into the groups it holds."""
+    best = [0] * (1 << count)
+    for mask in range(1, 1 << count):
+        low = mask & -mask
+        rest = mask ^ low
+        top = 0
+        sub = rest
+        while True:
+            part = sub | low
+            if part in need:
+                top = max(top, need[part] + best[mask ^ part])
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        best[mask] = top
+    return best[-1]
