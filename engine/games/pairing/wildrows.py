@@ -200,8 +200,9 @@ class Projections:
         classes = sorted(c for c in range(len(self.accepts)) if c != self.wild and self.group[c] in groups)
         local = {c: j for j, c in enumerate(classes)}
         wild = len(classes)
-        if wild * _FIELD > 64 or max(self.cap, len(self.waste)) * _FIELD > 64 or len(self.stock) > 255 \
-                or len(self.tops) + [*self.stock, *self.waste].count(self.wild) >= 1 << _FIELD:
+        # the key packs the waste, so it must be capped (an uncapped one is never searched here)
+        if not self.cap or len(self.waste) > self.cap or self.cap * _FIELD > 64 or wild * _FIELD > 64 \
+                or len(self.stock) > 255 or len(self.tops) + [*self.stock, *self.waste].count(self.wild) >= 1 << _FIELD:
             return low  # beyond the packed key: nothing proved
         counts = np.zeros(wild, np.int64)
         w = 0
