@@ -58,3 +58,11 @@ def test_the_solver_asks_the_bound_before_cp_sat():
     assert Solver(game, budget=50, sat_effort=0)._staged(state).winnable is None
     solution = Solver(game, budget=50, sat_effort=0).solve(state)
     assert solution.winnable is False and solution.nodes > 50
+
+
+def test_an_uncapped_waste_is_never_searched():
+    """The search's key packs the waste, which only a cap bounds: without one it proves nothing."""
+    game = load_game("wizards-tower")
+    solver = Solver(game)
+    projections, pool = solver.projections(game.new_state(5))
+    assert projections.least(tuple(solver.groups[:2]), 0, pool + 1) == 0 and projections.nodes == 0
