@@ -32,10 +32,17 @@ import numpy as np
 from numba import njit
 
 GROUP_MOST = 6  # the largest group of pairs whose projection is searched
+PAIRS_MOST = 12  # beyond this many pairs the groups and partitions are too many: the bound is not tried
 QUERY_NODES = 30_000_000  # positions one group's search may take; past them its need is what it proved
 STAGE_NODES = 150_000_000  # positions all the groups' searches of one position may take
 TABLE_BITS = 22  # the failed-position table's slots (four words and a byte each: about 140 MB)
 _FIELD = 5  # bits a waste card's class, or a row count, takes in a packed key
+
+
+@njit(cache=True)
+def _holds(s: int, a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, gen: np.uint64) -> bool:
+    """Does slot ``s`` hold key (a, b, c) of this query?"""
+    return keys[s, 3] == gen and keys[s, 0] == a and keys[s, 1] == b and keys[s, 2] == c
 
 
 @njit(cache=True)
@@ -47,17 +54,12 @@ def _slot(a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, mask: int,
     h ^= h >> np.uint64(29)
     base = np.int64(h & np.uint64(mask)) & ~3
     for q in range(4):
-        if keys[base + q, 3] == gen and keys[base + q, 0] == a and keys[base + q, 1] == b and keys[base + q, 2] == c:
+        if _holds(base + q, a, b, c, keys, gen):
             return base + q
     for q in range(4):
         if keys[base + q, 3] != gen:
             return base + q
     return base + np.int64(h >> np.uint64(62))
-
-
-@njit(cache=True)
-def _holds(s: int, a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, gen: np.uint64) -> bool:
-    return keys[s, 3] == gen and keys[s, 0] == a and keys[s, 1] == b and keys[s, 2] == c
 
 
 @njit(cache=True)
@@ -232,6 +234,8 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
     """Do the least numbers of some partition of ``pairs`` into groups of at most
     :data:`GROUP_MOST` sum past ``pool``? Then the position is lost (see the module's docstring).
     Groups are asked smallest first, each starting from its largest subgroup's need."""
+    if len(pairs) > PAIRS_MOST:
+        return False
     index = {g: i for i, g in enumerate(pairs)}
     need: dict[int, int] = {0: 0}
     for size in range(1, min(GROUP_MOST, len(pairs)) + 1):
