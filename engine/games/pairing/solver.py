@@ -430,8 +430,9 @@ class Solver:
     # -- public ------------------------------------------------------------------------
     def solve(self, state: PairingState) -> Solution:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line: the staged
-        solver within the node budget, then, if it left the position undecided, the CP-SAT model
-        (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches."""
+        solver within the node budget, then, if it left the position undecided, the wild-row bound
+        (:meth:`wild_rows_short`, games with wild cards and a waste cap but no row cap), then the
+        CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches."""
         start = time.perf_counter()
         solution = self._staged(state)
         if solution.winnable is None and self.game.has_wilds and self.game.waste_cap is not None \
