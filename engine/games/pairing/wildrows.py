@@ -131,7 +131,7 @@ def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, sta
             elif m == wild + 1:
                 ok = d > 0 and top != wild and w > 0 and k > 0
             else:
-                ok = i < n and (cap == 0 or d < cap)
+                ok = i < n and d < cap
             if ok:
                 break
             m += 1
@@ -173,7 +173,7 @@ def _least(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accep
            low: int, high: int, limit: int, keys: np.ndarray, failed: np.ndarray, gen: np.uint64) -> tuple[int, int]:
     """(least plays onto wild-topped rows that win the projection, or ``high + 1`` if none up to
     ``high`` does; nodes). A search that gave up answers the least number it had not yet refuted."""
-    stack = np.zeros(max(cap, len(waste)) + len(seq) + 1, np.int64)
+    stack = np.zeros(cap, np.int64)  # the waste: never more than ``cap`` cards (checked by the caller)
     stack[:len(waste)] = waste
     state = np.zeros(3, np.int64)
     state[1] = limit
