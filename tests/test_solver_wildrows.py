@@ -1,5 +1,5 @@
 """The wild-row partition bound (``wildrows.py``): its least numbers against the solver's own
-sub-game costs, and its refutations against brute force."""
+sub-game costs, its deadlines against every winning line, and its refutations against brute force."""
 
 from __future__ import annotations
 
@@ -10,10 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
+from cardgames.engine.games.pairing import wildrows
+from cardgames.engine.games.pairing.rules import WILD, PairingState, Play
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
 STRICT_WILD = [("duo-wild", ("strict",)), ("mini-wild", ("strict",))]
+# Strict duo-wild (match 7, waste cap 3) dealt by hand: rows 1a 1b 6a, waste 6b, then the stock, W1 first, W2 last
+EARLY_WILD_DEAL = "1a 1b 6a 6b W1 2a 3a 5a 4a 2b 3b 5b 4b W2"
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -42,12 +46,97 @@ def test_the_bound_refutes_only_lost_deals(name, variants):
     assert not any(brute_force(game.new_state(seed)) for seed in refuted)
 
 
+def test_the_deadlines_refute_more_and_only_lost_deals(monkeypatch):
+    """Groups of one pair: the deadlines refute deals whose sums fit the pool, each lost by brute force."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    monkeypatch.setattr(wildrows, "GROUP_MOST", 1)
+
+    def refuted() -> set[int]:
+        return {seed for seed in range(200) if Solver(game).wild_rows_short(game.new_state(seed))[0]}
+
+    with_deadlines = refuted()
+    monkeypatch.setattr(wildrows, "_short_by_then", lambda *_: False)
+    more = with_deadlines - refuted()
+    assert more, "the test deck should give the deadlines something to refute"
+    assert not any(brute_force(game.new_state(seed)) for seed in more)
+
+
 @settings(max_examples=60, deadline=None)
-@given(which=st.sampled_from(STRICT_WILD), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
-def test_the_bound_refutes_only_lost_positions(which, seed, moves):
+@given(which=st.sampled_from(STRICT_WILD), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6),
+       most=st.sampled_from([1, 2, wildrows.GROUP_MOST]))
+def test_the_bound_refutes_only_lost_positions(which, seed, moves, most):
+    """Groups of one or two pairs leave more to the deadlines (the test games' pairs fit in one group)."""
     game, state = position_after(which, seed, moves)
-    if Solver(game).wild_rows_short(state)[0]:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(wildrows, "GROUP_MOST", most)
+        refuted = Solver(game).wild_rows_short(state)[0]
+    if refuted:
         assert not brute_force(state.clone())
+
+
+def test_deadlines_catch_pairs_that_need_the_same_early_wild_card(monkeypatch):
+    """The hand-dealt deal: pairs 2-5 and 3-4 have no row, so each needs a wild-topped one, and W1 comes
+    first, W2 last. Each alone needs one play, which the pool of two covers; but pair 2-5 must make it
+    before 5b is turned (stock index 7: 2a, 5a and 2b fill the waste) and 3-4 before 4b (index 8). By
+    index 8 they need two wild cards, and only W1 can have come: lost, by brute force too."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    names = [card.name for card in game.deck.cards]
+    state = PairingState(game, [names.index(name) for name in EARLY_WILD_DEAL.split()])
+    projections, pool = Solver(game).projections(state)
+    assert pool == 2 and [projections.least((pair,), 0, pool + 1) for pair in (2, 3)] == [1, 1]
+    assert projections.deadlines((2,), [10]) == [7] and projections.deadlines((3,), [10]) == [8]
+    monkeypatch.setattr(wildrows, "GROUP_MOST", 1)  # the pairs' sum alone, not the group of both, which needs 3
+    assert Solver(game).wild_rows_short(state)[0]
+    assert not brute_force(state.clone())
+
+
+def winning_lines(state, most=5000) -> list[tuple]:
+    """Winning lines from ``state`` (the first ``most``), each play as (stock cards turned, the card's
+    class, onto a wild-topped row?)."""
+    lines: list[tuple] = []
+
+    def walk(state, line: tuple) -> None:
+        if state.won():
+            lines.append(line)
+        for action in state.legal_actions():
+            if len(lines) >= most:
+                return
+            child = state.clone()
+            child.apply(action)
+            if isinstance(action, Play):
+                card = state.game.card_class[state.waste[-1]]
+                walk(child, (*line, (state.next, card, state.tops[action.row] == WILD)))
+            else:
+                walk(child, line)
+
+    walk(state, ())
+    return lines
+
+
+@pytest.mark.parametrize("name, variants", STRICT_WILD)
+def test_every_winning_line_meets_the_deadlines(name, variants):
+    """Each pair's and each two pairs' deadlines, against every winning line of won deals (up to 5,000
+    each): the line's (k + 1)-th play of the group's cards onto a wild-topped row comes with at most
+    the k-th deadline's stock cards turned."""
+    game = load_game(name, variants, catalog=CATALOG)
+    solver = Solver(game)
+    checked = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        lines = winning_lines(state.clone())
+        if not lines:
+            continue
+        projections, pool = solver.projections(state)
+        for groups in [(g,) for g in solver.groups] + list(pairwise(solver.groups)):
+            least = projections.least(groups, 0, pool + 1)
+            deadlines = projections.deadlines(groups, [len(projections.stock)] * least)
+            classes = {c for c, g in enumerate(solver.group) if g in groups}
+            for line in lines:
+                turned = [i for i, cls, onto_wild in line if onto_wild and cls in classes]
+                assert len(turned) >= least
+                assert all(turned[k] <= deadline for k, deadline in enumerate(deadlines)), (seed, groups, line)
+                checked += 1
+    assert checked > 100
 
 
 def test_the_solver_asks_the_bound_before_cp_sat():

@@ -11,6 +11,16 @@ of the pairs of a partition, are different wild cards of the whole play: their s
 the pool, the wild-topped rows now plus the wild cards still to place. When the least numbers
 the projections need (:meth:`Projections.least`) sum past the pool, the game is lost.
 
+The same holds by each stock index T (issue 3's eighteenth pass). A play made while at most T stock
+cards are turned lies on a wild card from the wild-topped rows, the waste or the stock's first T
+cards, and the projection makes it at the same point of its own stock. So if every win of G's
+projection has made k + 1 plays onto wild-topped rows by the time its stock card at T is due
+(:meth:`Projections.deadlines`), so has every win of the whole game, and at each T the plays the
+groups of a partition must have made by then are at most the wild cards that can have come by
+then. This catches pairs that each need a wild card early when few come early: Strict Wizard's
+Tower 145's groups need 7 of its pool of 8, which fits, but all 7 by stock card 62, when at most 6
+can have come.
+
 The projection's search: rows as counts by top class, a wild card always played at once onto a
 *phantom* row outside the pairs (a row more never hurts, and a wild-topped row can do all any
 row can: the solver's sub-games argue the same), which leaves a wild-topped row. Each pair's
@@ -34,7 +44,7 @@ from numba import njit
 GROUP_MOST = 6  # the largest group of pairs whose projection is searched
 PAIRS_MOST = 12  # beyond this many pairs the groups and partitions are too many: the bound is not tried
 QUERY_NODES = 30_000_000  # positions one group's search may take; past them its need is what it proved
-STAGE_NODES = 150_000_000  # positions all the groups' searches of one position may take
+STAGE_NODES = 150_000_000  # positions the groups' least numbers may take at one position, and again their deadlines
 TABLE_BITS = 22  # the failed-position table's slots (four words and a byte each: about 140 MB)
 _FIELD = 5  # bits a waste card's class, or a row count, takes in a packed key
 
@@ -78,10 +88,12 @@ def _key(i: int, w: int, depth: int, stack: np.ndarray, counts: np.ndarray) -> t
 @njit(cache=True)
 def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, stack: np.ndarray,
          accepts: np.ndarray, cap: int, keys: np.ndarray, failed: np.ndarray, state: np.ndarray,
-         gen: np.uint64) -> bool:
-    """Can the projection be won from its start with at most ``k0`` plays onto wild-topped rows?
-    A depth-first search with an explicit stack of frames (numba's cached machine code for a
-    recursive function crashed when loaded). ``state``: [nodes, node limit, gave up].
+         gen: np.uint64, until: int) -> bool:
+    """Can the projection be won from its start with at most ``k0`` plays onto wild-topped rows
+    made while fewer than ``until`` stock cards are turned (the later ones are free; ``until`` past
+    the stock's end counts them all)? A depth-first search with an explicit stack of frames (numba's
+    cached machine code for a recursive function crashed when loaded). ``state``: [nodes, node
+    limit, gave up]; the failed positions are those of one ``gen``, whose ``until`` is fixed.
 
     A frame's moves, by number: 0 the waste's wild card onto the phantom row; 1 + t its card onto
     a row topped by class t; ``classes`` + 1 its card onto a wild-topped row (costs one);
@@ -129,7 +141,7 @@ def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, sta
             elif m <= classes:
                 ok = d > 0 and top != wild and counts[m - 1] > 0 and accepts[top, m - 1]
             elif m == wild + 1:
-                ok = d > 0 and top != wild and w > 0 and k > 0
+                ok = d > 0 and top != wild and w > 0 and (k > 0 or i >= until)
             else:
                 ok = i < n and d < cap
             if ok:
@@ -154,7 +166,7 @@ def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, sta
             counts[top] += 1
         elif m == wild + 1:
             counts[top] += 1
-            ck, cw = k - 1, w - 1
+            ck, cw = k - 1 if i < until else k, w - 1
         else:
             ci, cd = i + 1, d
             if seq[i] == wild:
@@ -178,11 +190,36 @@ def _least(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accep
     state = np.zeros(3, np.int64)
     state[1] = limit
     for k in range(low, high + 1):
-        if _win(k, w, len(waste), seq, counts.copy(), stack, accepts, cap, keys, failed, state, gen):
+        if _win(k, w, len(waste), seq, counts.copy(), stack, accepts, cap, keys, failed, state, gen, len(seq) + 1):
             return k, state[0]
         if state[2]:
             return k, state[0]
     return high + 1, state[0]
+
+
+@njit(cache=True)
+def _latest(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accepts: np.ndarray, cap: int,
+            k: int, low: int, high: int, limit: int, keys: np.ndarray, failed: np.ndarray,
+            gen: np.uint64) -> tuple[int, int, int]:
+    """(u, nodes, the last generation used): the most stock cards some win of the projection turns
+    before its (k + 1)-th play onto a wild-topped row, every win having made k + 1 of them once u
+    cards are turned (``len(seq)``: when the stock is out). A binary search over ``until`` between
+    ``low``, which a win reaches (the answer for k - 1 does), and ``high``, which none does (no win
+    makes only k plays in all, or a subgroup's answer); a search that gave up counts as a win."""
+    state = np.zeros(3, np.int64)
+    state[1] = limit
+    lo, hi = low, high
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        stack = np.zeros(cap, np.int64)
+        stack[:len(waste)] = waste
+        gen += np.uint64(1)
+        if _win(k, w, len(waste), seq, counts.copy(), stack, accepts, cap, keys, failed, state, gen, mid) \
+                or state[2]:
+            lo = mid
+        else:
+            hi = mid
+    return lo, state[0], gen
 
 
 class Projections:
@@ -199,13 +236,45 @@ class Projections:
 
     def least(self, groups: tuple[int, ...], low: int, high: int) -> int:
         """The least number (a lower bound if the search gave up at :data:`QUERY_NODES`)."""
+        projection = self._projection(groups)
+        if projection is None:
+            return low  # beyond the packed key: nothing proved
+        seq, counts, w, waste, accepts, _ = projection
+        self.queries += 1
+        least, nodes = _least(seq, counts, w, waste, accepts, self.cap, low, high, QUERY_NODES, self.keys,
+                              self.failed, np.uint64(self.queries))
+        self.nodes += int(nodes)
+        return int(least)
+
+    def deadlines(self, groups: tuple[int, ...], known: list[int]) -> list[int]:
+        """For each k < ``len(known)`` (the group's least number), a stock index by which every win
+        has made k + 1 plays of the group's cards onto wild-topped rows: their wild cards are among
+        the stock cards before it, the wild-topped rows and the waste's (the module's docstring).
+        ``known`` holds such indices already proved (a subgroup's: its plays are the group's), or the
+        stock's length; each answer is at most its own."""
+        projection = self._projection(groups)
+        if projection is None:
+            return known
+        seq, counts, w, waste, accepts, kept = projection
+        found, u = [], 0
+        for bound in known:
+            high = kept.index(bound) + 1 if bound < len(self.stock) else len(kept) + 1
+            u, nodes, last = _latest(seq, counts, w, waste, accepts, self.cap, len(found), u, high, QUERY_NODES,
+                                     self.keys, self.failed, np.uint64(self.queries))
+            self.queries, self.nodes = int(last), self.nodes + int(nodes)
+            found.append(kept[u] if u < len(kept) else len(self.stock))
+        return found
+
+    def _projection(self, groups: tuple[int, ...]) -> tuple | None:
+        """The projection onto ``groups``' pairs, as the kernels take it: (stock, row counts by top class,
+        wild-topped rows, waste, accepts, the stock indices of its stock cards); ``None`` beyond the
+        packed key (the key packs the waste, so an uncapped one is never searched here)."""
         classes = sorted(c for c in range(len(self.accepts)) if c != self.wild and self.group[c] in groups)
         local = {c: j for j, c in enumerate(classes)}
         wild = len(classes)
-        # the key packs the waste, so it must be capped (an uncapped one is never searched here)
         if not self.cap or len(self.waste) > self.cap or self.cap * _FIELD > 64 or wild * _FIELD > 64 \
                 or len(self.stock) > 255 or len(self.tops) + [*self.stock, *self.waste].count(self.wild) >= 1 << _FIELD:
-            return low  # beyond the packed key: nothing proved
+            return None
         counts = np.zeros(wild, np.int64)
         w = 0
         for top in self.tops:
@@ -223,27 +292,54 @@ class Projections:
             return np.array([wild if c == self.wild else local[c] for c in cards if c == self.wild or c in local],
                             np.int64)
 
-        self.queries += 1
-        least, nodes = _least(codes(self.stock), counts, w, codes(self.waste), accepts, self.cap, low, high,
-                              QUERY_NODES, self.keys, self.failed, np.uint64(self.queries))
-        self.nodes += int(nodes)
-        return int(least)
+        kept = [i for i, c in enumerate(self.stock) if c == self.wild or c in local]
+        return codes(self.stock), counts, w, codes(self.waste), accepts, kept
+
+    def wild_cards_from(self, index: int) -> int:
+        """The wild cards at stock index ``index`` or later."""
+        return self.stock[index:].count(self.wild)
 
 
 def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -> bool:
     """Do the least numbers of some partition of ``pairs`` into groups of at most
     :data:`GROUP_MOST` sum past ``pool``? Then the position is lost (see the module's docstring).
-    Groups are asked smallest first, each starting from its largest subgroup's need."""
+    Groups are asked smallest first, each starting from its largest subgroup's need. Failing that,
+    the same at each stock index: the plays the groups must have made by then, against the wild
+    cards that can have come by then (:meth:`Projections.deadlines`)."""
     if len(pairs) > PAIRS_MOST:
         return False
     index = {g: i for i, g in enumerate(pairs)}
+    sizes = range(1, min(GROUP_MOST, len(pairs)) + 1)
     need: dict[int, int] = {0: 0}
-    for size in range(1, min(GROUP_MOST, len(pairs)) + 1):
+    for size in sizes:
         for groups in combinations(pairs, size):
             mask = sum(1 << index[g] for g in groups)
             low = max((need[mask & ~(1 << index[g])] for g in groups), default=0)
             need[mask] = projections.least(groups, low, pool + 1) if projections.nodes < STAGE_NODES else low
         if _best_partition(need, len(pairs)) > pool:
+            return True
+    deadlines: dict[int, list[int]] = {}
+    spent, end = projections.nodes, len(projections.stock)
+    for size in sizes:
+        for groups in combinations(pairs, size):
+            mask = sum(1 << index[g] for g in groups)
+            if need[mask] and projections.nodes - spent < STAGE_NODES:
+                subgroups = [deadlines.get(mask & ~(1 << index[g]), []) for g in groups]
+                known = [min([end, *(found[k] for found in subgroups if k < len(found))]) for k in range(need[mask])]
+                deadlines[mask] = projections.deadlines(groups, known)
+        if _short_by_then(projections, deadlines, need, len(pairs), pool):
+            return True
+    return False
+
+
+def _short_by_then(projections: Projections, deadlines: dict[int, list[int]], groups: dict[int, int], count: int,
+                   pool: int) -> bool:
+    """Is there a stock index by which the plays some partition's groups must have made (each
+    group's ``deadlines`` up to it) outnumber the wild cards that can have come (``pool`` less
+    those still further in the stock)? A group without deadlines counts none."""
+    for index in sorted({d for found in deadlines.values() for d in found}):
+        by_then = {mask: sum(d <= index for d in deadlines.get(mask, ())) for mask in groups}
+        if _best_partition(by_then, count) > pool - projections.wild_cards_from(index):
             return True
     return False
 
