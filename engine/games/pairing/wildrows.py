@@ -332,13 +332,13 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
     return False
 
 
-def _short_by_then(projections: Projections, deadlines: dict[int, list[int]], groups: dict[int, int], count: int,
+def _short_by_then(projections: Projections, deadlines: dict[int, list[int]], need: dict[int, int], count: int,
                    pool: int) -> bool:
-    """Is there a stock index by which the plays some partition's groups must have made (each
-    group's ``deadlines`` up to it) outnumber the wild cards that can have come (``pool`` less
-    those still further in the stock)? A group without deadlines counts none."""
+    """Is there a stock index by which the plays some partition's groups (those of ``need``) must
+    have made, each group's ``deadlines`` up to it, outnumber the wild cards that can have come
+    (``pool`` less those still further in the stock)? A group without deadlines counts none."""
     for index in sorted({d for found in deadlines.values() for d in found}):
-        by_then = {mask: sum(d <= index for d in deadlines.get(mask, ())) for mask in groups}
+        by_then = {mask: sum(d <= index for d in deadlines.get(mask, ())) for mask in need}
         if _best_partition(by_then, count) > pool - projections.wild_cards_from(index):
             return True
     return False
