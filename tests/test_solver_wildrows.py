@@ -84,7 +84,7 @@ def test_deadlines_catch_pairs_that_need_the_same_early_wild_card(monkeypatch):
     state = PairingState(game, [names.index(name) for name in EARLY_WILD_DEAL.split()])
     projections, pool = Solver(game).projections(state)
     assert pool == 2 and [projections.least((pair,), 0, pool + 1) for pair in (2, 3)] == [1, 1]
-    assert projections.deadlines((2,), [10]) == [7] and projections.deadlines((3,), [10]) == [8]
+    assert projections.deadlines((2,), [10], 9) == [7] and projections.deadlines((3,), [10], 9) == [8]
     monkeypatch.setattr(wildrows, "GROUP_MOST", 1)  # the pairs' sum alone, not the group of both, which needs 3
     assert Solver(game).wild_rows_short(state)[0]
     assert not brute_force(state.clone())
@@ -129,7 +129,7 @@ def test_every_winning_line_meets_the_deadlines(name, variants):
         projections, pool = solver.projections(state)
         for groups in [(g,) for g in solver.groups] + list(pairwise(solver.groups)):
             least = projections.least(groups, 0, pool + 1)
-            deadlines = projections.deadlines(groups, [len(projections.stock)] * least)
+            deadlines = projections.deadlines(groups, [len(projections.stock)] * least, len(projections.stock))
             classes = {c for c, g in enumerate(solver.group) if g in groups}
             for line in lines:
                 turned = [i for i, cls, onto_wild in line if onto_wild and cls in classes]

@@ -246,23 +246,25 @@ class Projections:
         self.nodes += int(nodes)
         return int(least)
 
-    def deadlines(self, groups: tuple[int, ...], known: list[int]) -> list[int]:
+    def deadlines(self, groups: tuple[int, ...], known: list[int], horizon: int) -> list[int]:
         """For each k < ``len(known)`` (the group's least number), a stock index by which every win
         has made k + 1 plays of the group's cards onto wild-topped rows: their wild cards are among
         the stock cards before it, the wild-topped rows and the waste's (the module's docstring).
         ``known`` holds such indices already proved (a subgroup's: its plays are the group's), or the
-        stock's length; each answer is at most its own."""
+        stock's length; each answer is at most its own. Only answers up to ``horizon`` are sought: a
+        later one is left at ``known``'s."""
         projection = self._projection(groups)
         if projection is None:
             return known
         seq, counts, w, waste, accepts, kept = projection
+        within = sum(1 for i in kept if i <= horizon)
         found, u = [], 0
         for bound in known:
             high = kept.index(bound) + 1 if bound < len(self.stock) else len(kept) + 1
-            u, nodes, last = _latest(seq, counts, w, waste, accepts, self.cap, len(found), u, high, QUERY_NODES,
-                                     self.keys, self.failed, np.uint64(self.queries))
+            u, nodes, last = _latest(seq, counts, w, waste, accepts, self.cap, len(found), u, min(high, within + 1),
+                                     QUERY_NODES, self.keys, self.failed, np.uint64(self.queries))
             self.queries, self.nodes = int(last), self.nodes + int(nodes)
-            found.append(kept[u] if u < len(kept) else len(self.stock))
+            found.append(kept[u] if u < within else bound)
         return found
 
     def _projection(self, groups: tuple[int, ...]) -> tuple | None:
@@ -318,6 +320,13 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
             need[mask] = projections.least(groups, low, pool + 1) if projections.nodes < STAGE_NODES else low
         if _best_partition(need, len(pairs)) > pool:
             return True
+    # by stock index T the groups need at most the sums' best, so only a T before which fewer wild cards
+    # can have come counts: the last is the one before the pool's (pool - best + 1)-th last wild card
+    wilds = [i for i, card in enumerate(projections.stock) if card == projections.wild]
+    ahead = pool - _best_partition(need, len(pairs)) + 1
+    if ahead > len(wilds):
+        return False
+    horizon = wilds[len(wilds) - ahead]
     deadlines: dict[int, list[int]] = {}
     spent, end = projections.nodes, len(projections.stock)
     for size in sizes:
@@ -326,7 +335,7 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
             if need[mask] and projections.nodes - spent < STAGE_NODES:
                 subgroups = [deadlines.get(mask & ~(1 << index[g]), []) for g in groups]
                 known = [min([end, *(found[k] for found in subgroups if k < len(found))]) for k in range(need[mask])]
-                deadlines[mask] = projections.deadlines(groups, known)
+                deadlines[mask] = projections.deadlines(groups, known, horizon)
         if _short_by_then(projections, deadlines, need, len(pairs), pool):
             return True
     return False
