@@ -120,7 +120,7 @@ def test_every_winning_line_meets_the_deadlines(name, variants):
     the k-th deadline's stock cards turned."""
     game = load_game(name, variants, catalog=CATALOG)
     solver = Solver(game)
-    checked = 0
+    checked = early = 0
     for seed in range(40):
         state = game.new_state(seed)
         lines = winning_lines(state.clone())
@@ -130,13 +130,14 @@ def test_every_winning_line_meets_the_deadlines(name, variants):
         for groups in [(g,) for g in solver.groups] + list(pairwise(solver.groups)):
             least = projections.least(groups, 0, pool + 1)
             deadlines = projections.deadlines(groups, [len(projections.stock)] * least, len(projections.stock))
+            early += sum(deadline < len(projections.stock) for deadline in deadlines)
             classes = {c for c, g in enumerate(solver.group) if g in groups}
             for line in lines:
                 turned = [i for i, cls, onto_wild in line if onto_wild and cls in classes]
                 assert len(turned) >= least
                 assert all(turned[k] <= deadline for k, deadline in enumerate(deadlines)), (seed, groups, line)
                 checked += 1
-    assert checked > 100
+    assert checked > 100 and early > 10
 
 
 def test_the_solver_asks_the_bound_before_cp_sat():
