@@ -88,7 +88,8 @@ named for each play, often keeps the cap and so wins, before the search resumes.
 With wild cards and a waste cap but no row cap (Strict Wizard's Tower), what that leaves undecided
 meets the wild-row partition bound (``wildrows.py``): the least plays onto wild-topped rows of the
 projections onto groups of pairs, summed over a partition of the pairs, must fit in the wild-topped
-rows and wild cards left; the phantom-row argument of the sub-games, for groups of up to six pairs,
+rows and wild cards left, in all and by each stock index (the plays made by then against the wild
+cards come by then); the phantom-row argument of the sub-games, for groups of up to six pairs,
 searched by compiled code.
 
 What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``):
@@ -447,8 +448,9 @@ class Solver:
 
     def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:
         """(lost?, nodes): do the pairs' least plays onto wild-topped rows, summed over some
-        partition into groups, exceed the wild-topped rows and wild cards left (``wildrows.py``)?
-        Games with wild cards and a waste cap, without a row cap (Strict Wizard's Tower)."""
+        partition into groups, exceed the wild-topped rows and wild cards left, in all or by some
+        stock index (``wildrows.py``)? Games with wild cards and a waste cap, without a row cap
+        (Strict Wizard's Tower)."""
         from .wildrows import partition_short
 
         projections, pool = self.projections(state)
