@@ -336,17 +336,18 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
                 subgroups = [deadlines.get(mask & ~(1 << index[g]), []) for g in groups]
                 known = [min([end, *(found[k] for found in subgroups if k < len(found))]) for k in range(need[mask])]
                 deadlines[mask] = projections.deadlines(groups, known, horizon)
-        if _short_by_then(projections, deadlines, need, len(pairs), pool):
+        if _short_by_then(projections, deadlines, need, len(pairs), pool, horizon):
             return True
     return False
 
 
 def _short_by_then(projections: Projections, deadlines: dict[int, list[int]], need: dict[int, int], count: int,
-                   pool: int) -> bool:
-    """Is there a stock index by which the plays some partition's groups (those of ``need``) must
-    have made, each group's ``deadlines`` up to it, outnumber the wild cards that can have come
-    (``pool`` less those still further in the stock)? A group without deadlines counts none."""
-    for index in sorted({d for found in deadlines.values() for d in found}):
+                   pool: int, horizon: int) -> bool:
+    """Is there a stock index, up to ``horizon`` (past it enough wild cards can have come for the
+    sums' best), by which the plays some partition's groups (those of ``need``) must have made, each
+    group's ``deadlines`` up to it, outnumber the wild cards that can have come (``pool`` less those
+    still further in the stock)? A group without deadlines counts none."""
+    for index in sorted({d for found in deadlines.values() for d in found if d <= horizon}):
         by_then = {mask: sum(d <= index for d in deadlines.get(mask, ())) for mask in need}
         if _best_partition(by_then, count) > pool - projections.wild_cards_from(index):
             return True
