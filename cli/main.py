@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+from typing import Any
 
 import click
 
@@ -23,6 +24,16 @@ COMMANDS = {
     "captures": ("cardgames.cli.captures", "captures_cmd", "List the captures a Turup card can make."),
     "placements": ("cardgames.cli.placements", "placements_cmd", "List where a Harrow card may go on a tower."),
 }
+
+
+class OneLineUsageError(click.ClickException):
+    """A usage error in one line, the command's help named at its end: Click's own prints a
+    usage block and a hint around the message, three lines where every other error is one."""
+
+    exit_code = 2
+
+    def __init__(self, message: str, command_path: str = "cardgames"):
+        super().__init__(f"{message} (see '{command_path} --help')")
 
 
 class LazyGroup(click.Group):
@@ -51,13 +62,22 @@ class LazyGroup(click.Group):
             ctx.fail(f"No such command {name!r}.{hint}")
         return super().resolve_command(ctx, args)
 
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:  # the group's own options (--configs)
+            raise _one_line(exc) from None
+
     def invoke(self, ctx: click.Context):
         from cardgames.engine.errors import CardgamesError, OptionConflictError
 
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
         except OptionConflictError as exc:
-            raise click.UsageError(str(exc)) from None
+            raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:
             raise click.ClickException(str(exc)) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
@@ -85,6 +105,13 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     was bad, 2 a usage error, 130 interrupted (Ctrl-C).
     """
     ctx.obj = {"config_dirs": config_dirs}
+
+
+def _one_line(exc: click.UsageError) -> click.ClickException:
+    """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help."""
+    if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
+        return exc
+    return OneLineUsageError(exc.format_message(), exc.ctx.command_path if exc.ctx else "cardgames")
 
 
 def _silence_stdout() -> None:

@@ -26,10 +26,20 @@ def comma_list(text: str, option: str, item: str = "item") -> list[str]:
     return names
 
 
+# The human-readable form is ``text`` for some commands and ``table`` for others: each takes both names.
+_SAME_FORMAT = {"text": "table", "table": "text"}
+
+
 def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]:
-    """``--format``: every command takes it, with the choices that make sense for its data."""
-    return click.option("--format", "fmt", type=click.Choice(choices), default=default or choices[0],
-                        show_default=True, help="Output format.")
+    """``--format``: every command takes it, with the choices that make sense for its data (the
+    command sees one of ``choices``: ``text`` and ``table`` name the same one)."""
+    names = [*choices, *(_SAME_FORMAT[c] for c in choices if c in _SAME_FORMAT and _SAME_FORMAT[c] not in choices)]
+
+    def canonical(ctx: click.Context, param: click.Parameter, value: str) -> str:
+        return value if value in choices else _SAME_FORMAT[value]
+
+    return click.option("--format", "fmt", type=click.Choice(names), default=default or choices[0],
+                        callback=canonical, show_default=True, help="Output format.")
 
 
 def game_options(f: F) -> F:

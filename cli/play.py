@@ -113,8 +113,8 @@ def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
 
     report = replay(read_log(log_file), catalog(ctx))
     if fmt == "json":
-        emit_json({"ok": True, "game": report.game, "seed": report.seed, "steps": report.steps,
-                   "result": report.result})
+        emit_json({"ok": True, "game": report.game, "variants": list(report.variants), "seed": report.seed,
+                   "steps": report.steps, "result": report.result})
     else:
-        click.echo(f"ok: {report.game} seed {report.seed}: {report.steps} actions replayed; the deal and "
-                   "the result match")
+        game = " + ".join([report.game, *report.variants])  # as `cardgames list` names a variant's alias
+        click.echo(f"ok: {game} seed {report.seed}: {report.steps} actions replayed; the deal and the result match")

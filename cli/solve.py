@@ -76,6 +76,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
             emit_json(rows[-1], pretty=False)
         if log_path is not None:
             if not solution.winnable:
+                if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
+                    _emit(rows, fmt, seed is None)
                 why = "not winnable" if solution.winnable is False else "undecided within the budget"
                 raise CardgamesError(f"{game.id} seed {s} is {why}: no winning line to write")
             history = []
@@ -90,8 +92,13 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
                 return
             write_atomic(log_path, dumps(build_log(game, run)))
             message(f"winning line ({len(history)} moves) written to {log_path}")
+    _emit(rows, fmt, seed is None)
+
+
+def _emit(rows: list[dict], fmt: str, many: bool) -> None:
+    """The verdicts, once all are in (``jsonl`` writes each as it comes)."""
     if fmt == "json":
-        emit_json(rows if seed is None else rows[0])
+        emit_json(rows if many else rows[0])
     elif fmt == "text":
         emit_rows(rows, "table")
         if len(rows) > 1:

@@ -179,6 +179,7 @@ def read_log(path: str | Path) -> dict[str, Any]:
 @dataclass
 class ReplayReport:
     game: str
+    variants: tuple[str, ...]
     seed: int | str
     steps: int
     result: dict[str, Any]
@@ -236,7 +237,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         where, fresh, logged = _first_difference(result, data["result"])
         shown = ["missing" if value is _MISSING else _short(value) for value in (fresh, logged)]
         raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
-    return ReplayReport(game.id, seed, len(data["actions"]), result)
+    return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result)
 
 
 def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:

@@ -27,6 +27,6 @@ def run_cli():
 
     def invoke(*args: str, input: str | bytes | None = None):
         runner = CliRunner()
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False)
+        return runner.invoke(cli, list(args), input=input, catch_exceptions=False, prog_name="cardgames")
 
     return invoke

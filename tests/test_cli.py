@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 
 import orjson
 import pytest
@@ -90,6 +91,9 @@ def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
     path.write_bytes(result.stdout_bytes)
     replayed = run_cli("replay", str(path))
     assert replayed.exit_code == 0 and replayed.stdout.startswith("ok: eiffel-tower seed 7:")
+    strict = tmp_path / "strict.json"
+    strict.write_bytes(run_cli("simulate", "--game", "strict-eiffel-tower", "--seed", "7").stdout_bytes)
+    assert run_cli("replay", str(strict)).stdout.startswith("ok: eiffel-tower + strict seed 7:")
     as_json = orjson.loads(run_cli("replay", str(path), "--format", "json").stdout)
     assert as_json["ok"] is True and as_json["result"] == log["result"]
     from_stdin = run_cli("replay", "-", input=result.stdout_bytes)
@@ -186,12 +190,42 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
     result = run_cli(*args)
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
 
 
-def test_usage_errors_exit_2(run_cli):
-    assert run_cli("deal", "eiffel-tower").exit_code == 2
-    assert run_cli("simulat").exit_code == 2
-    assert run_cli("deal", "eiffel-tower", "--seed", "1", "--format", "xml").exit_code == 2
+@pytest.mark.parametrize("args,message,command", [
+    (["deal", "eiffel-tower"], "Missing option '--seed'", "cardgames deal"),
+    (["simulat"], "Did you mean 'simulate'?", "cardgames"),
+    (["deal", "eiffel-tower", "--seed", "1", "--format", "xml"], "'xml' is not one of", "cardgames deal"),
+    (["deal", "eiffel-tower", "--seed", "1", "--players", "abc"], "'abc' is not a valid integer", "cardgames deal"),
+    (["--configs", "no/such/folder", "list"], "does not exist", "cardgames"),
+    (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc", "cardgames deal"),
+])
+def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, command):
+    """Click's own usage block and hint made three lines; each error is one, ending with the help to read."""
+    result = run_cli(*args)
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and message in result.stderr
+    assert result.stderr.rstrip().endswith(f"(see '{command} --help')")
+
+
+def test_a_bare_cardgames_shows_the_help(run_cli):
+    assert "Commands:" in run_cli().output
+
+
+@pytest.mark.parametrize("args", [
+    ["list", "--format", "text"],
+    ["solve", "--game", "eiffel-tower", "--seed", "1", "--format", "table"],
+    ["deal", "eiffel-tower", "--seed", "1", "--format", "table"],
+])
+def test_text_and_table_name_the_same_format(run_cli, args):
+    other = "table" if args[-1] == "text" else "text"
+    result = run_cli(*args)
+
+    def timeless(text: str) -> list[str]:  # solve's last column is its time, which sets the columns' widths
+        return [re.sub("-+", "-", word) for word in re.sub(r"\d+\.\d+", "", text).split()]
+
+    assert result.exit_code == 0 and timeless(result.stdout) == timeless(run_cli(*args[:-1], other).stdout)
 
 
 def test_extra_config_folder(run_cli, tmp_path):

@@ -142,6 +142,11 @@ def test_solve_cli(run_cli, tmp_path):
     assert run_cli("replay", str(log)).exit_code == 0
     bad = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", str(tmp_path / "x.json"))
     assert bad.exit_code == 1 and "not winnable" in bad.stderr and "Traceback" not in bad.stderr
+    assert not (tmp_path / "x.json").exists()
+    for fmt in ("json", "jsonl"):  # with no line to write, the verdict is printed all the same
+        bad = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", str(tmp_path / "x.json"),
+                      "--format", fmt)
+        assert bad.exit_code == 1 and orjson.loads(bad.stdout)["winnable"] is False
     for fmt in ("text", "json", "jsonl"):  # --log -: the log alone on stdout, the verdict on stderr
         piped = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", "-", "--format", fmt)
         assert piped.exit_code == 0 and '"winnable":true' in piped.stderr
