@@ -149,26 +149,27 @@ def bundled_root() -> Path:
 
 class Catalog:
     """All configs visible from a list of roots (earlier roots win), and single files of a
-    known kind, which win over every root (``validate FILE`` on a file outside a config folder)."""
+    known kind and id, which win over every root (``validate FILE`` on a file outside a config
+    folder: there no folder makes the file name the id, so the file's own ``id`` is)."""
 
-    def __init__(self, roots: Iterable[Path] | None = None, files: Iterable[tuple[str, Path]] = ()):
+    def __init__(self, roots: Iterable[Path] | None = None, files: Iterable[tuple[str, str, Path]] = ()):
         if roots is None:
             extra = [Path(p) for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p]
             roots = [*extra, bundled_root()]
         self.roots = [Path(r) for r in roots]
-        self.files = [(kind, Path(path)) for kind, path in files]
+        self.files = [(kind, ident, Path(path)) for kind, ident, path in files]
         self._docs: dict[tuple[str, str], Document] = {}
 
     # -- finding files -------------------------------------------------------------------
     def paths(self, kind: str) -> dict[str, Path]:
-        """``id -> path`` of every config of one kind (file stem is the id)."""
+        """``id -> path`` of every config of one kind (in a folder, the file stem is the id)."""
         found: dict[str, Path] = {}
         for root in reversed(self.roots):
             folder = root / kind
             if folder.is_dir():
                 for path in sorted(folder.glob("*.yaml")):
                     found[path.stem] = path
-        found.update((path.stem, path) for k, path in self.files if k == kind)
+        found.update((ident, path) for k, ident, path in self.files if k == kind)
         return dict(sorted(found.items()))
 
     def ids(self, kind: str) -> list[str]:

@@ -56,9 +56,10 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     if not paths:
         targets = [(k, p) for k in KINDS for p in Catalog([*roots, bundled_root()]).paths(k).values()]
     # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
-    # the config of its id here, over any other (otherwise the bundled namesake would be checked).
-    documents: list[tuple[str, Path, Document]] = []
-    loose: list[tuple[str, Path]] = []
+    # the config of its id here, over any other (otherwise the bundled namesake would be checked);
+    # its file name is free, as no folder looks it up by that name.
+    documents: list[tuple[str, str, Document]] = []
+    loose: list[tuple[str, str, Path]] = []
     for kind, path in targets:
         report.checked += 1
         try:
@@ -66,10 +67,13 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         except ConfigError as exc:
             report.errors.append(exc)
             continue
+        ident = path.stem
         if not kind:
             kind = _guess_kind(doc)
-            loose.append((kind, path))
-        documents.append((kind, path, doc))
+            given = doc.data.get("id") if isinstance(doc.data, dict) else None
+            ident = given if isinstance(given, str) else ident
+            loose.append((kind, ident, path))
+        documents.append((kind, ident, doc))
     catalog = Catalog([*roots, bundled_root()], files=loose)
     try:
         aliases = catalog.alias_entries
@@ -77,17 +81,17 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         aliases = []
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
-    for kind, path, doc in documents:
-        errors = Catalog.check_document(kind, doc, path.stem)
+    for kind, ident, doc in documents:
+        errors = Catalog.check_document(kind, doc, ident)
         if kind == "decks" and not errors:
             errors += _check_deck(doc)
             if errors:
-                bad_decks.add(path.stem)
+                bad_decks.add(ident)
         if kind == "variants" and not errors:
             errors += catalog.variant_errors(doc) + _alias_clashes(aliases, doc)
         report.errors.extend(errors)
         if kind == "games" and not errors:
-            games.append((path.stem, doc))
+            games.append((ident, doc))
     for gid, doc in games:
         if doc.data["deck"]["type"] not in bad_decks:
             _check_game(catalog, aliases, gid, doc, report)

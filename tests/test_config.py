@@ -211,6 +211,12 @@ def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
     new = tmp_path / "my-tower.yaml"
     new.write_text(EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
     assert validate([str(new)]).ok
+    # no folder looks a loose file up by its name, so any name will do: it is checked as its id's config
+    renamed = tmp_path / "draft.yaml"
+    renamed.write_text(EIFFEL.replace("[1, 2, 3, 4, 5, 5]", "[60, 60]"))
+    assert [(e.path, e.line) for e in validate([str(renamed)]).errors] == [(str(renamed), 14)]
+    renamed.write_text(EIFFEL)
+    assert validate([str(renamed)]).ok
 
 
 def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
