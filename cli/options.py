@@ -50,7 +50,7 @@ def game_options(f: F) -> F:
     f = click.option("--variant", "variants", multiple=True, metavar="V",
                      help="Variant to apply (repeatable).")(f)
     f = click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
-                     help="Player count (default: the game's).")(f)
+                     help="Player count (default: the game's; `cardgames list` shows each game's range).")(f)
     return f
 
 

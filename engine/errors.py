@@ -73,6 +73,11 @@ class LogError(CardgamesError):
     """A game log that cannot be read, or that does not replay."""
 
 
+def counted(count: int, noun: str) -> str:
+    """``"1 player"``, ``"2 players"``: a count and its noun, for messages."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def clip(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut short for a message: a seed of thousands of digits is no one line."""
     shown = repr(value)

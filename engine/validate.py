@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import KINDS, Catalog, bundled_root
-from .errors import CardgamesError, ConfigError
+from .errors import CardgamesError, ConfigError, counted
 from .yamlfile import Document, read_document
 
 
@@ -201,7 +201,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 problems = [(("deck", "type"), str(exc))]
             for problem in problems:
                 keypath, text = located(problem)
-                where = f" ({players} players{', ' + '+'.join(variants) if variants else ''})"
+                where = f" ({counted(players, 'player')}{', ' + '+'.join(variants) if variants else ''})"
                 if text not in seen:
                     seen.add(text)
                     report.errors.append((catalog.variant_origin(spec, keypath) or doc).error(keypath, text + where))

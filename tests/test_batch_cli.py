@@ -300,7 +300,7 @@ def test_stats_refuses_edited_files_in_one_line(run_cli, tmp_path):
              ({"players": 10**9}, b"", ":1: header field 'players'"),
              ({"variants": [1]}, b"", ":1: header field 'variants'"),
              ({"agents": None}, b"", ":1: header field 'agents'"),
-             ({"agents": ["greedy", "greedy"]}, b"", ":1: header names 2 agents for 1 players")]
+             ({"agents": ["greedy", "greedy"]}, b"", ":1: header names 2 agents for 1 player")]
     for change, record, words in cases:
         path = tmp_path / "edited.jsonl"
         path.write_bytes(orjson.dumps({**header, **change}) + b"\n" + (record + b"\n" if record else b""))

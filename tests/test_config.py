@@ -197,7 +197,7 @@ def test_a_strict_layout_must_fit_the_deck_too(tmp_path):
     line = text.splitlines().index("  strict_layout: [50, 60]") + 1
     assert [(e.line, e.message) for e in report.errors] == [
         (line, "the Strict version's layout has 110 rows, so the deal needs 111 cards (one on each row and one on the "
-               "waste), but the deck holds only 104 (1 players)")]
+               "waste), but the deck holds only 104 (1 player)")]
 
 
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import OptionConflictError, UnknownNameError
+from ..errors import OptionConflictError, UnknownNameError, counted
 
 if TYPE_CHECKING:
     from ..core import Agent, Game, State
@@ -58,6 +58,6 @@ def make_agents(names: Sequence[str], game: "Game") -> list["Agent"]:
     if len(names) == 1:
         names = list(names) * game.num_players
     if len(names) != game.num_players:
-        raise OptionConflictError(f"{len(names)} agents given for {game.num_players} players: give one, or one "
-                                  "per seat")
+        raise OptionConflictError(f"{len(names)} agents given for {counted(game.num_players, 'player')}: "
+                                  "give one, or one per seat")
     return [make_agent(n, game) for n in names]

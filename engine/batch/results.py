@@ -22,7 +22,7 @@ from typing import IO, TYPE_CHECKING, Any, Container, Iterator
 import orjson
 
 from .. import ENGINE_VERSION, MAX_PLAYERS
-from ..errors import CardgamesError
+from ..errors import CardgamesError, counted
 from ..lines import bounded_lines
 from ..rng import SEED_MAX
 from .stats import Summary
@@ -139,8 +139,8 @@ class Reader:
         if wrong:
             raise CardgamesError(f"{self.path}:1: header field {wrong[0]!r} has the wrong type or value")
         if len(header["agents"]) != header["players"]:
-            raise CardgamesError(f"{self.path}:1: header names {len(header['agents'])} agents for "
-                                 f"{header['players']} players")
+            raise CardgamesError(f"{self.path}:1: header names {counted(len(header['agents']), 'agent')} for "
+                                 f"{counted(header['players'], 'player')}")
         return header
 
     def records(self) -> Iterator[tuple[int, dict[str, Any]]]:

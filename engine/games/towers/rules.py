@@ -182,7 +182,8 @@ class TowersGame(Game):
             if wanted in {label.casefold() for label in labels}:
                 return t
         known = ", ".join(self.suits)
-        raise CardgamesError(f"unknown tower {name!r}: name it by suit ({known}) or by its foundation card")
+        raise CardgamesError(f"unknown tower {name!r}: name it by suit ({known}), by its ability or by its "
+                             "foundation card")
 
     def placements(self, card: str, tower: str, played: list[tuple[str, str]], seat: int = 0) -> list[str]:
         """Positions where ``card`` may go on ``tower`` holding ``played`` (position, card name) pairs,
