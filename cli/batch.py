@@ -110,8 +110,12 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 @format_option("table", "json", "csv")
 @click.option("--plot", "plot_path", type=click.Path(), default=None, metavar="FILE.png",
               help="Also draw win rates and score distributions, one series a file (needs matplotlib).")
+@click.option("--fail-if-different", "gates", multiple=True, metavar="FIGURE",
+              help="Exit 1 if FIGURE (won, scores, ...) differs significantly between the first file and "
+                   "another: a CI gate on a rules or config change (repeatable).")
 @click.pass_context
-def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None) -> None:
+def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None,
+              gates: tuple[str, ...]) -> None:
     """Statistics of batch result files. With several files: side by side, each compared with
     the first (two-proportion z test for rates, Welch's t for means; significant at p < 0.05).
 
@@ -120,6 +124,9 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     """
     from cardgames.engine.batch.report import Run, comparisons
     from cardgames.engine.batch.results import check_comparable, read_summary
+
+    if gates and len(files) < 2:
+        raise click.UsageError("--fail-if-different compares files: give two or more")
 
     if plot_path is not None:  # before any table is printed
         from cardgames.engine.batch.plot import image_format
@@ -132,8 +139,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(f"{path}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(path, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
+    tests = comparisons(runs)
+    _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
     if fmt == "json":
-        emit_json({"files": [run.to_json() for run in runs], "comparisons": comparisons(runs)})
+        emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
     else:
         _emit_tables(runs, fmt)
     if plot_path is not None:
@@ -141,6 +150,22 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
 
         plot(runs, plot_path)
         message(f"plot written to {plot_path}")
+    failed = [t for t in tests if t["figure"] in gates and t["significant"]]
+    if failed:
+        message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
+                                             f"(p = {t['p_value']:.2g})" for t in failed))
+        ctx.exit(1)
+
+
+def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:
+    """Refuse a gate on a figure the files' comparisons do not test (a typo, or a difference row)."""
+    from cardgames.engine.errors import CardgamesError, did_you_mean
+
+    tested = list(dict.fromkeys(t["figure"] for t in tests))
+    for name in gates:
+        if name not in tested:
+            hint = did_you_mean(name, tested, 0.5) or f"; tested: {', '.join(tested)}"
+            raise CardgamesError(f"--fail-if-different: figure {name!r} is not tested between these files{hint}")
 
 
 def _emit_tables(runs: list, fmt: str) -> None:

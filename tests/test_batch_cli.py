@@ -157,6 +157,18 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert csv[0].startswith("file,config,figure,n,mean,ci95_low,ci95_high") and csv[0].endswith("p_value,significant")
     config = header_of(strict)["config_sha256"][:12]
     assert any(line.startswith(f"{strict},{config},won,800,") and line.endswith(",True") for line in csv)
+    # the CI gate: exit 1 when a named figure differs, after the data, with the check on one line of stderr
+    gate = run_cli("stats", str(plain), str(strict), "--fail-if-different", "won", "--format", "json")
+    assert gate.exit_code == 1 and orjson.loads(gate.stdout)["comparisons"]
+    assert gate.stderr.splitlines() == [f"check failed: won differs in {strict} from {plain} "
+                                        f"(p = {won['p_value']:.2g})"]
+    passed = run_cli("stats", str(plain), str(later), "--fail-if-different", "won", "--fail-if-different", "plays")
+    assert passed.exit_code == 0 and passed.stderr == ""
+    typo = run_cli("stats", str(plain), str(strict), "--fail-if-different", "wonn")
+    assert typo.exit_code == 1 and typo.stdout == "" and "figure 'wonn' is not tested" in typo.stderr
+    assert "did you mean 'won'" in typo.stderr
+    alone = run_cli("stats", str(plain), "--fail-if-different", "won")
+    assert alone.exit_code == 2 and "give two or more" in alone.stderr
 
 
 def test_stats_names_the_configs_when_only_they_differ(run_cli, tmp_path):
