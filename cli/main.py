@@ -111,7 +111,11 @@ def _one_line(exc: click.UsageError) -> click.ClickException:
     """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help."""
     if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return exc
-    return OneLineUsageError(exc.format_message(), exc.ctx.command_path if exc.ctx else "cardgames")
+    text, ctx = exc.format_message(), exc.ctx
+    if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
+            and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
+        text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
+    return OneLineUsageError(text, ctx.command_path if ctx else "cardgames")
 
 
 def _silence_stdout() -> None:

@@ -200,6 +200,8 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
     (["deal", "eiffel-tower", "--seed", "1", "--players", "abc"], "'abc' is not a valid integer", "cardgames deal"),
     (["--configs", "no/such/folder", "list"], "does not exist", "cardgames"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc", "cardgames deal"),
+    (["deal", "--game", "eiffel-tower"], "deal takes the game as its argument, 'cardgames deal GAME ...'",
+     "cardgames deal"),
 ])
 def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, command):
     """Click's own usage block and hint made three lines; each error is one, ending with the help to read."""
