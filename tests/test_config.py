@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import time
 from pathlib import Path
@@ -10,6 +11,7 @@ import pytest
 
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
+from cardgames.engine.registry import ENGINES, engine_module
 from cardgames.engine.validate import validate
 from cardgames.engine.yamlfile import parse_document, read_document
 
@@ -507,3 +509,11 @@ def test_a_yml_file_is_named_as_not_read(tmp_path):
     (root / "games" / "other.yml").write_text(EIFFEL)
     report = validate([str(root)])
     assert [str(e) for e in report.errors] == [f"{root / 'games' / 'other.yml'}: not read: config files end in .yaml"]
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_option_an_engine_takes_is_named_on_its_rules_page(engine):
+    """Every interpretation is a named option documented on the game's page (docs/rules/): an
+    option added to an engine without a word there fails here."""
+    page = (Path(__file__).parent.parent / "docs" / "rules" / f"{engine}.md").read_text()
+    assert [name for name in engine_module(engine).OPTIONS if not re.search(rf"`{name}[`:= ]", page)] == []
