@@ -511,10 +511,15 @@ def test_dask_local_workers_leave_ctrl_c_to_the_batch():
 
     from cardgames.engine.batch.executors import DaskExecutor
 
-    before = signal.getsignal(signal.SIGINT)
-    with DaskExecutor(1, None) as executor:
-        assert signal.getsignal(signal.SIGINT) is before
-        in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
+    # Python's own handler, as in a terminal, even when the tests run where SIGINT is ignored (a background job)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        before = signal.getsignal(signal.SIGINT)
+        with DaskExecutor(1, None) as executor:
+            assert signal.getsignal(signal.SIGINT) is before
+            in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert in_worker == signal.SIG_IGN != before
 
 
