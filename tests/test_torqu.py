@@ -278,6 +278,21 @@ def test_death_draws_second_card_from_other_tableaus():
     assert all(p[1] != names[mate] for p in (d.cards for d in state.legal_actions()))
 
 
+def test_death_with_partners_draws_only_from_the_other_teams_tableau():
+    """The partner's tableau is the drawer's own (docs/rules/torqu.md, death): a card laid there
+    is a second card for the other team, never for either partner."""
+    game = load_game("torqu", ("death", "partners"), 4)
+    state = game.new_state(2)
+    centre, mate = next((c, m) for c in sorted(state.center.exposed()) for m in sorted(state.hands[0])
+                        if m in game.partner[c])
+    state.hands[0].remove(mate)
+    state.tableaus[game.owner(0)].lay(mate)
+    names = game.deck.names
+    for seat, offered in ((0, False), (2, False), (1, True), (3, True)):
+        state._current, state._legal = seat, None
+        assert ((names[centre], names[mate]) in [d.cards for d in state.legal_actions()]) is offered, seat
+
+
 # -- whole games, on a short board with small tableaus so that they run quickly ---------------
 
 @pytest.fixture(scope="module")
