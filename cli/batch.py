@@ -122,7 +122,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     Files must be of the same game and player count; what differs (variants, agents, rng,
     configs) is what is being compared, and is shown.
     """
-    from cardgames.engine.batch.report import Run, comparisons
+    from cardgames.engine.batch.report import Run, compared, comparisons
     from cardgames.engine.batch.results import check_comparable, read_summary
 
     if gates and len(files) < 2:
@@ -139,6 +139,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(f"{path}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(path, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
+    runs = compared(runs)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
     if fmt == "json":

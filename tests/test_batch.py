@@ -244,6 +244,25 @@ def test_compare_figure_kinds():
     assert compare_figure(fa["won"], fb["left"]) is None
 
 
+def test_a_category_one_file_never_met_is_a_rate_of_0_there():
+    """``reason=stuck`` in 200 of A's 600 games and in none of B's: B reports it at 0 of its games
+    where ``reason`` is present, and the two are compared; a file without the figure gets none."""
+    from cardgames.engine.batch.report import Run, compared, comparisons
+
+    a, b, c = Summary(), Summary(), Summary()
+    for i in range(600):
+        a.add({"won": False, "reason": "stuck" if i % 3 == 0 else "blocked"})
+        b.add({"won": False, "reason": "blocked"} if i < 500 else {"won": False})
+        c.add({"won": False})
+    runs = compared([Run(name, {"players": 1}, s) for name, s in (("a", a), ("b", b), ("c", c))])
+    stuck = runs[1].figures["reason=stuck"]
+    assert (stuck["count"], stuck["n"], stuck["mean"]) == (0, 500, 0.0)
+    assert (stuck["ci_low"], stuck["ci_high"]) == wilson(0, 500)
+    assert "reason=stuck" not in runs[2].figures and "reason=stuck" not in b.figures(1)
+    test = next(t for t in comparisons(runs) if t["file"] == "b" and t["figure"] == "reason=stuck")
+    assert test["significant"] and test["difference"] == pytest.approx(-1 / 3)
+
+
 # -- result files ---------------------------------------------------------------------
 HEADER = {"format": "cardgames-batch", "version": 1, "engine_version": "0.1.0", "game": "eiffel-tower",
           "variants": [], "players": 1, "agents": ["greedy"], "rng": "native", "generator": "shake128-ctr/1",

@@ -26,6 +26,7 @@ class Run:
     file: str | None  # the result file, if any
     header: dict[str, Any]
     summary: Summary
+    categories: frozenset[str] = frozenset()  # met in the runs it is compared with (see :func:`compared`)
 
     @property
     def label(self) -> str:
@@ -33,10 +34,17 @@ class Run:
 
     @cached_property
     def figures(self) -> dict[str, dict[str, Any]]:
-        return self.summary.figures(self.header["players"])
+        return self.summary.figures(self.header["players"], self.categories)
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "header": self.header, "games": self.summary.games, "figures": self.figures}
+
+
+def compared(runs: list[Run]) -> list[Run]:
+    """The runs, each told the categories the others met, so that a value one file never took
+    shows and compares as a rate of 0 there rather than as a missing figure."""
+    met = frozenset().union(*(run.summary.categories() for run in runs))
+    return [Run(run.file, run.header, run.summary, met) for run in runs]
 
 
 def comparisons(runs: list[Run]) -> list[dict[str, Any]]:

@@ -285,9 +285,15 @@ class Summary:
             setattr(self, slot, value)
 
     # -- statistics --------------------------------------------------------------------
-    def figures(self, players: int) -> dict[str, dict[str, Any]]:
+    def categories(self) -> set[str]:
+        """The categories met (``reason=blocked``): another summary reports those it never met at 0."""
+        return {name for name in self.counts if "=" in name and not name.endswith("=")}
+
+    def figures(self, players: int, categories: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
         """Every statistic, by figure name, in a stable reading order (``players`` names the
-        seats that never won)."""
+        seats that never won). ``categories`` met elsewhere (another file being compared) are
+        figures here too, at 0 of the games, when their figure is present here at all: a value
+        these games never took is a rate of 0, and is compared as one."""
         out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
         for name, sums in self.game_means.items():
             if name in out:  # the pooled values' distribution, with the games' inference
@@ -300,6 +306,9 @@ class Summary:
         for name, (true, n) in self.counts.items():
             if not name.endswith("="):
                 out[name] = proportion(true, present[name.split("=", 1)[0]] if "=" in name else n)
+        for name in categories:
+            if name not in out and name.split("=", 1)[0] in present:
+                out[name] = proportion(0, present[name.split("=", 1)[0]])
         if self.winner_games:
             seats = max(players, max(self.wins, default=-1) + 1)
             for seat in range(seats):
