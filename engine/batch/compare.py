@@ -28,7 +28,8 @@ def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
     pooled = (k1 + k2) / (n1 + n2)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     if se == 0:
-        return Test("z", 0.0, 1.0)  # both all-true or both all-false: no evidence of a difference
+        # both all-true or both all-false: z is 0/0, undefined (as Welch's t with no spread), and nothing differs
+        return Test("z", None, 1.0)
     z = (k2 / n2 - k1 / n1) / se
     return Test("z", z, math.erfc(abs(z) / math.sqrt(2)))
 
