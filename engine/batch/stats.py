@@ -307,8 +307,9 @@ class Summary:
             if not name.endswith("="):
                 out[name] = proportion(true, present[name.split("=", 1)[0]] if "=" in name else n)
         for name in categories:
-            if name not in out and name.split("=", 1)[0] in present:
-                out[name] = proportion(0, present[name.split("=", 1)[0]])
+            key = name.split("=", 1)[0]
+            if name not in out and key in present:
+                out[name] = proportion(0, present[key])
         if self.winner_games:
             seats = max(players, max(self.wins, default=-1) + 1)
             for seat in range(seats):
