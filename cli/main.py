@@ -32,7 +32,7 @@ class OneLineUsageError(click.ClickException):
 
     exit_code = 2
 
-    def __init__(self, message: str, command_path: str = "cardgames"):
+    def __init__(self, message: str, command_path: str):
         super().__init__(f"{message} (see '{command_path} --help')")
 
 
