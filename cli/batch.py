@@ -50,9 +50,9 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     from cardgames.engine.agents import make_agents
     from cardgames.engine.batch.progress import Progress
     from cardgames.engine.batch.report import Run
-    from cardgames.engine.batch.results import games
     from cardgames.engine.batch.runner import run_batch
     from cardgames.engine.batch.seeds import parse_range
+    from cardgames.engine.errors import counted
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out FILE.jsonl")
@@ -82,7 +82,7 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     except KeyboardInterrupt:
         progress.close()
         hint = "; continue with the same command and --resume" if out else ""
-        message(f"interrupted after {games(progress.done)}{hint}")
+        message(f"interrupted after {counted(progress.done, 'game')}{hint}")
         ctx.exit(130)
     progress.close()
     if not quiet:
@@ -90,7 +90,7 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
             message(f"{out}: cut off a torn last line (from a run that was stopped)")
         rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
         reused = f"; {outcome.reused:,} already in {out}" if outcome.reused else ""
-        message(f"played {games(outcome.played)} in {outcome.seconds:.1f}s ({rate:,.0f} games/s){reused}")
+        message(f"played {counted(outcome.played, 'game')} in {outcome.seconds:.1f}s ({rate:,.0f} games/s){reused}")
     run = Run(out, outcome.header, outcome.summary)
     if fmt == "json":
         emit_json(run.to_json())

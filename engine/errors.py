@@ -74,8 +74,8 @@ class LogError(CardgamesError):
 
 
 def counted(count: int, noun: str) -> str:
-    """``"1 player"``, ``"2 players"``: a count and its noun, for messages."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+    """``"1 player"``, ``"2,000 games"``: a count and its noun, for messages and titles."""
+    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
 def clip(value: object, limit: int = 40) -> str:

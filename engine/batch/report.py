@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..errors import counted
 from .compare import compare_figure
-from .results import describe_header, games
+from .results import describe_header
 from .stats import PERCENTILES, Summary
 
 COLUMNS = ["figure", "n", "mean", "ci95_low", "ci95_high", "sd", "min",
@@ -99,13 +100,13 @@ def text_report(runs: list[Run]) -> str:
     if len(runs) == 1:
         run = runs[0]
         rows = [[_cell(row[c]) if c in row else "" for c in COLUMNS] for row in figure_rows(run)]
-        title = f"{describe_header(run.header)}: {games(run.summary.games)}"
+        title = f"{describe_header(run.header)}: {counted(run.summary.games, 'game')}"
         return title + "\n\n" + tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
     # configs changed with --configs (a rule change, no variant) show only in their hash: named when they differ
     configs = len({_config(run) for run in runs}) > 1
     lines = [f"{letter}: {run.label}: {describe_header(run.header)}{f', config {_config(run)}' if configs else ''}: "
-             f"{games(run.summary.games)}" for letter, run in zip(letters, runs, strict=True)]
+             f"{counted(run.summary.games, 'game')}" for letter, run in zip(letters, runs, strict=True)]
     names: list[str] = []
     for run in runs:
         names.extend(n for n in run.figures if n not in names)

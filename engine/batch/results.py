@@ -67,11 +67,6 @@ def encode(data: dict[str, Any]) -> bytes:
     return orjson.dumps(data) + b"\n"
 
 
-def games(count: int) -> str:
-    """``1 game``, ``2,000 games``: a game count in messages and titles."""
-    return f"{count:,} game{'' if count == 1 else 's'}"
-
-
 def describe_header(header: dict[str, Any]) -> str:
     """A one-line description of an experiment for messages and table titles."""
     variants = "+".join(header["variants"]) or "no variants"
