@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import click
 
-from cardgames.engine import MAX_PLAYERS
+from cardgames.engine import MAX_PLAYERS, RNG_MODES
 
 if TYPE_CHECKING:
     from cardgames.engine.config import Catalog
@@ -44,7 +44,7 @@ def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]
 
 def game_options(f: F) -> F:
     """``--players``, ``--variant`` (repeatable) and ``--rng``."""
-    f = click.option("--rng", type=click.Choice(["native", "pysolfc"]), default="native", show_default=True,
+    f = click.option("--rng", type=click.Choice(RNG_MODES), default="native", show_default=True,
                      help="Deal generator: the project's own, or PySolFC's game numbers "
                           "(French-deck pairing games).")(f)
     f = click.option("--variant", "variants", multiple=True, metavar="V",

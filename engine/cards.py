@@ -37,7 +37,6 @@ class Deck:
 
     def __init__(self, config: Mapping[str, Any], copies: int = 1):
         self.id: str = config["id"]
-        self.config = config
         self.copies = copies
         self.suits: dict[str, Mapping[str, Any]] = {s["id"]: s for s in config.get("suits", [])}
         self.ranks: dict[str, Mapping[str, Any]] = {r["id"]: r for r in config.get("ranks", [])}

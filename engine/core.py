@@ -22,8 +22,6 @@ from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError, clip
 from .rng import RNG_NAME, SEED_MAX, Rng, check_seed
 
-RNG_MODES = ("native", "pysolfc")
-
 
 def action_type(cls: type) -> str:
     """The JSON ``type`` tag of an action class: ``TakeCards`` -> ``take_cards``."""

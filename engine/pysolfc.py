@@ -16,7 +16,9 @@ from typing import Callable
 from .errors import CardgamesError, clip
 from .rng import fisher_yates
 
-RNG_NAME = "pysolfc"
+#: The decks whose card list is in PySolFC's order (suits clubs, spades, hearts, diamonds; ace to king), so
+#: that its game numbers deal what PySolFC deals: the pairing games on them take ``--rng pysolfc``.
+DECKS = frozenset({"french"})
 _MS_MAX = 2**33 - 1
 
 

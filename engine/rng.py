@@ -88,10 +88,6 @@ class Rng:
                 product = self.next64() * n
         return product >> 64
 
-    def random(self) -> float:
-        """A float in [0, 1) with 53 random bits."""
-        return (self.next64() >> 11) * (1.0 / 9007199254740992.0)
-
     def shuffle(self, items: MutableSequence) -> None:
         """Shuffle in place: :func:`fisher_yates` with :meth:`below`, its draws inlined.
 

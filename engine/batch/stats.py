@@ -43,8 +43,8 @@ Number = int | float | Decimal
 _AMOUNT = re.compile(r"[-+]?[0-9]{1,30}(\.[0-9]{1,30})?")
 
 
-def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a binomial proportion; (0, 1) when ``n`` is 0.
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """Wilson 95 % score interval for a binomial proportion; (0, 1) when ``n`` is 0.
 
     Chosen over the normal (Wald) interval because it stays inside [0, 1] and is honest for
     rates near 0 or 1 and for small samples (e.g. a Strict variant that is almost never won).
@@ -53,7 +53,7 @@ def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
         return 0.0, 1.0
     if not 0 <= successes <= n:
         raise ValueError(f"successes {successes} not in 0..{n}")
-    p = successes / n
+    p, z = successes / n, Z95
     z2 = z * z
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom

@@ -20,6 +20,7 @@ from __future__ import annotations
 from bisect import insort
 from typing import Any, NamedTuple
 
+from ... import RNG_MODES, pysolfc
 from ...cards import stock_line
 from ...config import GameSpec
 from ...core import Game, State
@@ -69,8 +70,8 @@ class PairingGame(Game):
         self.row_cap: int | None = opts["row_cap"]
         self.waste_cap: int | None = opts["strict_waste_cap"] if opts["strict"] else None
         self.matches = {SUITED: opts["match"], **dict(opts["family_match"])}
-        if self.deck.id == "french":
-            self.RNG_MODES = ("native", "pysolfc")
+        if self.deck.id in pysolfc.DECKS:
+            self.RNG_MODES = RNG_MODES
         self.plays = tuple(Play(r) for r in range(self.num_rows))
         self.card_class, self.accepts = self._pair_classes()
         self.has_wilds = any(c == WILD for c in self.card_class)
@@ -291,14 +292,12 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         if layout is None:
             continue
         rows = sum(layout)
-        if not layout or min(layout) < 1:
-            errors.append((("options", key), f"options.{key} needs at least one line, each of one row or more"))
+        if not layout:  # the schema has seen that each line holds a row or more
+            errors.append((("options", key), f"options.{key} needs at least one line"))
         elif rows + 1 > len(deck):
             name = "layout" if key == "layout" else "Strict version's layout"
             errors.append((("options", key), f"the {name} has {rows} rows, so the deal needs {rows + 1} cards (one "
                            f"on each row and one on the waste), but the deck holds only {len(deck)}"))
-    if opts["row_cap"] is not None and opts["row_cap"] < 1:
-        errors.append((("options", "row_cap"), "options.row_cap must be at least 1"))
     return errors
 
 

@@ -1183,9 +1183,4 @@ class _TooCostly(Exception):
     """A sub-game query took more than ``SUBGAME_EFFORT`` new positions."""
 
 
-def solve_deal(game: PairingGame, seed: int | str, rng: str = "native", budget: int | None = None) -> Solution:
-    """Deal ``seed`` and decide it."""
-    return Solver(game, budget).solve(game.new_state(game.check_seed(seed, rng), rng))
-
-
-__all__ = ["DEFAULT_BUDGET", "SEARCH_ONLY_BUDGET", "Play", "Solution", "Solver", "solve_deal"]
+__all__ = ["DEFAULT_BUDGET", "SEARCH_ONLY_BUDGET", "Play", "Solution", "Solver"]

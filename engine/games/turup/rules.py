@@ -76,9 +76,6 @@ class TurupGame(Game):
     ACTIONS = (Trail, Capture)
 
     def __init__(self, spec: GameSpec):
-        problems = check_config(spec)
-        if problems:
-            raise CardgamesError(f"{spec.id}: {problems[0]}")
         super().__init__(spec)
         opts = spec.options
         self.hand_size: int = opts["hand_size"]
