@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import click
 
 from cardgames.engine import MAX_PLAYERS, RNG_MODES
+from cardgames.engine.rng import SEEDS
 
 if TYPE_CHECKING:
     from cardgames.engine.config import Catalog
@@ -56,7 +57,7 @@ def game_options(f: F) -> F:
 
 def seed_option(f: F) -> F:
     return click.option("--seed", required=True, metavar="S",
-                        help="Seed: an integer 0..2**64-1 (with --rng pysolfc, a PySolFC game number such as ms1).")(f)
+                        help=f"Seed: an integer {SEEDS} (with --rng pysolfc, a PySolFC game number such as ms1).")(f)
 
 
 def catalog(ctx: click.Context) -> "Catalog":

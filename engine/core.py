@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 from .cards import Deck
 from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError, clip
-from .rng import RNG_NAME, SEED_MAX, Rng, check_seed
+from .rng import RNG_NAME, SEED_MAX, SEEDS, Rng, check_seed
 
 
 def action_type(cls: type) -> str:
@@ -71,9 +71,9 @@ class Game(ABC):
             digits = seed[1:] if seed.startswith("-") else seed
             # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error
             if not digits.isascii() or not digits.isdigit():
-                raise CardgamesError(f"seed must be an integer 0..2**64-1, not {clip(seed)}")
+                raise CardgamesError(f"seed must be an integer {SEEDS}, not {clip(seed)}")
             if len(digits.lstrip("0")) > len(str(SEED_MAX)):
-                raise CardgamesError(f"seed {clip(seed)} is out of range 0..2**64-1")
+                raise CardgamesError(f"seed {clip(seed)} is out of range {SEEDS}")
             seed = int(seed)
         try:
             return check_seed(seed)

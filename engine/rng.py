@@ -30,6 +30,7 @@ from typing import Callable, MutableSequence
 
 RNG_NAME = "shake128-ctr/1"
 SEED_MAX = 2**64 - 1
+SEEDS = "0..2**64-1"  # the range of seeds, as messages and help name it
 
 _WORDS = 64
 _UNPACK = struct.Struct(f"<{_WORDS}Q").unpack
@@ -41,7 +42,7 @@ def check_seed(seed: int) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, not {seed!r}")
     if not 0 <= seed <= SEED_MAX:
-        raise ValueError(f"seed {seed} is out of range 0..2**64-1")
+        raise ValueError(f"seed {seed} is out of range {SEEDS}")
     return seed
 
 

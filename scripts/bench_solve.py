@@ -14,7 +14,9 @@ import argparse
 import time
 from collections import Counter
 
+from cardgames.engine.batch.seeds import parse_range
 from cardgames.engine.batch.stats import percentiles
+from cardgames.engine.errors import CardgamesError
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, Solver
 from cardgames.engine.registry import load_game
 
@@ -27,7 +29,11 @@ def main() -> None:
                         help=f"nodes per deal (default: the solver's, {DEFAULT_BUDGET} without wild cards)")
     parser.add_argument("--progress", type=int, default=0, metavar="N", help="also report every N deals")
     args = parser.parse_args()
-    low, high = (int(x) for x in args.seeds.split("-"))
+    try:
+        seeds = parse_range(args.seeds)
+    except CardgamesError as exc:
+        parser.error(str(exc))
+    low, high = seeds.start, seeds.stop
     for name in args.games:
         game = load_game(name)
         solver = Solver(game, args.budget)

@@ -29,9 +29,11 @@ from pathlib import Path
 from statistics import median
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.batch.seeds import parse_range
 from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
+from cardgames.engine.errors import CardgamesError
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.log import write_atomic
@@ -51,8 +53,20 @@ def pct(k: int, n: int) -> str:
 
 
 def seed_range(text: str) -> tuple[int, int]:
-    low, high = (int(x) for x in text.split("-"))
-    return low, high
+    """``A-B`` (or ``A``) as its two ends, checked as ``cardgames batch --seeds`` checks it (an argparse type)."""
+    try:
+        seeds = parse_range(text)
+    except CardgamesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return seeds.start, seeds.stop
+
+
+def limit(text: str) -> tuple[str, tuple[int, int, int]]:
+    """``GAME:A-B:BUDGET``, the value of ``--limit`` (an argparse type)."""
+    name, seeds, budget = (text.split(":") + ["", ""])[:3]
+    if not budget.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: expected GAME:A-B:BUDGET")
+    return name, (*seed_range(seeds), int(budget))
 
 
 def count(task: Task) -> dict:
@@ -116,7 +130,8 @@ def run_options(args: argparse.Namespace) -> str:
     """The options that decide the figures (seeds, budget, limits), as the page quotes them."""
     budget = f" --budget {args.budget}" if args.budget else ""
     budget += f" --sat-effort {args.sat_effort:g}" if args.sat_effort != SAT_EFFORT else ""
-    return f"--seeds {args.seeds}{budget}" + "".join(f" --limit {t}" for t in args.limit)
+    low, high = args.seeds
+    return f"--seeds {low}-{high}{budget}" + "".join(f" --limit {name}:{a}-{b}:{n}" for name, (a, b, n) in args.limit)
 
 
 def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> None:
@@ -147,14 +162,14 @@ def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", default="1-1000")
+    parser.add_argument("--seeds", type=seed_range, default="1-1000")
     parser.add_argument("--budget", type=int, default=None,
                         help=f"nodes per deal (default: the solver's, {DEFAULT_BUDGET} without wild cards)")
     parser.add_argument("--sat-effort", type=float, default=SAT_EFFORT,
                         help=f"the CP-SAT stage's deterministic seconds per search on an undecided deal (default "
                              f"{SAT_EFFORT:g}; 0: none)")
     parser.add_argument("--games", nargs="*", default=None, help="default: all 34 pairing games")
-    parser.add_argument("--limit", action="append", default=[], metavar="GAME:A-B:BUDGET",
+    parser.add_argument("--limit", type=limit, action="append", default=[], metavar="GAME:A-B:BUDGET",
                         help="other seeds and node budget for one game (repeatable)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default=str(OUT))
@@ -169,12 +184,8 @@ def main() -> None:
     catalog = Catalog()
     bases = [g for g in catalog.ids("games") if catalog.game(g)["engine"] == "pairing"]
     names = args.games or [n for g in bases for n in (g, f"strict-{g}")]
-    limits = {}
-    for text in args.limit:
-        name, seeds, budget = text.split(":")
-        limits[name] = (*seed_range(seeds), int(budget))
-    plan = {name: limits.get(name, (*seed_range(args.seeds), Solver(load_game(name), args.budget).budget))
-            for name in names}
+    limits = dict(args.limit)
+    plan = {name: limits.get(name, (*args.seeds, Solver(load_game(name), args.budget).budget)) for name in names}
     cache_path = Path(args.cache) if args.cache else None
     cache = json.loads(cache_path.read_text()) if cache_path and cache_path.exists() else {}
     tasks, keys = [], []

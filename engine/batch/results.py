@@ -24,7 +24,7 @@ import orjson
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError, counted
 from ..lines import bounded_lines
-from ..rng import SEED_MAX
+from ..rng import SEED_MAX, SEEDS
 from .stats import Summary
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class Reader:
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
                 if not 0 <= seed <= SEED_MAX:  # PySolFC game numbers lie within too
-                    raise CardgamesError(f"{path}:{number}: seed {seed} is out of range 0..2**64-1")
+                    raise CardgamesError(f"{path}:{number}: seed {seed} is out of range {SEEDS}")
                 winners = record.get("winners", [])
                 if not isinstance(winners, list) or not all(type(s) is int and 0 <= s < players for s in winners):
                     raise CardgamesError(f"{path}:{number}: winners must list seats 0..{players - 1}")

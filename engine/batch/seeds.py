@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..errors import CardgamesError, OptionConflictError, clip
-from ..rng import SEED_MAX
+from ..rng import SEED_MAX, SEEDS
 
 if TYPE_CHECKING:
     from ..core import Game
@@ -66,12 +66,12 @@ def parse_range(text: str) -> SeedRange:
     if (prefix1 or "").lower() != (prefix2 or "").lower():
         raise CardgamesError(f"--seeds {clip(text)}: both ends need the same prefix")
     if max(len(first), len(last)) > len(str(SEED_MAX)):
-        raise CardgamesError(f"--seeds {clip(text)}: seeds run 0..2**64-1")
+        raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
     start, stop = int(first), int(last)
     if stop < start:
         raise CardgamesError(f"--seeds {clip(text)}: the range ends ({stop}) before it starts ({start})")
     if stop > SEED_MAX:
-        raise CardgamesError(f"--seeds {clip(text)}: seeds run 0..2**64-1")
+        raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
     return SeedRange(start, stop, (prefix1 or "").lower())
 
 
