@@ -52,7 +52,7 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     from cardgames.engine.batch.report import Run
     from cardgames.engine.batch.runner import run_batch
     from cardgames.engine.batch.seeds import parse_range
-    from cardgames.engine.errors import counted
+    from cardgames.engine.wording import counted
 
     if resume and out is None:
         raise click.UsageError("--resume needs --out FILE.jsonl")
@@ -68,10 +68,8 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     cores = _default_workers()
     if workers is not None and workers > cores and scheduler is None:  # local processes, on this machine
         if not quiet:
-            many = cores > 1
-            message(f"--workers {workers}: the run has {cores} core{'s' * many} here, so {cores} "
-                    f"worker{'s' * many} play{'s' * (not many)} it (more would only share them; the results "
-                    "are the same for any count)")
+            message(f"--workers {workers}: the run has {counted(cores, 'core')} here, so {counted(cores, 'worker')} "
+                    f"play{'s' * (cores == 1)} it (more would only share them; the results are the same for any count)")
         workers = cores
     progress = Progress(enabled=not quiet and sys.stderr.isatty())
     root = ctx.find_root().obj or {}
@@ -160,7 +158,8 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
 
 def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:
     """Refuse a gate on a figure the files' comparisons do not test (a typo, or a difference row)."""
-    from cardgames.engine.errors import CardgamesError, did_you_mean
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.wording import did_you_mean
 
     tested = list(dict.fromkeys(t["figure"] for t in tests))
     for name in gates:

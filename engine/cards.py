@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
-from .errors import CardgamesError, clip, did_you_mean
+from .errors import CardgamesError
+from .wording import clip, did_you_mean
 
 COPY_MARK = "#"
 

@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping
 from . import MAX_PLAYERS
 from .errors import ConfigError, OptionConflictError, UnknownNameError
 from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case
+from .wording import counted
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -295,7 +296,7 @@ class Catalog:
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
             raise OptionConflictError(f"{gid} is for {low}-{high} players, not {count}" if low != high
-                                      else f"{gid} is for {low} player{'s' if low > 1 else ''}, not {count}")
+                                      else f"{gid} is for {counted(low, 'player')}, not {count}")
         unknown = self.unknown_deck(doc)
         if unknown is not None:
             raise unknown

@@ -19,8 +19,9 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 
 from .cards import Deck
 from .config import GameSpec
-from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError, clip
+from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
 from .rng import RNG_NAME, SEED_MAX, SEEDS, Rng, check_seed
+from .wording import clip
 
 
 def action_type(cls: type) -> str:

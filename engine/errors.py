@@ -7,7 +7,7 @@ The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits
 
 from __future__ import annotations
 
-from typing import Iterable
+from .wording import did_you_mean
 
 
 class CardgamesError(Exception):
@@ -29,17 +29,6 @@ class ConfigError(CardgamesError):
         if self.line is None:
             return f"{self.path}: {self.message}"
         return f"{self.path}:{self.line}: {self.message}"
-
-
-def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
-    """The "; did you mean 'x' or 'y'?" hint for an unknown name (empty if nothing is close): a
-    name differing only in case first (``5s`` for ``5S``), then up to three by similarity."""
-    import difflib
-
-    known = list(known)
-    close = [n for n in known if n.lower() == wanted.lower()][:1]
-    close += [n for n in difflib.get_close_matches(wanted, known, n=3, cutoff=cutoff) if n not in close]
-    return f"; did you mean {' or '.join(repr(c) for c in close[:3])}?" if close else ""
 
 
 class UnknownNameError(CardgamesError):
@@ -71,14 +60,3 @@ class IllegalActionError(CardgamesError):
 
 class LogError(CardgamesError):
     """A game log that cannot be read, or that does not replay."""
-
-
-def counted(count: int, noun: str) -> str:
-    """``"1 player"``, ``"2,000 games"``: a count and its noun, for messages and titles."""
-    return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
-
-
-def clip(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut short for a message: a seed of thousands of digits is no one line."""
-    shown = repr(value)
-    return shown if len(shown) <= limit else shown[:limit - 4] + "...'"

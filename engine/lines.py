@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import IO, Iterator
 
 from .errors import CardgamesError
+from .wording import byte_size
 
 
 def bounded_lines(handle: IO[bytes], limit: int, label: str, what: str, first: int = 1) -> Iterator[tuple[int, bytes]]:
     """(line number, line) for each line of ``handle``, numbered from ``first``; a line longer
     than ``limit`` bytes is an error naming ``label``, the line and ``what`` the input should
     have been."""
-    size = f"{limit >> 20} MiB" if limit >= 1 << 20 else f"{limit >> 10} KiB"
+    size = byte_size(limit)
     number = first
     while True:
         try:

@@ -19,6 +19,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .rng import RNG_NAME
+from .wording import byte_size
 
 if TYPE_CHECKING:
     from .config import Catalog
@@ -156,7 +157,7 @@ def read_log(path: str | Path) -> dict[str, Any]:
     except OSError as exc:
         raise LogError(f"{label}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > MAX_LOG_BYTES:
-        raise LogError(f"{label}: larger than {MAX_LOG_BYTES >> 20} MiB; not a game log")
+        raise LogError(f"{label}: larger than {byte_size(MAX_LOG_BYTES)}; not a game log")
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:

@@ -13,8 +13,9 @@ import random
 import re
 from typing import Callable
 
-from .errors import CardgamesError, clip
+from .errors import CardgamesError
 from .rng import fisher_yates
+from .wording import clip
 
 #: The decks whose card list is in PySolFC's order (suits clubs, spades, hearts, diamonds; ace to king), so
 #: that its game numbers deal what PySolFC deals: the pairing games on them take ``--rng pysolfc``.

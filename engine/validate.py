@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from .config import KINDS, Catalog, bundled_root
-from .errors import CardgamesError, ConfigError, counted
+from .errors import CardgamesError, ConfigError
+from .wording import counted
 from .yamlfile import Document, read_document
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
+from .wording import byte_size
 
 MAX_BYTES = 1 << 20
 
@@ -53,7 +54,7 @@ def read_document(path: str | Path) -> Document:
     except OSError as exc:
         raise ConfigError(f"cannot read file: {exc.strerror or exc}", label) from None
     if len(raw) > MAX_BYTES:
-        raise ConfigError(f"file is larger than {MAX_BYTES // 1024} KiB; refusing to parse it", label)
+        raise ConfigError(f"file is larger than {byte_size(MAX_BYTES)}; refusing to parse it", label)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

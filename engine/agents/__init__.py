@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Sequence
 
-from ..errors import OptionConflictError, UnknownNameError, counted
+from ..errors import OptionConflictError, UnknownNameError
+from ..wording import counted
 
 if TYPE_CHECKING:
     from ..core import Agent, Game, State

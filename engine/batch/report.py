@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from ..errors import counted
+from ..wording import counted
 from .compare import compare_figure
 from .results import describe_header
 from .stats import PERCENTILES, Summary

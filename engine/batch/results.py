@@ -22,9 +22,10 @@ from typing import IO, TYPE_CHECKING, Any, Container, Iterator
 import orjson
 
 from .. import ENGINE_VERSION, MAX_PLAYERS
-from ..errors import CardgamesError, counted
+from ..errors import CardgamesError
 from ..lines import bounded_lines
 from ..rng import SEED_MAX, SEEDS
+from ..wording import counted
 from .stats import Summary
 
 if TYPE_CHECKING:
@@ -71,8 +72,8 @@ def describe_header(header: dict[str, Any]) -> str:
     """A one-line description of an experiment for messages and table titles."""
     variants = "+".join(header["variants"]) or "no variants"
     agents = ",".join(header["agents"])
-    return (f"{header['game']} ({variants}), {header['players']} player{'s' if header['players'] != 1 else ''}, "
-            f"agents {agents}, rng {header['rng']}")
+    players = counted(header["players"], "player")
+    return f"{header['game']} ({variants}), {players}, agents {agents}, rng {header['rng']}"
 
 
 def check_same_experiment(path: str | Path, found: dict[str, Any], wanted: dict[str, Any]) -> None:

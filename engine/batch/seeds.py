@@ -12,8 +12,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator
 
-from ..errors import CardgamesError, OptionConflictError, clip
+from ..errors import CardgamesError, OptionConflictError
 from ..rng import SEED_MAX, SEEDS
+from ..wording import clip
 
 if TYPE_CHECKING:
     from ..core import Game

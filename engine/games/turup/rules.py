@@ -26,8 +26,9 @@ from typing import Any, NamedTuple
 from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
-from ...errors import CardgamesError, clip
+from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
+from ...wording import clip
 from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table
 
 OPTIONS = {

@@ -1,0 +1,26 @@
+"""The wording helpers every message uses (engine/wording.py)."""
+
+from __future__ import annotations
+
+from cardgames.engine.wording import byte_size, clip, counted, did_you_mean
+
+
+def test_counts_take_their_noun_in_the_singular_only_for_one():
+    assert counted(1, "player") == "1 player"
+    assert counted(0, "game") == "0 games"
+    assert counted(2000, "game") == "2,000 games"
+
+
+def test_sizes_are_named_in_the_largest_whole_unit():
+    assert byte_size(1 << 20) == "1 MiB"
+    assert byte_size(16 << 20) == "16 MiB"
+    assert byte_size(64 << 10) == "64 KiB"
+    assert byte_size(1536) == "1,536 bytes"
+    assert byte_size(1) == "1 byte"
+
+
+def test_long_values_are_clipped_and_names_get_hints():
+    assert clip("7" * 100).endswith("...'") and len(clip("7" * 100)) == 40
+    assert clip("ms1") == "'ms1'"
+    assert did_you_mean("5s", ["5S", "6S"], 0.5) == "; did you mean '5S'?"
+    assert did_you_mean("zzz", ["5S"], 0.5) == ""
