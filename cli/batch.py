@@ -7,6 +7,8 @@ import sys
 
 import click
 
+from cardgames.engine.batch.compare import ALPHA
+
 from .options import format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
@@ -102,7 +104,15 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
             message(f"plot written to {plot_path}")
 
 
-@click.command("stats")
+_STATS_HELP = f"""Statistics of batch result files. With several files: side by side, each compared with
+    the first (two-proportion z test for rates, Welch's t for means; significant at p < {ALPHA:g}).
+
+    Files must be of the same game and player count; what differs (variants, agents, rng,
+    configs) is what is being compared, and is shown.
+    """
+
+
+@click.command("stats", help=_STATS_HELP)
 @click.argument("files", nargs=-1, required=True, metavar="FILE.jsonl...",
                 type=click.Path())
 @format_option("table", "json", "csv")
@@ -114,12 +124,8 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 @click.pass_context
 def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None,
               gates: tuple[str, ...]) -> None:
-    """Statistics of batch result files. With several files: side by side, each compared with
-    the first (two-proportion z test for rates, Welch's t for means; significant at p < 0.05).
-
-    Files must be of the same game and player count; what differs (variants, agents, rng,
-    configs) is what is being compared, and is shown.
-    """
+    """Statistics of batch result files, compared (its help, which names the significance level, is
+    ``_STATS_HELP``)."""
     from cardgames.engine.batch.report import Run, compared, comparisons
     from cardgames.engine.batch.results import check_comparable, read_summary
 

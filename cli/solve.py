@@ -18,18 +18,34 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -
     return value
 
 
+class _SolverHelp(click.Option):
+    """An option whose help names the solver's defaults (``{DEFAULT_BUDGET:,}``), filled in from
+    :mod:`~cardgames.engine.games.pairing.solver` only when the help is shown: importing the solver
+    for every command line would slow them all, and a copy of its numbers here would go stale."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        from cardgames.engine.games.pairing import solver
+
+        template, self.help = self.help, (self.help or "").format_map(vars(solver))
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.help = template
+
+
 @click.command("solve")
 @click.option("--game", "game_id", required=True, metavar="GAME", help="A pairing game id (see `cardgames list`).")
 @click.option("--seed", default=None, metavar="S", help="One deal (with --rng pysolfc, a PySolFC game number).")
 @click.option("--seeds", default=None, metavar="A-B", help="A range of deals, e.g. 1-1000.")
 @game_options
-@click.option("--budget", type=click.IntRange(1), default=None,
-              help="Search nodes allowed per deal before the CP-SAT stage (default: 2,000,000; 300,000 with wild "
-                   "cards).")
+@click.option("--budget", type=click.IntRange(1), default=None, cls=_SolverHelp,
+              help="Search nodes allowed per deal before the CP-SAT stage (default: {DEFAULT_BUDGET:,}; "
+                   "{SEARCH_ONLY_BUDGET:,} with wild cards).")
 @click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS", callback=_a_number,
+              cls=_SolverHelp,
               help="CP-SAT's effort on a deal the search left undecided, in deterministic seconds (a count of its "
                    "work, the same on every machine) for each of its two searches (single, then portfolio) before "
-                   "answering null (default: 60; 0: no CP-SAT stage).")
+                   "answering null (default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
                    "the verdict then going to stderr).")

@@ -157,3 +157,12 @@ def test_solve_cli(run_cli, tmp_path):
     assert run_cli("solve", "--game", "eiffel-tower", "--seeds", "9-3").exit_code == 1
     pys = run_cli("solve", "--game", "eiffel-tower", "--seed", "ms1", "--rng", "pysolfc", "--format", "json")
     assert pys.exit_code == 0 and orjson.loads(pys.stdout)["winnable"] in (True, False)
+
+
+def test_solve_help_names_the_solvers_own_defaults(run_cli):
+    """The help's defaults are read from the solver when shown, so they cannot go stale."""
+    from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, SEARCH_ONLY_BUDGET
+
+    shown = " ".join(run_cli("solve", "--help").stdout.split())
+    assert f"default: {DEFAULT_BUDGET:,}; {SEARCH_ONLY_BUDGET:,} with wild cards" in shown
+    assert f"(default: {SAT_EFFORT:g}; 0: no CP-SAT stage)" in shown

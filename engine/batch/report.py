@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Any
 
 from ..wording import counted
-from .compare import compare_figure
+from .compare import ALPHA, compare_figure
 from .results import describe_header
 from .stats import PERCENTILES, Summary
 
@@ -118,7 +118,8 @@ def text_report(runs: list[Run]) -> str:
              for letter, run in zip(letters[1:], runs[1:], strict=True) for t in comparisons([runs[0], run])]
     if table:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
-                                               "significant (p<0.05)"], disable_numparse=True, stralign="right")]
+                                               f"significant (p<{ALPHA:g})"], disable_numparse=True,
+                           stralign="right")]
     return "\n".join(lines)
 
 
