@@ -177,9 +177,16 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player is None
 
-    @abstractmethod
+    def winners(self) -> list[int]:
+        """The seats that won, several on a tie (the leaders, if the game was stopped early):
+        multiplayer games define it; a solitaire defines :meth:`returns` instead."""
+        raise NotImplementedError(f"{type(self).__name__} names no winners")
+
     def returns(self) -> list[float]:
-        """Per-seat outcome: 1 for a win (shared wins split), 0 otherwise; games may refine."""
+        """Per-seat outcome: 1 for a win, shared wins split, 0 otherwise (from :meth:`winners`);
+        games may refine."""
+        winners = self.winners()
+        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(self.game.num_players)]
 
     @abstractmethod
     def result(self) -> dict[str, Any]:

@@ -381,10 +381,6 @@ class TorquState(State):
         best = max(self.positions)
         return [s for s in range(self.game.num_players) if self.positions[self.game.owner(s)] == best]
 
-    def returns(self) -> list[float]:
-        winners = self.winners()
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.game.num_players)]
-
     def result(self) -> dict[str, Any]:
         game = self.game
         n = game.num_players

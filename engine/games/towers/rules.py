@@ -484,10 +484,8 @@ class TowersState(State):
         return [s for s, v in enumerate(self.net) if v == best]
 
     def returns(self) -> list[float]:
-        if self.player is not None:
-            return [0.0] * self.game.num_players
-        winners = self.winners()
-        return [1.0 / len(winners) if s in winners else 0.0 for s in range(self.game.num_players)]
+        """Nothing until the game is over (a stake is only settled at the end), then :meth:`winners`'."""
+        return [0.0] * self.game.num_players if self.player is not None else super().returns()
 
     def result(self) -> dict[str, Any]:
         """Scores are each seat's net coins as floats (exact values in ``net``, decimal strings);

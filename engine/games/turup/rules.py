@@ -383,10 +383,6 @@ class TurupState(State):
     def winners(self) -> list[int]:
         return _best(self.scores() if self.game.match_scoring == "total_cards" else self.round_wins())
 
-    def returns(self) -> list[float]:
-        winners = self.winners()
-        return [1.0 / len(winners) if seat in winners else 0.0 for seat in range(self.game.num_players)]
-
     def result(self) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": self.scores(), "winners": self.winners(), "moves": self.moves,
                                   "rounds": self.rounds_played, "round_wins": self.round_wins(),
