@@ -144,16 +144,19 @@ class PairingState(State):
         self.game = game
         self.dealt = tuple(order)
         n = game.num_rows
-        self.rows = [[order[i]] for i in range(n)]
-        self.tops = [game.card_class[order[i]] for i in range(n)]
-        self.by_top: list[list[int]] = [[] for _ in game.accepts]
-        for r, c in enumerate(self.tops):
-            self.by_top[c].append(r)
-        self.waste = [order[n]]
-        self.stock = order[n + 1:]
-        self.next = 0
         self.num_plays = 0
         self.num_turns = 0
+        self.place([[order[i]] for i in range(n)], [order[n]], order[n + 1:])
+
+    def place(self, rows: list[list[int]], waste: list[int], stock: list[int]) -> None:
+        """Put the cards as given (each list bottom first; the stock in turning order, its next card
+        first), and derive the rest: what tops each row and what may be played. The deal uses it, and
+        so do the solver's positions built from another (:mod:`.tame`)."""
+        self.rows, self.waste, self.stock, self.next = rows, waste, stock, 0
+        self.tops = [self.game.card_class[row[-1]] for row in rows]
+        self.by_top: list[list[int]] = [[] for _ in self.game.accepts]
+        for r, c in enumerate(self.tops):
+            self.by_top[c].append(r)
         self._update()
 
     def legal_actions(self) -> list:

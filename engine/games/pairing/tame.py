@@ -47,15 +47,8 @@ def projection(state: PairingState, keep: Callable[[int], bool]) -> PairingState
     ``keep`` takes a card code."""
     card_class = state.game.card_class
     sub = state.clone()
-    sub.rows = [list(state.rows[r]) for r in kept_rows(state, keep)]
-    sub.tops = [card_class[row[-1]] for row in sub.rows]
-    sub.by_top = [[] for _ in state.game.accepts]
-    for r, top in enumerate(sub.tops):
-        sub.by_top[top].append(r)
-    sub.waste = [c for c in state.waste if keep(c)]
-    sub.stock = [c for c in state.stock[state.next:] if keep(c)]
-    sub.next = 0
-    sub._update()
+    sub.place([list(state.rows[r]) for r in kept_rows(state, keep)], [c for c in state.waste if keep(c)],
+              [c for c in state.stock[state.next:] if keep(c)])
     if any(card_class[c] == WILD for c in sub.waste + sub.stock) or WILD in sub.tops:
         raise ValueError("a projection without wild cards must not keep one")
     return sub
@@ -122,10 +115,5 @@ def slots_given(state: PairingState, firsts: list[int], opened: frozenset[int] =
         raise ValueError("one first class per wild slot")
     sub = state.clone()
     sub.game = without_wild_cards(game, len(rows))
-    sub.rows, sub.waste, sub.stock, sub.next = rows, waste, stock, 0
-    sub.tops = [card_class[row[-1]] for row in rows]
-    sub.by_top = [[] for _ in accepts]
-    for r, top in enumerate(sub.tops):
-        sub.by_top[top].append(r)
-    sub._update()
+    sub.place(rows, waste, stock)
     return sub
