@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from .options import format_option, game_options, load_game, seed_option
 from .output import emit_json, emit_yaml, message
+
+if TYPE_CHECKING:
+    from cardgames.engine.core import Game, Playthrough
 
 
 @click.command("deal")
@@ -75,7 +80,7 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
         emit_json(log, pretty=(fmt == "json"))
 
 
-def narrate(game, run) -> str:
+def narrate(game: "Game", run: "Playthrough") -> str:
     """The game told step by step (replayed from the deal, so each line sees its position). A
     game of several deals (rounds, matches) shows each deal where its first action is."""
     from cardgames.engine.log import dumps

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from typing import Any
+from typing import Any, Iterator
 
 import click
 
@@ -64,17 +63,14 @@ def score_names(scorer: Any, names: list[str], where: str) -> dict[str, Any]:
 MAX_LINE = 64 << 10
 
 
-def _read_lines(path: str):
+def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
+    """(``file:line``, card names) for each non-blank line of ``path``'s JSON lines."""
     import orjson
 
     from cardgames.engine.errors import CardgamesError
-    from cardgames.engine.lines import bounded_lines
+    from cardgames.engine.lines import bounded_lines, open_input
 
-    label = "<stdin>" if path == "-" else path
-    try:
-        handle = sys.stdin.buffer if path == "-" else open(path, "rb")  # bytes: orjson checks the UTF-8 too
-    except OSError as exc:
-        raise CardgamesError(f"{label}: cannot read: {exc.strerror or exc}") from None
+    label, handle = open_input(path)
     with handle:
         for number, line in bounded_lines(handle, MAX_LINE, label, "a {\"cards\": [...]} line"):
             where = f"{label}:{number}"

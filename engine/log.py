@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
+from .lines import open_input
 from .rng import RNG_NAME
 from .wording import byte_size
 
@@ -143,17 +144,12 @@ def _umask() -> int:
 
 def read_log(path: str | Path) -> dict[str, Any]:
     """Read and structurally check a log file (``-`` for stdin)."""
-    import sys
-
     import orjson
 
-    label = "<stdin>" if str(path) == "-" else str(path)
+    label, handle = open_input(path, LogError)
     try:
-        if str(path) == "-":
-            raw = sys.stdin.buffer.read(MAX_LOG_BYTES + 1)
-        else:
-            with open(path, "rb") as handle:
-                raw = handle.read(MAX_LOG_BYTES + 1)
+        with handle:
+            raw = handle.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
         raise LogError(f"{label}: cannot read: {exc.strerror or exc}") from None
     if len(raw) > MAX_LOG_BYTES:
