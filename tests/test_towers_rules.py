@@ -339,7 +339,7 @@ def test_a_house_cut_is_a_plain_decimal_share(value, words):
 def test_settlement_example():
     """Soldes A 10, B 6, C 2: A pays B 4 and C 8, B pays C 4; at 5% the house keeps 0.80."""
     cut = parse_cut(0.05)
-    payments = final_payments({A: 10, B: 6, C: 2}, cut, "payee")
+    payments = final_payments({A: 10, B: 6, C: 2}, cut, "payee", netted=True)
     assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 4), (A, C, 8), (B, C, 4)]
     assert money(sum((p.house for p in payments), Fraction(0))) == "0.80"
     net = nets(payments)
@@ -375,13 +375,13 @@ def test_gross_settlement_cuts_each_debt():
 
 
 def test_settlement_cut_paid_by_the_payer():
-    payments = final_payments({A: 10, B: 6}, parse_cut("0.05"), "payer")
+    payments = final_payments({A: 10, B: 6}, parse_cut("0.05"), "payer", netted=True)
     assert [(p.paid, p.received, p.house) for p in payments] == [(Fraction(42, 10), 4, Fraction(2, 10))]
 
 
 def test_flee_payments_and_equal_soldes():
     assert flee_payments(0, 0, [1, 2], parse_cut(0.05), "payee") == []
-    assert final_payments({0: 3, 1: 3}, parse_cut(0.05), "payee") == []
+    assert final_payments({0: 3, 1: 3}, parse_cut(0.05), "payee", netted=True) == []
     pays = flee_payments(1, 7, [2, 0], parse_cut(0.05), "payee")
     assert [(p.payee, money(p.received)) for p in pays] == [(0, "6.65"), (2, "6.65")]
 

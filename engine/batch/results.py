@@ -2,9 +2,9 @@
 
 ::
 
-    {"agents":["greedy"],"config_sha256":"…","engine_version":"0.1.0","format":"cardgames-batch",
-     "game":"eiffel-tower","generator":"shake128-ctr/1","players":1,"rng":"native","seed_prefix":"",
-     "variants":[],"version":1}
+    {"format":"cardgames-batch","version":1,"engine_version":"0.1.0","game":"eiffel-tower","variants":[],
+     "players":1,"agents":["greedy"],"rng":"native","generator":"shake128-ctr/1","seed_prefix":"",
+     "config_sha256":"…"}
     {"seed":0,"won":true,"cards_left":0,"plays":84,"turns":83}
     …
 

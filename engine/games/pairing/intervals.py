@@ -116,7 +116,7 @@ class IntervalSolver:
         """Per stock index ``i``: (base, size, low, high) for each counted pair whose counter, anywhere in
         ``low..high``, can block none of its cards from ``i`` on, whatever their order (``low`` = its
         upper cards to come: enough lower-topped rows for all of them; ``high`` = its rows less its
-        lower cards to come: room for all of them). ``reach(i, k)`` is then the same for every such
+        lower cards to come: room for all of them). ``reach(i, k, d)`` is then the same for every such
         value, so ``reach`` keys them all by ``low`` (a pair with no card left is the common case)."""
         seq, kind, base, size = self.seq, self.kind, self.base, self.size
         lows = [c for c in range(1, len(kind)) if kind[c] == 1]
@@ -234,7 +234,7 @@ class IntervalSolver:
 
         Its next move plays the waste's top card, or turns card ``i``, which must then be played
         before that waste card: at once, or once the cards turned above it are cleared up to some
-        ``m`` in ``reach(i + 1, k)``. Forced plays, as in ``reach``: a playable card ``i`` is buried only
+        ``m`` in ``reach(i + 1, k, d)``. Forced plays, as in ``reach``: a playable card ``i`` is buried only
         past the next card of its class, and a playable waste top with no card of its class left in
         the stock is played at once (turning first could only help the cards of its own class).
         """

@@ -120,8 +120,9 @@ if TYPE_CHECKING:
     from .wildrows import Projections
 
 DEFAULT_BUDGET = 2_000_000  # search nodes, sub-game nodes and interval-solver entries included
-# A search node costs some ten times an interval entry: games that only have the search (wild
-# cards in play) get this default instead, so that an undecided deal costs seconds, not minutes.
+# A search node costs some ten times an interval entry, and games with wild cards have no interval stage
+# (their stages are searches: depth-first, beams, and the checks around them), so they get this default
+# instead: an undecided deal costs seconds before the CP-SAT stage, not minutes.
 SEARCH_ONLY_BUDGET = 300_000
 SEARCH_SHARE = 5_000  # nodes the depth-first search gets (beyond its start-up checks) before the interval stage
 # An interval memo keyed by more counter values than this cannot be bounded (Uta Pagoda: some 20 pairs of
@@ -403,7 +404,7 @@ class Solver:
 
     def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float | None = None):
         """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
-        ``SEARCH_ONLY_BUDGET`` for games with wild cards, where only the search applies).
+        ``SEARCH_ONLY_BUDGET`` for games with wild cards, which have no interval stage).
         ``sat_effort``: the CP-SAT stage's deterministic seconds per search (``cpsat.SEARCHES``) and
         position; 0 for none, None for ``SAT_EFFORT``."""
         self.game = game

@@ -1,4 +1,4 @@
-"""The 73-space board: how match scores move the stones."""
+"""The board (spaces 0 to ``board_end``: the seed's 73, 0 to 72): how match scores move the stones."""
 
 from __future__ import annotations
 

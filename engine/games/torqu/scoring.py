@@ -18,7 +18,7 @@ from .sets import KINDS, SET_SIZE, Ident, Pictures, Points, complete
 
 def most_cards(options: Mapping[str, Any]) -> int:
     """The most cards a player is ever scored on: the largest personal tableau and dealt hand
-    together (72 + 8), read from the ``tableau`` and ``deal`` tables."""
+    together, read from the ``tableau`` and ``deal`` tables (72 + 8 with the seed's)."""
     tableaus = options["tableau"].values()
     return (max(capacity_total((row["center"], row["primary"], row["secondary"])) for row in tableaus)
             + max(row["hand"] for row in options["deal"].values()))

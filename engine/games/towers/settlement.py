@@ -3,8 +3,8 @@
 A solde card is one coin owed to each other player still in the game. A fleeing player pays his
 whole solde to each of them at once; at the end each pair of remaining players nets out (the
 larger solde pays the difference). The house keeps ``cut`` of every payment, taken from what the
-payee receives (``cut_from: payee``, the default) or added on top of what the payer pays
-(``cut_from: payer``). Amounts are :class:`~fractions.Fraction`; a cut written as a decimal keeps
+payee receives (option ``house_cut_from: payee``) or added on top of what the payer pays
+(``house_cut_from: payer``). Amounts are :class:`~fractions.Fraction`; a cut written as a decimal keeps
 every amount a terminating decimal, which :func:`money` prints exactly.
 """
 
@@ -70,7 +70,7 @@ def flee_payments(seat: int, solde: int, others: Iterable[int], cut: Fraction, c
     return [payment(seat, other, solde, cut, cut_from) for other in sorted(others)]
 
 
-def final_payments(soldes: dict[int, int], cut: Fraction, cut_from: str, netted: bool = True) -> list[Payment]:
+def final_payments(soldes: dict[int, int], cut: Fraction, cut_from: str, netted: bool) -> list[Payment]:
     """End-of-game settlement between the players still in (``seat -> solde size``).
 
     Netted (option ``settlement: net``): each pair nets out, the larger solde paying the
