@@ -50,7 +50,8 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
     """Play one game with seeded agents; print its JSON log (or narrate it with --format text)."""
     from cardgames.engine.agents import make_agents
     from cardgames.engine.core import play
-    from cardgames.engine.log import build_log, check_target, dumps, write_atomic
+    from cardgames.engine.files import check_target, write_atomic
+    from cardgames.engine.log import build_log, dumps
 
     if log_path == "-" and fmt == "text":
         raise click.UsageError("--log - puts the log on stdout, where --format text puts the narration: "

@@ -68,7 +68,8 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
     import orjson
 
     from cardgames.engine.errors import CardgamesError
-    from cardgames.engine.lines import bounded_lines, open_input
+    from cardgames.engine.files import open_input
+    from cardgames.engine.lines import bounded_lines
 
     label, handle = open_input(path)
     with handle:

@@ -62,8 +62,9 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.files import check_target, write_atomic
     from cardgames.engine.games.pairing.solver import Solver
-    from cardgames.engine.log import build_log, check_target, dumps, write_atomic
+    from cardgames.engine.log import build_log, dumps
 
     if (seed is None) == (seeds is None):
         raise click.UsageError("give exactly one of --seed S or --seeds A-B")

@@ -1,5 +1,4 @@
-"""Input files: opened (``-`` is stdin) with the label messages give them, and line-oriented
-input (batch result files, ``score --input``) read one bounded line at a time.
+"""Line-oriented input (batch result files, ``score --input``) read one bounded line at a time.
 
 A line is read with at most ``limit + 1`` bytes, so a file without line breaks (``/dev/zero``, a
 binary given by mistake) is refused at its first line instead of being read into memory whole.
@@ -7,24 +6,10 @@ binary given by mistake) is refused at its first line instead of being read into
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import IO, Iterator
 
 from .errors import CardgamesError
 from .wording import byte_size
-
-
-def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -> tuple[str, IO[bytes]]:
-    """``path`` opened for reading bytes (``-``: stdin), and its label for messages (``<stdin>``
-    for stdin); a file that cannot be opened is an ``error`` naming it. Bytes, so that the reader
-    (orjson) checks the UTF-8 itself."""
-    if str(path) == "-":
-        return "<stdin>", sys.stdin.buffer
-    try:
-        return str(path), open(path, "rb")
-    except OSError as exc:
-        raise error(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def bounded_lines(handle: IO[bytes], limit: int, label: str, what: str, first: int = 1) -> Iterator[tuple[int, bytes]]:

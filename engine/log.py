@@ -9,8 +9,6 @@ format is documented in ``docs/log-format.md``.
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -18,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
-from .lines import open_input
+from .files import open_input
 from .rng import RNG_NAME
 from .wording import byte_size
 
@@ -60,86 +58,6 @@ def dumps(data: Any, pretty: bool = True) -> bytes:
 
     option = orjson.OPT_SORT_KEYS | (orjson.OPT_INDENT_2 if pretty else 0)
     return orjson.dumps(data, option=option) + b"\n"
-
-
-def target_problem(path: str | Path) -> str | None:
-    """Why ``write_atomic`` could not write ``path`` at all, or None: checked before a long run,
-    so that a typo in a folder name costs nothing (the write itself still reports anything else)."""
-    if not str(path):
-        return "no file name"
-    if str(path).endswith(os.sep) or os.path.isdir(path):
-        return "a file name, not a folder, is needed"
-    folder = os.path.dirname(os.path.realpath(path))
-    if not os.path.isdir(folder):
-        return f"there is no folder {os.path.dirname(path)}"
-    written_straight = os.path.exists(path) and not os.path.isfile(path)  # a device, a pipe
-    if not written_straight and not os.access(folder, os.W_OK | os.X_OK):  # the temporary file goes there
-        return f"the folder {os.path.dirname(path) or '.'} is not writable"
-    return None
-
-
-def check_target(path: str | Path) -> None:
-    """Raise the one-line error for a file ``write_atomic`` could not write at all (``-`` is stdout)."""
-    problem = None if str(path) == "-" else target_problem(path)
-    if problem is not None:
-        raise CardgamesError(f"cannot write {str(path) or repr('')}: {problem}")
-
-
-def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` all or nothing: a temporary file beside it, then a rename, so a
-    failed run never leaves half a file. ``-`` is stdout. A target that exists but is not a regular
-    file (a device, a pipe, ``/dev/fd/N``) is written straight: renaming over it would replace it.
-    A symbolic link's target is the file replaced. An existing file keeps its permissions; a new
-    one gets the umask's."""
-    import stat
-    import sys
-
-    if str(path) == "-":
-        sys.stdout.buffer.write(data)
-        sys.stdout.buffer.flush()
-        return
-    check_target(path)
-    try:
-        found = os.stat(path)
-    except FileNotFoundError:
-        found = None
-    except OSError as exc:
-        raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
-    if found is not None and not stat.S_ISREG(found.st_mode):
-        try:
-            with open(path, "wb") as handle:
-                handle.write(data)
-        except OSError as exc:
-            raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
-        return
-    mode = stat.S_IMODE(found.st_mode) if found is not None else 0o666 & ~_umask()
-    target = Path(os.path.realpath(path))
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as exc:
-        raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fchmod(handle.fileno(), mode)
-            os.fsync(handle.fileno())
-        os.replace(tmp, target)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        if isinstance(exc, OSError):  # a full disk, a file size limit: said of this file
-            raise CardgamesError(f"cannot write {path}: {exc.strerror or exc}") from None
-        raise
-
-
-def _umask() -> int:
-    """The process's umask (reading it means setting it: set back at once)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
 
 
 def read_log(path: str | Path) -> dict[str, Any]:

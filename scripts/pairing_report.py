@@ -34,9 +34,9 @@ from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError
+from cardgames.engine.files import write_atomic
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
-from cardgames.engine.log import write_atomic
 from cardgames.engine.registry import load_game
 
 OUT = Path(__file__).resolve().parent.parent / "docs" / "rules" / "pairing-stats.md"

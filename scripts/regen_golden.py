@@ -14,7 +14,8 @@ from pathlib import Path
 
 from cardgames.engine.agents import make_agents
 from cardgames.engine.core import play
-from cardgames.engine.log import build_log, dumps, read_log, rng_mode, write_atomic
+from cardgames.engine.files import write_atomic
+from cardgames.engine.log import build_log, dumps, read_log, rng_mode
 from cardgames.engine.registry import load_game
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"

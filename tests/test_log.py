@@ -13,7 +13,8 @@ from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError, LogError
-from cardgames.engine.log import build_log, dumps, read_log, replay, write_atomic
+from cardgames.engine.files import write_atomic
+from cardgames.engine.log import build_log, dumps, read_log, replay
 from cardgames.engine.registry import load_game
 from cardgames.engine.rng import RNG_NAME
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from ..errors import CardgamesError
-from ..log import target_problem, write_atomic
+from ..files import target_problem, write_atomic
 from .report import Run
 
 _SCORE_FIGURES = ("scores", "cards_left", "moves")
