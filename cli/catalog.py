@@ -61,7 +61,10 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
 @format_option("yaml", "json")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:
-    """Show GAME's resolved config: options after variants, deck, players and config hash."""
+    """Show GAME's resolved config: options after variants, deck, players and config hash. In
+    YAML each option is preceded by a comment saying what it means."""
+    from cardgames.engine.registry import engine_module
+
     game = load_game(ctx, game_id, variants, players)
     spec = game.spec
     data = spec.canonical()
@@ -71,4 +74,5 @@ def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], player
     if fmt == "json":
         emit_json(data)
     else:
-        emit_yaml(data)
+        schema = engine_module(spec.engine).OPTIONS
+        emit_yaml(data, comments={("options", key): field.doc for key, field in schema.items()})

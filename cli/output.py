@@ -38,10 +38,29 @@ def emit_rows(rows: Sequence[dict[str, Any]], fmt: str, columns: Sequence[str] |
         click.echo(tabulate([[_cell(r.get(k)) for k in columns] for r in rows], headers=columns))
 
 
-def emit_yaml(data: Any) -> None:
+def emit_yaml(data: Any, comments: dict[tuple[str, str], str] | None = None) -> None:
+    """``data`` as YAML, in its own key order. ``comments[(key, sub)]`` is written as a comment line
+    above ``data[key][sub]`` (a comment line of its own, which no value's text can run into)."""
     import yaml
 
-    click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True), nl=False)
+    def dump(value: Any) -> str:
+        return yaml.safe_dump(value, sort_keys=False, allow_unicode=True)
+
+    if not comments:
+        click.echo(dump(data), nl=False)
+        return
+    out = []
+    for key, value in data.items():
+        notes = {sub: comments[key, sub] for sub in value if (key, sub) in comments} if isinstance(value, dict) else {}
+        if not notes:
+            out.append(dump({key: value}))
+            continue
+        out.append(f"{dump(key).splitlines()[0]}:\n")
+        for sub, item in value.items():
+            if notes.get(sub):
+                out.append(f"  # {notes[sub]}\n")
+            out.append("".join(f"  {line}\n" for line in dump({sub: item}).splitlines()))
+    click.echo("".join(out), nl=False)
 
 
 def _cell(value: Any) -> Any:

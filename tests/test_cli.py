@@ -45,6 +45,22 @@ def test_show(run_cli):
     assert as_json["deck"] == {"id": "french", "name": "French", "copies": 2, "cards": 104}
 
 
+@pytest.mark.parametrize("args", [("torqu", "--variant", "dragons"), ("towers",), ("turup",), ("castle",)])
+def test_show_says_what_each_option_means_in_yaml_comments(run_cli, args):
+    """Each option is preceded by its schema's description, and the comments change no value."""
+    from cardgames.engine.registry import engine_module
+
+    text = run_cli("show", *args).stdout
+    data = yaml.safe_load(text)
+    assert data == orjson.loads(run_cli("show", *args, "--format", "json").stdout)
+    schema = engine_module(data["engine"]).OPTIONS
+    lines = text.splitlines()
+    for key in data["options"]:
+        at = lines.index(f"  {key}:" if isinstance(data["options"][key], (dict, list)) and data["options"][key]
+                         else next(line for line in lines if line.startswith(f"  {key}: ")))
+        assert schema[key].doc and lines[at - 1] == f"  # {schema[key].doc}", key
+
+
 def test_validate_ok(run_cli):
     result = run_cli("validate")
     assert result.exit_code == 0, result.stdout
