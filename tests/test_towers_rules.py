@@ -233,6 +233,26 @@ def test_two_sided_seating_negates_far_side_offsets():
     assert same_side.alignment[1][cyclone] == geometry.ALIGNMENT_INDEX["CE"]
 
 
+def test_two_sided_seating_puts_the_larger_half_on_the_near_side():
+    """Seats ceil(n/2)..n-1 sit across (docs/rules/towers.md): with 3 players, seat 2 alone."""
+    game = towers_game(3, seating="two_sided")
+    cyclone = game.deck.code("The Cyclone")
+    sides = [game.alignment[seat][cyclone] for seat in range(3)]
+    assert sides == [geometry.ALIGNMENT_INDEX["CE"]] * 2 + [geometry.ALIGNMENT_INDEX["LG"]]
+
+
+def test_a_foundation_must_be_true_neutral():
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.towers.rules import deck_problems
+
+    config = Catalog().deck("harrow")
+    assert deck_problems(Deck(config)) == []
+    bear = next(c for c in config["cards"] if c["name"] == "The Bear")
+    bear["alignment"] = "CE"
+    assert deck_problems(Deck(config)) == ["foundation 'The Bear' must be True Neutral (alignment N)"]
+
+
 # -- no legal play, fleeing, skipping -----------------------------------------------------
 def test_no_legal_play_forces_flee_or_pass():
     for no_play, expected in (("flee", [Flee]), ("pass", [Flee, Pass])):
@@ -268,6 +288,15 @@ def test_fleeing_pays_the_solde_to_each_player_still_in():
         state.apply(plays[0] if plays else state.legal_actions()[0])
     assert len(state.soldes[0]) == 5 and state.caches[0] == []
     assert sum(state.net) + state.house == 0
+
+
+def test_a_second_player_to_flee_pays_only_those_still_in():
+    game = towers_game(3, house_cut_on_flee=False, first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES)
+    state.apply(FLEE)  # seat 0: 3 coins to seats 1 and 2
+    assert state.net == [-6, 3, 3] and state.current_player == 1
+    state.apply(FLEE)  # seat 1: 3 coins to seat 2 alone, none to seat 0, who has fled
+    assert state.net == [-6, 0, 6] and state.current_player is None
 
 
 def test_flee_without_house_cut():
@@ -310,6 +339,22 @@ def test_under_pass_a_card_in_the_stock_that_fits_keeps_the_game_going():
             assert [type(a) for a in state.legal_actions()] == [Flee, Pass]
             state.apply(PASS)  # seat 0's cache to its solde; it draws the Paladin
             assert names(game, state.caches[0]) == ["The Paladin"]
+
+
+def test_under_flee_a_card_in_the_stock_does_not_keep_the_game_going():
+    """Under ``no_play: flee`` a stuck player draws nothing more, so only the caches can bring a
+    play: the same position that goes on under ``pass`` (the test above) is over."""
+    game = towers_game(2, no_play="flee", first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
+    state.caches[1] = [game.deck.code("The Mute Hag")]
+    state.stock = [game.deck.code("The Paladin")]  # the Paladin (LG) would fit LG
+    books = game.suits.index("Books")
+    for t in range(6):
+        if t != books:
+            state.occupied[t] = geometry.FULL
+    state.occupied[books] = geometry.mask_of(["NG", "CG"])
+    state._next_turn(0)
+    assert state.current_player is None
 
 
 def test_player_without_cards_is_skipped():
