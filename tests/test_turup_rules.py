@@ -79,6 +79,19 @@ def test_short_last_deal_discard():
     assert sum(state.round_scores[0]) + state.round_leftover[0] == 104
 
 
+@pytest.mark.parametrize("short_deal", ["discard", "round_robin"])
+def test_a_stock_of_exactly_one_deal_is_dealt_in_full(short_deal):
+    """4 players, one deck: 48 cards after the community pile, three whole deals of 4 x 4. The last
+    deal is a full one, so ``short_deal`` never applies: nothing is set aside, every hand gets 4."""
+    state = with_options(4, short_deal=short_deal).new_state(3)
+    while len(state.stock) > 16:
+        state.apply(first_action(state))
+    assert state.next_deal_sizes() == [4, 4, 4, 4]
+    while state.stock:  # the last hand card played deals the rest
+        state.apply(first_action(state))
+    assert state.set_aside == [] and [len(h) for h in state.hands] == [4, 4, 4, 4]
+
+
 def test_deal_layout_and_json(run_cli):
     import json
 
