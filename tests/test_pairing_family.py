@@ -111,6 +111,18 @@ def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
     assert wizards.pairs(wizards.deck.code("1C"), wizards.deck.code("KD"))  # 1 + 16 = 17
 
 
+def test_a_wild_topped_row_takes_any_card_and_a_wild_card_goes_on_any_row():
+    """Wizard's Tower (wild cards, no row cap): a 12 (C) goes on a 5 (5 + 12 = 17) or on a Wizard,
+    not on a 6; a Wizard goes on every row."""
+    game = load_game("wizards-tower")
+    code = game.deck.code
+    state = game.new_state(1)
+    state.place([[code("5C")], [code("Wizard1")], [code("6C")]], [code("CD")], [code("Wizard2")])
+    assert state.legal_actions() == [Play(0), Play(1), Turn()]  # rows in order, whatever tops them
+    state.place([[code("Wizard1")], [code("5C")], [code("6C")]], [code("Wizard2")], [])
+    assert state.legal_actions() == [Play(0), Play(1), Play(2)]
+
+
 def test_row_cap_blocks_a_full_row():
     """Castle's cap is 4 cards a row: the waste card that may go on a row of 3 may not on a row of 4."""
     game = load_game("castle")

@@ -212,6 +212,53 @@ def test_a_turn_draw_then_lay_then_end():
         state.apply(Lay("Air-1"))
 
 
+def test_a_pair_is_one_suit_one_number_or_neighbouring_numbers():
+    """The seed: "two cards of the same suit, the same number or a consecutive number"."""
+    game = load_game("torqu", (), 4)
+    code = game.deck.code
+
+    def pair(a: str, b: str) -> bool:
+        return code(b) in game.partner[code(a)] and code(a) in game.partner[code(b)]
+
+    assert pair("Air-1", "Air-9")  # one suit, numbers far apart and in different pictures
+    assert pair("Air-5", "Fire-5") and pair("Air-5", "Fire-6") and pair("Air-5", "Fire-4")
+    assert not pair("Air-5", "Fire-7") and not pair("Air-5", "Fire-3")
+
+
+def test_hands_are_dealt_one_card_at_a_time_from_the_dealers_left():
+    game = load_game("torqu", (), 3)
+    state = game.new_state(5)
+    top_first = game.shuffled(5)[::-1]  # games deal from the shuffled list's end
+    dealt = [(state.dealer + 1 + i) % 3 for i in range(6)]
+    assert [state.hands[seat][i // 3] for i, seat in enumerate(dealt)] == top_first[:6]
+
+
+def test_a_turn_ends_by_itself_once_the_hand_is_laid_out():
+    game = load_game("torqu", (), 4)
+    state = game.new_state(5)
+    state.hands[0].clear()  # test surgery: the drawn pair will be the whole hand
+    state.apply(state.legal_actions()[0])
+    for lay in [a for a in state.legal_actions() if type(a) is Lay]:
+        state.apply(lay)
+    assert state.current_player == 1 and all(type(a) is Draw for a in state.legal_actions())
+    assert state.moves == 3  # the draw and two lays: no EndTurn
+
+
+def test_tied_stones_move_in_seat_order_from_the_dealers_left(monkeypatch):
+    """Seats 0 and 2 score alike and aim at the same space: seat 0, first from the dealer's (2)
+    left, moves first and takes it; seat 2 steps back."""
+    game = load_game("torqu", (), 3)
+    state = game.new_state(5)
+    assert state.dealer == 2
+    state.positions = [10, 0, 10]
+    values = iter([300, 0, 300])
+    monkeypatch.setattr(game.scorer, "tableau_value", lambda cards: next(values))
+    monkeypatch.setattr(game.scorer, "hand_value", lambda cards: 0)
+    monkeypatch.setattr(type(state), "_deal", lambda self: None)  # the next match is not needed
+    state._end_match()
+    assert state.positions == [13, 0, 12]
+
+
 def test_no_wrap_from_16_to_1():
     game = load_game("torqu", (), 4)
     a, b = game.deck.code("Air-16"), game.deck.code("Earth-1")
