@@ -43,6 +43,13 @@ def test_example_first_player_holds_the_alphabetically_first_card(example):
     assert state.current_player == A  # "Big Sky" comes first, "The" ignored
 
 
+def test_alphabetical_order_ignores_a_leading_the_and_case():
+    from cardgames.engine.games.towers.rules import sort_name
+
+    assert sort_name("The Big Sky") == "big sky" and sort_name("the Owl") == "owl"
+    assert sort_name("Thebes") == "thebes" and sort_name("Theater") == "theater"
+
+
 def test_example_player_a_plays_three_books_chain(example):
     game, state = example
     # Play 1: The Rakshasa (Books, LE) with its symbol on NG: legal, on the empty tower.
