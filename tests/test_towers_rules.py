@@ -326,21 +326,27 @@ def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
     assert state.net == [0, 0]
 
 
+def stuck_with_stock(no_play: str, stock: list[str]):
+    """Seat 0 to play, both caches holding only NE cards, which fit no G position left (only LG
+    of Books is open), and ``stock`` (top first) the whole stock: the Paladin (LG) would fit."""
+    game = towers_game(2, no_play=no_play, first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
+    state.caches[1] = [game.deck.code("The Mute Hag")]
+    state.stock = [game.deck.code(name) for name in reversed(stock)]  # its end is the top
+    books = game.suits.index("Books")
+    for t in range(6):
+        if t != books:
+            state.occupied[t] = geometry.FULL
+    state.occupied[books] = geometry.mask_of(["NG", "CG"])
+    state._next_turn(0)
+    return game, state
+
+
 def test_under_pass_a_card_in_the_stock_that_fits_keeps_the_game_going():
     """The seed ends the game when no card can be played any more. Under ``no_play: pass`` a
     stuck player draws again, so a stock card that fits an open tower can still be played."""
     for stock, over in ((["The Paladin"], False), (["The Idiot", "The Betrayal"], True), ([], True)):
-        game = towers_game(2, no_play="pass", first_player="seat0")
-        # Both caches hold only NE cards, which fit no G position left; the Paladin (LG) fits LG.
-        state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
-        state.caches[1] = [game.deck.code("The Mute Hag")]
-        state.stock = [game.deck.code(name) for name in reversed(stock)]  # its end is the top
-        books = game.suits.index("Books")
-        for t in range(6):
-            if t != books:
-                state.occupied[t] = geometry.FULL
-        state.occupied[books] = geometry.mask_of(["NG", "CG"])
-        state._next_turn(0)
+        game, state = stuck_with_stock("pass", stock)
         assert (state.current_player is None) == over, stock
         if not over:
             assert [type(a) for a in state.legal_actions()] == [Flee, Pass]
@@ -351,16 +357,7 @@ def test_under_pass_a_card_in_the_stock_that_fits_keeps_the_game_going():
 def test_under_flee_a_card_in_the_stock_does_not_keep_the_game_going():
     """Under ``no_play: flee`` a stuck player draws nothing more, so only the caches can bring a
     play: the same position that goes on under ``pass`` (the test above) is over."""
-    game = towers_game(2, no_play="flee", first_player="seat0")
-    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
-    state.caches[1] = [game.deck.code("The Mute Hag")]
-    state.stock = [game.deck.code("The Paladin")]  # the Paladin (LG) would fit LG
-    books = game.suits.index("Books")
-    for t in range(6):
-        if t != books:
-            state.occupied[t] = geometry.FULL
-    state.occupied[books] = geometry.mask_of(["NG", "CG"])
-    state._next_turn(0)
+    _, state = stuck_with_stock("flee", ["The Paladin"])
     assert state.current_player is None
 
 
