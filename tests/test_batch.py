@@ -60,6 +60,19 @@ def test_seed_set_against_a_plain_set():
     assert len(seeds) == len(plain)
     missing = [s for a, b in seeds.missing(SeedRange(0, 310)) for s in range(a, b)]
     assert missing == sorted(set(range(311)) - plain)
+    for _ in range(200):
+        low = rand.randrange(320)
+        high = rand.randrange(low, 330)
+        missing = [s for a, b in seeds.missing(SeedRange(low, high)) for s in range(a, b)]
+        assert missing == sorted(set(range(low, high + 1)) - plain)
+
+
+def test_a_range_past_every_seed_done_is_missing_whole():
+    """Resuming a file of seeds 0-9 with ``--seeds 20-29`` plays 20-29, not 10-29."""
+    seeds = SeedSet()
+    for seed in range(10):
+        seeds.add(seed)
+    assert list(seeds.missing(SeedRange(20, 29))) == [(20, 30)]
 
 
 def test_chunks_cover_runs_in_order():
@@ -100,6 +113,8 @@ def test_wilson_hand_computed():
     assert wilson(0, 0) == (0.0, 1.0)
     with pytest.raises(ValueError):
         wilson(11, 10)
+    # the exact bounds at 0 and n successes, whatever the rounding of the formula would leave
+    assert all(wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0 for n in range(1, 500))
 
 
 def test_percentiles_nearest_rank_hand_computed():
@@ -177,6 +192,23 @@ def test_summary_multiplayer_hand_computed():
     assert "bonus" not in f
 
 
+def test_first_player_advantage_is_measured_against_the_average_seat():
+    """Seat 0's win share minus the average seat's: a tie counts for each of its winners, so the
+    shares need not sum to 1, and a seat that never won is a share of 0, not left out."""
+    summary = Summary()
+    for winners in ([0], [1, 2], [0]):
+        summary.add({"scores": [0, 0, 0, 0], "winners": winners})
+    f = summary.figures(4)
+    assert [f[f"wins[{s}]"]["count"] for s in range(4)] == [2, 1, 1, 0] and f["wins[3]"]["n"] == 3
+    # shares 2/3, 1/3, 1/3, 0: the average seat wins 1/3 of the games, seat 0 1/3 more
+    advantage = f["first_player_advantage"]
+    assert advantage["mean"] == pytest.approx(2 / 3 - 1 / 3)
+    assert advantage["ci_low"] == pytest.approx(f["wins[0]"]["ci_low"] - 1 / 3)
+    summary.add({"scores": [0, 0, 0, 0], "winners": [0, 1]})
+    f = summary.figures(4)
+    assert f["first_player_advantage"]["mean"] == pytest.approx(3 / 4 - 3 / 8)  # shares 3/4, 2/4, 1/4, 0
+
+
 def test_summary_merge_is_order_independent():
     records = synthetic_multiplayer() * 5
     whole = Summary()
@@ -208,6 +240,11 @@ def test_two_proportion_hand_computed():
     assert test.statistic == pytest.approx(2.828427, abs=1e-6)
     assert test.p_value == pytest.approx(0.004677735, abs=1e-9)
     assert two_proportion(0, 50, 0, 80) == ("z", None, 1.0)
+    # unequal sizes, 10/20 vs 60/100: the pooled proportion weighs the games, 70/120 (not the
+    # mean of 0.5 and 0.6); se = sqrt(7/12 * 5/12 * (1/20 + 1/100)) = 0.1207615, z = 0.8280787
+    test = two_proportion(10, 20, 60, 100)
+    assert test.statistic == pytest.approx(0.8280787, abs=1e-7)
+    assert test.p_value == pytest.approx(0.4076259, abs=1e-7)
 
 
 def test_welch_against_scipy():
@@ -223,6 +260,8 @@ def test_welch_against_scipy():
     assert test.statistic == 1.0 and test.p_value == pytest.approx(1 - 1 / math.sqrt(3), abs=1e-12)
     assert student_t_two_sided(3.0, 2.0) == pytest.approx(1 - 3 / math.sqrt(11), abs=1e-12)
     assert welch(3, 0, 10, 3, 0, 10).p_value == 1.0 and welch(3, 0, 10, 4, 0, 10).p_value == 0.0
+    # one game on a side has no spread to estimate: no test, not a verdict
+    assert welch(1.0, 0.0, 1, 2.0, 1.0, 10) == welch(1.0, 1.0, 10, 2.0, 0.0, 1) == ("welch-t", None, None)
 
 
 def test_betainc_known_values():
@@ -259,6 +298,9 @@ def test_a_category_one_file_never_met_is_a_rate_of_0_there():
     assert (stuck["count"], stuck["n"], stuck["mean"]) == (0, 500, 0.0)
     assert (stuck["ci_low"], stuck["ci_high"]) == wilson(0, 500)
     assert "reason=stuck" not in runs[2].figures and "reason=stuck" not in b.figures(1)
+    # a category is a rate among the games where its figure is present
+    blocked = b.figures(1)["reason=blocked"]
+    assert (blocked["count"], blocked["n"], blocked["mean"]) == (500, 500, 1.0)
     test = next(t for t in comparisons(runs) if t["file"] == "b" and t["figure"] == "reason=stuck")
     assert test["significant"] and test["difference"] == pytest.approx(-1 / 3)
 
