@@ -116,6 +116,7 @@ def test_changed_config_is_detected(log, tmp_path):
     (b"", "not valid JSON"),
     (b'{"format": "cardgames-log", "version": 1, "rng"', "not valid JSON"),
     (b"[1, 2]", "not a cardgames log"),
+    (b'{"format": "cardgames-batch", "version": 1}', "not a cardgames log"),
     (b'{"format": "cardgames-log", "version": 9}', "version 9 is not supported"),
     (b'{"format": "cardgames-log", "version": 1}', "missing field 'rng'"),
 ])
@@ -207,6 +208,7 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
     ("seed", "ms7", "the log's seed 'ms7'"),
     ("rng", "pysolfc", "field 'seed' is 7; a log writes this seed as '7'"),  # PySolFC numbers are text
     ("players", 3, "the log's game 'eiffel-tower'"),
+    ("rng", "mt19937", "log uses generator 'mt19937'; this engine has"),
     ("variants", ["death"], "the log's game 'eiffel-tower'"),
 ])
 def test_a_logs_own_fields_are_log_errors(log, field, value, message):
@@ -214,6 +216,15 @@ def test_a_logs_own_fields_are_log_errors(log, field, value, message):
     bad = {**copy.deepcopy(log), field: value}
     with pytest.raises(LogError, match=re.escape(message)):
         replay(bad)
+
+
+@pytest.mark.parametrize("field", ["version", "players"])
+def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
+    """JSON's true is not 1 (Python would take it for one): the header is wrong, said so."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(dumps({**log, field: True, "players": True if field == "players" else 1}))
+    with pytest.raises(LogError, match=f"field '{field}' has the wrong type"):
+        read_log(path)
 
 
 def test_variants_and_agents_must_be_names(tmp_path, log):
@@ -230,6 +241,14 @@ def test_a_multi_deal_log_cut_short_says_actions_are_missing():
     data["actions"] = data["actions"][:30]
     with pytest.raises(LogError, match="actions are missing"):
         replay(data)
+
+
+def test_an_action_entry_with_another_field_is_malformed(log):
+    """A step is a player and an action, nothing more: anything else is not this format."""
+    bad = copy.deepcopy(log)
+    bad["actions"][3]["note"] = "x"
+    with pytest.raises(LogError, match="^step 4: malformed entry"):
+        replay(bad)
 
 
 @pytest.mark.parametrize("change,words", [
