@@ -282,6 +282,25 @@ def test_variant_overlay_and_alias():
     assert strict.variants == ("strict",)
     assert cat.resolve("eiffel-tower", ["strict"]) == strict
     assert plain.sha256 != strict.sha256
+    # a variant named twice, or named besides the alias that implies it, is applied once
+    assert cat.resolve("eiffel-tower", ["strict", "strict"]) == strict == cat.resolve("strict-eiffel-tower", ["strict"])
+
+
+def test_an_alias_implies_its_variant_before_those_named(tmp_path):
+    """``strict-t2 --variant loose`` is t2 + strict + loose, in that order (later overlays win)."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: t2")
+                     .replace("variants: [strict]", "variants: [strict, loose]"), "t2")
+    (root / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    (root / "variants" / "loose.yaml").write_text(
+        strict.replace("id: strict", "id: loose").replace("name: Strict", "name: Loose")
+        .replace("strict: true", "strict: false").replace('aliases: ["strict-{game}"]\n', "")
+        .replace('title: "Strict {game}"\n', ""))
+    cat = Catalog([root, BUNDLED])
+    spec = cat.resolve("strict-t2", ["loose"])
+    assert spec.variants == ("strict", "loose") and spec.options["strict"] is False
+    assert spec.name.endswith("+ Loose")
+    assert cat.resolve("t2", ["loose", "strict"]).options["strict"] is True
 
 
 def test_a_variant_titles_the_game():
@@ -315,6 +334,9 @@ def test_hash_ignores_the_order_of_variants_that_commute():
     other = cat.resolve("torqu", ["dragons", "death"], 4)
     assert one.variants != other.variants and one.options == other.options
     assert one.sha256 == other.sha256 != cat.resolve("torqu", ["death"], 4).sha256
+    # the player count is a rule: the same options for 2 and 3 players are not the same game
+    assert cat.resolve("torqu", (), 2).options == cat.resolve("torqu", (), 3).options
+    assert cat.resolve("torqu", (), 2).sha256 != cat.resolve("torqu", (), 3).sha256
 
 
 def test_unknown_names_suggest():
@@ -325,6 +347,16 @@ def test_unknown_names_suggest():
         cat.resolve("eiffel-tower", ["strikt"])
     with pytest.raises(CardgamesError, match="for 1 player, not 2"):
         cat.resolve("eiffel-tower", players=2)
+    for players in (1, 5):
+        with pytest.raises(CardgamesError, match=f"^towers is for 2-4 players, not {players}$"):
+            cat.resolve("towers", players=players)
+
+
+def test_a_default_player_count_outside_the_range_is_refused(tmp_path):
+    text = EIFFEL.replace("players: {min: 1, max: 1, default: 1}", "players: {min: 1, max: 1, default: 2}")
+    report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
+    line = text.splitlines().index("players: {min: 1, max: 1, default: 2}") + 1
+    assert [(e.line, e.message) for e in report.errors] == [(line, "players: need min <= default <= max")]
 
 
 def test_copies_by_players(tmp_path):
