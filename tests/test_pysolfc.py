@@ -44,7 +44,8 @@ def test_copies_are_told_apart(eiffel):
 
 @pytest.mark.parametrize("text,expected", [("ms1", "ms1"), ("MS 12", "ms12"), ("00000000000000123456", "123456"),
                                            ("0" * 30 + "123456", "123456"), ("7L", "7"), ("ms-00012", "ms12"),
-                                           ("#1,000", "1000"), ("8589934591", "8589934591")])
+                                           ("#1,000", "1000"), ("8589934591", "8589934591"),
+                                           ("ms8589934591", "ms8589934591"), ("9" * 20, "9" * 20)])
 def test_normalize(text, expected):
     assert normalize(text) == expected
 

@@ -19,6 +19,9 @@ def test_first_words_follow_the_documented_construction():
     assert [rng.next64() for _ in range(64)] == list(block0)
     block1 = struct.unpack("<64Q", hashlib.shake_128(key + (1).to_bytes(8, "little")).digest(512))
     assert rng.next64() == block1[0]
+    # a text seed (a PySolFC game number, for the agents' streams) is its UTF-8 after "s:"
+    key = b"cardgames/1\0agent/0\0s:ms7"
+    assert Rng("ms7", "agent/0").next64() == struct.unpack("<Q", hashlib.shake_128(key + bytes(8)).digest(8))[0]
 
 
 def test_pinned_values():
