@@ -40,3 +40,19 @@ def test_staged_solver_agrees_with_brute_force_on_capped_deals(name, variants):
 @given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
 def test_staged_solver_agrees_with_brute_force_mid_game(which, seed, moves):
     check(*position_after(which, seed, moves))
+
+
+def test_a_missing_capped_line_proves_nothing(monkeypatch):
+    """The uncapped game won and no line of it keeping the cap: the deal is undecided there, and the
+    search resumes (it finds the line, or proves the loss). Such deals are rare on the test decks (the
+    roomiest row always keeps the cap), so ``capped_line`` is made to find nothing, and greedy play (which
+    wins these deals before any stage) to win none."""
+    from cardgames.engine.games.pairing import intervals, solver as solver_module
+
+    monkeypatch.setattr(solver_module, "SEARCH_SHARE", 0)
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    calls = []
+    monkeypatch.setattr(intervals.IntervalSolver, "capped_line", lambda self: calls.append(1))
+    game = load_game("tight-capped", (), catalog=CATALOG)
+    verdicts = [check(game, game.new_state(seed)) for seed in range(30)]
+    assert calls and any(verdicts)
