@@ -7,6 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, agrees_with_brute_force, brute_force, position_after
 
+from cardgames.engine.games.pairing import intervals
+from cardgames.engine.games.pairing import solver as solver_module
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
@@ -47,8 +49,6 @@ def test_a_missing_capped_line_proves_nothing(monkeypatch):
     search resumes (it finds the line, or proves the loss). Such deals are rare on the test decks (the
     roomiest row always keeps the cap), so ``capped_line`` is made to find nothing, and greedy play (which
     wins these deals before any stage) to win none."""
-    from cardgames.engine.games.pairing import intervals, solver as solver_module
-
     monkeypatch.setattr(solver_module, "SEARCH_SHARE", 0)
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
     calls = []
