@@ -364,6 +364,67 @@ def test_check_comparable():
         check_comparable([("a", HEADER), ("b", {**HEADER, "players": 4})])
 
 
+@pytest.mark.parametrize("content, message", [
+    (orjson.dumps({k: v for k, v in HEADER.items() if k not in ("rng", "seed_prefix")}) + b"\n",
+     ":1: header lacks rng, seed_prefix"),
+    (orjson.dumps({**HEADER, "version": True}) + b"\n", ":1: header field 'version' has the wrong type or value"),
+    (orjson.dumps({**HEADER, "agents": [1]}) + b"\n", ":1: header field 'agents' has the wrong type or value"),
+    (orjson.dumps({**HEADER, "players": 2}) + b"\n", ":1: header names 1 agent for 2 players"),
+    (orjson.dumps(HEADER) + b'\n{"seed": true}\n', ":2: not a result record (a JSON object with an integer seed)"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "winners": [1]}\n', ":2: winners must list seats 0..0"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "winners": {}}\n', ":2: winners must list seats 0..0"),
+    (b'{"format": "cardgames-batch"', ":1: no whole header line"),
+])
+def test_result_file_fields_of_the_wrong_kind_are_named_at_their_line(tmp_path, content, message):
+    """A header names every identity field; true is no version or seed, agents are names, one a seat,
+    winners a list of seats; a first line without its newline is a torn header."""
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value).startswith(f"{path}{message}")
+
+
+def test_the_largest_seed_is_a_valid_record(tmp_path):
+    """Seeds run to 2**64-1 inclusive."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 2**64 - 1, "won": True}])
+    assert [r["seed"] for _, r in Reader(path).records()] == [2**64 - 1]
+
+
+def test_resuming_refuses_a_file_of_another_config():
+    """A file whose config hash differs is another experiment: resuming it is refused by that field."""
+    from cardgames.engine.batch.results import check_same_experiment
+
+    with pytest.raises(CardgamesError) as err:
+        check_same_experiment("r.jsonl", HEADER, {**HEADER, "config_sha256": "1" * 64})
+    assert str(err.value).startswith(f"r.jsonl: holds results of another run (config_sha256 '{'0' * 64}', this run '")
+
+
+def test_writer_cuts_a_torn_tail_longer_than_what_follows(tmp_path):
+    """Resuming cuts the file at ``keep``: a long torn last line leaves no bytes after the new records."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=b'{"seed": 2, "won": false, "cards_left": 12')
+    keep = path.stat().st_size - len(b'{"seed": 2, "won": false, "cards_left": 12')
+    writer = Writer(path, HEADER, keep)
+    writer.write(b'{"seed":2}\n')
+    writer.close()
+    assert path.read_bytes() == orjson.dumps(HEADER) + b'\n{"seed":1,"won":true}\n{"seed":2}\n'
+
+
+def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path):
+    """A sub-range's summary holds its seeds' records only; every seed read is still noted as seen."""
+    from cardgames.engine.batch.results import fold_records
+    from cardgames.engine.batch.seeds import SeedSet
+    from cardgames.engine.batch.stats import Summary
+
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": s, "won": s == 2} for s in (1, 2, 3)])
+    summary, seen = Summary(), SeedSet()
+    assert fold_records(Reader(path), summary, seen, within={2}) == 1
+    assert summary.games == 1 and all(not seen.add(s) for s in (1, 2, 3))
+
+
 def test_progress_line():
     stream = io.StringIO()
     progress = Progress(enabled=True, stream=stream)

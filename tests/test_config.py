@@ -549,3 +549,263 @@ def test_every_option_an_engine_takes_is_named_on_its_rules_page(engine):
     option added to an engine without a word there fails here."""
     page = (Path(__file__).parent.parent / "docs" / "rules" / f"{engine}.md").read_text()
     assert [name for name in engine_module(engine).OPTIONS if not re.search(rf"`{name}[`:= ]", page)] == []
+
+
+def test_a_folder_without_config_files_is_an_error(tmp_path):
+    """``validate DIR`` on a folder with no games/, decks/ or variants/ YAML files says so
+    rather than passing having checked nothing."""
+    report = validate([str(tmp_path)])
+    assert [str(e) for e in report.errors] == [f"{tmp_path}: no games/, decks/ or variants/ folder with YAML files"]
+
+
+def test_a_folder_named_is_checked_over_the_configured_config_dirs(tmp_path):
+    """A folder given to ``validate`` is checked against its own files: a namesake game in a
+    configured config dir (``extra_roots``) must not stand in for it."""
+    good, bad = tmp_path / "good", tmp_path / "bad"
+    for root, text in ((good, EIFFEL), (bad, EIFFEL.replace("[1, 2, 3, 4, 5, 5]", "[60, 60]"))):
+        (root / "games").mkdir(parents=True)
+        (root / "games" / "eiffel-tower.yaml").write_text(text)
+    report = validate([str(bad)], [good])
+    assert [(e.path, e.line) for e in report.errors] == [(str(bad / "games" / "eiffel-tower.yaml"), 14)]
+    assert validate([str(good)], [bad]).ok
+
+
+def test_a_deck_with_schema_errors_gets_no_deck_checks_on_top(tmp_path):
+    """A deck whose suit lacks its id is reported by the schema, at its line, once; the deck
+    checks that read the ids do not run on it (they raised KeyError)."""
+    (tmp_path / "decks").mkdir()
+    french = (BUNDLED / "decks" / "french.yaml").read_text()
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("{id: D,", "{idx: D,"))
+    assert [f"{e.line}: {e.message}" for e in validate([str(tmp_path)]).errors] == [
+        "10: missing key 'id' in 'suits[3]'"]
+
+
+def test_a_broken_deck_is_reported_at_its_file_not_again_at_its_games(tmp_path):
+    """A game using a deck that fails its own checks is not checked on top (its deal would be
+    blamed for the deck's repeated suit)."""
+    (tmp_path / "decks").mkdir()
+    french = (BUNDLED / "decks" / "french.yaml").read_text()
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("{id: D, name: Diamonds", "{id: H, name: Diamonds"))
+    make_root(tmp_path, EIFFEL, "eiffel-tower")
+    report = validate([str(tmp_path)])
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
+        ("french.yaml", 10, "suit id 'H' is used twice")]
+
+
+def test_a_loose_deck_file_is_checked_as_a_deck(tmp_path):
+    """A file outside a decks/ folder with neither ``engine`` nor ``applies_to`` is a deck, and
+    a sound one passes (it was not read as a game missing its keys)."""
+    deck = tmp_path / "odd.yaml"
+    deck.write_text((BUNDLED / "decks" / "french.yaml").read_text().replace("id: french", "id: odd"))
+    assert validate([str(deck)]).ok
+    deck.write_text("id: odd\nname: Odd\n")
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == ["1: the deck has no cards"]
+
+
+def test_a_repeated_explicit_card_is_reported_at_its_line(tmp_path):
+    """Two ``cards`` entries of one name: the second's line and name, as for suits and ranks
+    (not line 1's "cannot build the deck")."""
+    (tmp_path / "decks").mkdir()
+    deck = tmp_path / "decks" / "odd.yaml"
+    deck.write_text("id: odd\nname: Odd\ncards:\n  - {name: X}\n  - {name: Y}\n  - {name: X}\n")
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == ["6: card name 'X' is used twice"]
+
+
+def test_a_card_name_template_making_a_copy_mark_is_refused(tmp_path):
+    """A ``card_name`` template that writes '#' into names (no suit or rank id holds one) is
+    refused at the template's line: AH#2 would read as the second deck's AH."""
+    (tmp_path / "decks").mkdir()
+    deck = tmp_path / "decks" / "odd.yaml"
+    deck.write_text("id: odd\nname: Odd\ncard_name: '{rank}#{suit}'\nsuits: [{id: H}]\nranks: [{id: A, value: 1}]\n")
+    errors = validate([str(deck)]).errors
+    assert [e.line for e in errors] == [3] and "card_name makes names holding '#'" in errors[0].message
+
+
+def test_one_variants_two_templates_making_one_alias_are_reported(tmp_path):
+    """Two alias templates of the same variant that make one name clash like two variants'
+    (the clash check compares templates, not only variants)."""
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[strict]", "[v2]"))
+    (root / "variants").mkdir()
+    (root / "variants" / "v2.yaml").write_text(strict.replace("id: strict", "id: v2")
+                                               .replace('["strict-{game}"]', '["x-{game}", "x-{game}"]'))
+    line = strict.splitlines().index('aliases: ["strict-{game}"]') + 1
+    report = validate([str(root)])
+    assert [f"{e.line}: {e.message}" for e in report.errors] == [
+        f"{line}: alias 'x-my-tower' (my-tower + v2) is also variant v2's alias of my-tower"] * 2
+
+
+def test_facts_skip_the_player_counts_a_variant_cannot_be_played_at():
+    """Torqu's partners variant needs an even count of 4 or more: validate shows no deal facts
+    for it at 2, 3, 5 or 7 players."""
+    report = validate([str(BUNDLED / "games" / "torqu.yaml")])
+    assert report.ok
+    assert [f["players"] for f in report.facts if f["variants"] == ["partners"]] == [4, 6, 8]
+
+
+def test_true_is_not_an_integer_in_a_config():
+    """YAML's true is a bool, which Python counts as an int: an INT field refuses it."""
+    from cardgames.engine.schema import INT, Field, check_mapping
+
+    doc = parse_document("size: true\n")
+    assert [str(e) for e in check_mapping(doc.data, {"size": Field(INT)}, doc)] == [
+        "<string>:1: 'size' must be an integer, not True"]
+
+
+def test_a_choice_outside_its_list_is_refused_at_its_line():
+    """A value not among a field's choices is an error at the value's own line."""
+    from cardgames.engine.schema import STR, Field, check_mapping
+
+    doc = parse_document("id: x\nbonus: sideways\n")
+    fields = {"id": Field(STR), "bonus": Field(STR, choices=("any", "same"))}
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
+        "<string>:2: 'bonus' is 'sideways'; expected one of 'any', 'same'"]
+
+
+def test_positive_and_between_bounds():
+    """``positive`` refuses 0; ``between(low, high)`` takes both bounds and nothing outside."""
+    from cardgames.engine.schema import between, positive
+
+    assert positive(0) == "must be positive" and positive(1) is None and positive(None) is None
+    check = between(1, 16)
+    assert [check(v) for v in (0, 1, 16, 17)] == ["must be 1..16", None, None, "must be 1..16"]
+
+
+def test_a_config_file_that_is_not_a_mapping_is_one_error(tmp_path):
+    """A game file holding a list is "must be a mapping" at line 1, not a key-by-key list."""
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "games" / "x.yaml"
+    path.write_text("- a\n- b\n")
+    assert [str(e) for e in validate([str(path)]).errors] == [f"{path}:1: the file must be a mapping"]
+
+
+def test_a_line_falls_back_to_the_nearest_ancestor_then_to_line_one():
+    """``Document.line`` of a key path the file lacks is its nearest ancestor's line, and the
+    file's first line when no part of it is there."""
+    doc = parse_document("x: 0\na:\n  b:\n    c: 1\n")
+    assert doc.line(("a", "b", "missing", 0)) == 4  # b's value, the mapping, starts on line 4
+    assert doc.line(("missing",)) == 1 and doc.line(()) == 1
+
+
+def test_a_file_of_exactly_the_size_limit_is_read(tmp_path):
+    """The limit is 1 MiB inclusive: a file of exactly 1 MiB is parsed, one byte more is refused."""
+    from cardgames.engine.yamlfile import MAX_BYTES
+
+    path = tmp_path / "edge.yaml"
+    path.write_bytes(b"x: " + b"y" * (MAX_BYTES - 4) + b"\n")
+    assert len(read_document(path).data["x"]) == MAX_BYTES - 4
+    path.write_bytes(b"x: " + b"y" * (MAX_BYTES - 3) + b"\n")
+    with pytest.raises(ConfigError, match="larger than 1 MiB"):
+        read_document(path)
+
+
+def test_bad_utf8_names_the_first_bad_byte(tmp_path):
+    """A truncated UTF-8 sequence is reported at the byte where it starts."""
+    path = tmp_path / "bad.yaml"
+    path.write_bytes(b"id: x\nname: \xe2\x82\n")
+    with pytest.raises(ConfigError) as err:
+        read_document(path)
+    assert str(err.value) == f"{path}: not UTF-8 text (byte 12)"
+
+
+def test_an_unclosed_quote_on_the_error_line_names_no_second_line():
+    """The parser's "while scanning ... on line N" is added only when N is not the error's own line."""
+    with pytest.raises(ConfigError) as err:
+        parse_document('a: "abc', "f.yaml")
+    assert str(err.value) == "f.yaml:1: YAML syntax error: found unexpected end of stream"
+
+
+def test_an_empty_or_comment_only_file_is_an_error_at_line_one():
+    """A file with no YAML node (empty, or comments only) is "file is empty", not a crash."""
+    for text in ("", "# just a comment\n"):
+        with pytest.raises(ConfigError) as err:
+            parse_document(text, "e.yaml")
+        assert str(err.value) == "e.yaml:1: file is empty"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("id: x\n? [a, b]\n: 1\n", 2, "mapping keys must be plain scalars"),
+    ("a:\n  <<: {x: 1}\n  y: 2\n", 2, "YAML merge keys (<<) are not allowed in configs"),
+    ("a: 1\na:\n  b: 2\n  c: 3\n", 2, "duplicate key 'a'"),  # at the key's line, not its value's end
+])
+def test_refused_mapping_keys_are_named_at_the_keys_line(text, line, message):
+    """A sequence as a key, a merge key and a repeated key are refused at the key's own line."""
+    with pytest.raises(ConfigError) as err:
+        parse_document(text, "f.yaml")
+    assert (err.value.line, err.value.message) == (line, message)
+
+
+def test_the_integer_range_includes_both_ends():
+    """A config holds -2**63..2**64-1, both ends included (seeds up to 2**64-1)."""
+    assert parse_document(f"a: {-(1 << 63)}\nb: {(1 << 64) - 1}\n").data == {"a": -(1 << 63), "b": (1 << 64) - 1}
+    with pytest.raises(ConfigError, match="outside the integers"):
+        parse_document(f"b: {1 << 64}\n")
+
+
+def test_a_deck_names_the_card_named_twice():
+    """Two explicit cards of one name: the error names that card, not the deck's first."""
+    from cardgames.engine.cards import Deck
+
+    with pytest.raises(CardgamesError, match="^deck 'd': two cards are named 'Y'$"):
+        Deck({"id": "d", "cards": [{"name": "X"}, {"name": "Y"}, {"name": "Y"}]})
+
+
+def test_card_names_are_looked_up_stripped_and_copies_suggested_unless_plain():
+    """``Deck.code`` ignores spaces around a name; an unknown name's suggestions include later
+    copies' names (QH#2), except for a caller taking plain names only."""
+    from cardgames.engine.cards import Deck
+
+    deck = Deck(read_document(BUNDLED / "decks" / "french.yaml").data, copies=2)
+    assert deck.code(" QH ") == deck.code("QH")
+    with pytest.raises(CardgamesError, match=r"did you mean 'QH#2' or 'TH#2' or 'QS#2'\?$"):
+        deck.code("QHX#2")
+    with pytest.raises(CardgamesError, match=r"^unknown card 'QHX#2' in the french deck$"):
+        deck.code("QHX#2", plain=True)
+
+
+def test_stock_line_shows_the_first_eight_then_an_ellipsis():
+    """``stock_line`` lists up to ``shown`` cards, with "..." only when more follow."""
+    from cardgames.engine.cards import stock_line
+
+    assert stock_line(list("ABCDEFGH"), "turned") == "stock: 8 cards, turned in this order: A B C D E F G H"
+    assert stock_line(list("ABCDEFGHI"), "dealt", sep=", ") == \
+        "stock: 9 cards, dealt in this order: A, B, C, D, E, F, G, H, ..."
+
+
+def test_a_card_name_template_may_use_the_rank_and_suit_names():
+    """``{rank_name}`` and ``{suit_name}`` are the names the deck gives (its ids without one)."""
+    from cardgames.engine.cards import Deck
+
+    deck = Deck({"id": "d", "card_name": "{rank_name} of {suit_name}",
+                 "suits": [{"id": "H", "name": "Hearts"}, {"id": "X"}],
+                 "ranks": [{"id": "A", "name": "Ace", "value": 1}, {"id": "2", "value": 2}]})
+    assert deck.names == ("Ace of Hearts", "2 of Hearts", "Ace of X", "2 of X")
+
+
+def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
+    """``{value[0]}`` fails with TypeError (an int is not subscriptable): a named problem."""
+    from cardgames.engine.cards import card_name_problem
+
+    problem = card_name_problem({"card_name": "{value[0]}"})
+    assert problem is not None and problem.startswith("card_name '{value[0]}' cannot name cards (TypeError: ")
+
+
+def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
+    """A suited card's attrs are its rank's extra fields (not id, name or value); an explicit card's
+    are its own beyond name, suit, rank and value."""
+    from cardgames.engine.cards import Deck
+
+    deck = Deck({"id": "d", "suits": [{"id": "H"}],
+                 "ranks": [{"id": "A", "name": "Ace", "value": 1, "high": True}],
+                 "cards": [{"name": "Fool", "suit": "H", "rank": "0", "value": 0, "wild": True}]})
+    assert [(c.name, c.suit, c.rank, c.value, dict(c.attrs)) for c in deck.cards] == [
+        ("AH", "H", "A", 1, {"high": True}), ("Fool", "H", "0", 0, {"wild": True})]
+
+
+def test_an_unknown_long_card_name_is_clipped_in_the_message():
+    """An unknown card name of hundreds of characters is cut short in the one-line error."""
+    from cardgames.engine.cards import Deck
+
+    with pytest.raises(CardgamesError) as err:
+        Deck({"id": "d", "cards": [{"name": "X"}]}).code("Y" * 300)
+    assert str(err.value) == f"unknown card '{'Y' * 35}...' in the d deck"

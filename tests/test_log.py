@@ -261,3 +261,46 @@ def test_an_action_with_wrong_fields_says_which(log, change, words):
     change(bad["actions"][first]["action"])
     with pytest.raises(LogError, match=f"^step {first + 1}: {re.escape(words)}$"):
         replay(bad)
+
+
+def test_an_unreadable_input_names_the_reason_without_errno(tmp_path):
+    """``open_input`` of a missing file: "<path>: cannot read: No such file or directory"."""
+    from cardgames.engine.files import open_input
+
+    with pytest.raises(CardgamesError) as err:
+        open_input(tmp_path / "missing.json")
+    assert str(err.value) == f"{tmp_path / 'missing.json'}: cannot read: No such file or directory"
+
+
+def test_a_folder_without_write_or_search_permission_is_refused(tmp_path, monkeypatch):
+    """The temporary file needs the folder writable and searchable (checked with os.access, which
+    root always passes, hence the stand-in): either missing is refused, a bare name's folder
+    named '.'; ``-`` (stdout) and a device need no temporary file there."""
+    import os
+
+    from cardgames.engine.files import check_target, target_problem
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(os, "access", lambda path, mode: not mode & os.X_OK)  # writable, not searchable
+    assert target_problem("out.json") == "the folder . is not writable"
+    monkeypatch.setattr(os, "access", lambda path, mode: False)
+    assert target_problem(str(tmp_path / "out.json")) == f"the folder {tmp_path} is not writable"
+    check_target("-")
+    assert target_problem(os.devnull) is None  # a device is written straight: its folder takes no file
+
+
+def test_an_empty_output_name_is_shown_quoted():
+    """An empty --out is named as '' in the error, not as nothing."""
+    from cardgames.engine.files import check_target
+
+    with pytest.raises(CardgamesError) as err:
+        check_target("")
+    assert str(err.value) == "cannot write '': no file name"
+
+
+def test_a_missing_folder_is_named_as_given(tmp_path, monkeypatch):
+    """A relative name's missing folder is named as the user wrote it, not as an absolute path."""
+    from cardgames.engine.files import target_problem
+
+    monkeypatch.chdir(tmp_path)
+    assert target_problem("nodir/g.json") == "there is no folder nodir"

@@ -151,3 +151,36 @@ def test_the_search_beam_path_agrees_with_brute_force(monkeypatch, name, variant
         verdicts.append(truth)
     assert any(verdicts) and not all(verdicts)
     assert calls, "the beam stage should have run"
+
+
+def test_refine_counts_the_wastes_pairs_as_live():
+    """Once the stock is out the live pairs are the waste's: a sub-game of some of them is still
+    refined (tiny-odd 0 with its stock turned out is lost, and one pair's sub-game shows it), and
+    the set of every live pair is the whole game, which refine leaves undecided."""
+    from cardgames.engine.games.pairing.rules import TURN
+
+    game = load_game("tiny-odd", (), catalog=CATALOG)
+    state = game.new_state(0)
+    while state.next < len(state.stock):
+        state.apply(TURN)
+    solver = Solver(game)
+    live = frozenset(solver.group[game.card_class[c]] for c in state.waste) - {0}
+    assert len(live) > 1 and not brute_force(state.clone())
+    assert refine(solver, state, frozenset([min(live)]), 10**9) == (False, [])
+    assert refine(Solver(game), state, live, 10**9) == (None, [])
+
+
+def test_refine_grows_the_set_from_the_topmost_blocker_and_clears_without_turning():
+    """Pinned outcomes on tiny-odd: a played-out line adds the pair of the topmost other card on the
+    waste, and clears other pairs' cards by plays only (never a turn), which decides these positions:
+    deals 9 and 17 lost from pair 1's sub-game (as brute force says), and a line that wins from seed 3
+    after two moves, found from pairs 2 and 3."""
+    game = load_game("tiny-odd", (), catalog=CATALOG)
+    for seed in (9, 17):
+        state = game.new_state(seed)
+        assert refine(Solver(game), state, frozenset([1]), 10**9) == (False, [])
+        assert not brute_force(state.clone())
+    game, state = position_after(("tiny-odd", ()), 3, [7, 3])
+    verdict, line = refine(Solver(game), state, frozenset([2, 3]), 10**9)
+    assert verdict is True
+    assert_line_wins(state, line)
