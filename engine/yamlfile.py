@@ -1,8 +1,9 @@
 """Reading YAML config files safely, keeping the line of every value for error messages.
 
 Configs are small, hand-written files. We refuse what they never need and what makes a parser
-slow or unsafe: files over 1 MiB (checked before parsing), anchors and aliases (the "billion
-laughs" bomb expands through aliases), and duplicate keys (silently last-wins in PyYAML).
+slow or unsafe: files over 1 MiB (checked before parsing), aliases (the "billion laughs" bomb
+expands through them; an anchor no alias uses changes nothing and is let be), and duplicate keys
+(silently last-wins in PyYAML).
 """
 
 from __future__ import annotations
@@ -92,8 +93,8 @@ def parse_document(text: str, label: str = "<string>") -> Document:
 def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], constructor: Any) -> Any:
     import yaml
 
-    if id(node) in seen or getattr(node, "anchor", None):
-        raise doc.error(keypath, "YAML anchors and aliases are not allowed in configs")
+    if id(node) in seen:  # the composer hands an alias the anchored node itself
+        raise doc.error(keypath, "YAML aliases (*name) are not allowed in configs: write the value out")
     seen.add(id(node))
     doc.lines[keypath] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
@@ -104,18 +105,14 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path,
                                   key_node.start_mark.line + 1)
-            key = str(constructor.construct_object(key_node))
+            key = str(_construct(key_node, keypath, doc, constructor))
             if key in result:
                 raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)
             result[key] = _convert(value_node, keypath + (key,), doc, seen, constructor)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
-    try:
-        value = constructor.construct_object(node)
-    except yaml.YAMLError as exc:  # an unknown tag such as !!python/object: its problem, without the mark's lines
-        problem = getattr(exc, "problem", None) or str(exc)
-        raise doc.error(keypath, f"bad value: {_one_line(problem)}") from None
+    value = _construct(node, keypath, doc, constructor)
     if not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
         raise doc.error(keypath, f"{node.value!r} is a {type(value).__name__}; a config value is a string, a "
                         "number, true/false or null (quote it to make it a string)")
@@ -124,6 +121,20 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
         raise doc.error(keypath, f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})")
     return value
+
+
+def _construct(node: Any, keypath: tuple, doc: Document, constructor: Any) -> Any:
+    """A scalar node's value, or a ConfigError at its line."""
+    import yaml
+
+    try:
+        return constructor.construct_object(node)
+    except yaml.YAMLError as exc:  # an unknown tag such as !!python/object: its problem, without the mark's lines
+        problem = getattr(exc, "problem", None) or str(exc)
+    except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):
+        # an explicit tag on text it does not fit (!!int abc, !!bool x): PyYAML's converter fails unguarded
+        problem = f"{node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]}"
+    raise ConfigError(f"bad value: {_one_line(problem)}", doc.path, node.start_mark.line + 1)
 
 
 def _one_line(text: str) -> str:
