@@ -194,7 +194,8 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     got = []
-    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    # a daemon: were the pipe renamed over, the reader would wait on it for ever, and so would pytest's exit
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()), daemon=True)
     reader.start()
     write_atomic(fifo, b"through the pipe")
     reader.join(10)
