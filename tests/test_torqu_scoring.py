@@ -72,10 +72,36 @@ def test_tableau_score_subtracts_left_out_cards(game):
     assert result["leftover"] == ["Fire-16"]
 
 
+def test_sets_are_listed_highest_points_first(game):
+    """An arrangement lists its sets by points, highest first, whatever order the optimiser found
+    them in (it finds this Flush, a special, before the number side's Four of a Kind)."""
+    result = score(game, ["Air-1", "Air-5", "Air-11", "Air-16", "Earth-10", "Water-10", "Fire-10", "Plant-10"])
+    assert result["score"] == 130
+    assert [(s["kind"], s["points"]) for s in result["sets"]] == [("four_of_a_kind", 100), ("flush", 30)]
+
+
+def test_a_number_kind_takes_the_first_cards_of_each_number_in_deck_order(game):
+    """Cards of one number are interchangeable for a Fifteen, a Straight or a Four of a Kind; the
+    arrangement (what ``cardgames score`` prints) takes the first of them in the deck's order."""
+    result = score(game, ["Air-1", "Earth-1", "Earth-2", "Water-3", "Fire-9", "Plant-9"])
+    assert result["score"] == 120 - 1 - 9
+    assert result["sets"] == [{"cards": ["Air-1", "Earth-2", "Water-3", "Fire-9"], "kind": "fifteen", "points": 120}]
+    assert result["leftover"] == ["Earth-1", "Plant-9"]
+
+
 def test_mirror_is_wild(game):
     result = score(game, ["Water-1", "Water-2", "Water-3", "Magic-13"])
     assert result["score"] == 300
     assert result["sets"][0]["wild"] == {"Magic-13": "Water-4"}
+
+
+def test_a_mirror_worth_more_as_a_wild_card_is_shown_as_one(game):
+    """A Mirror is shown as itself only when that scores as much: Magic 9-11 and Magic-13 are a Flush
+    (30) as they are, but a Perfect Four (Wands, 300) with the Mirror standing for Magic-12."""
+    result = score(game, ["Magic-9", "Magic-10", "Magic-11", "Magic-13"])
+    assert result["score"] == 300
+    assert result["sets"] == [{"cards": ["Magic-9", "Magic-10", "Magic-11", "Magic-13"], "kind": "perfect_four",
+                               "points": 300, "wild": {"Magic-13": "Magic-12"}}]
 
 
 def test_mirror_left_out_costs_its_number(game):
@@ -207,6 +233,18 @@ def test_optimum_with_a_probe_equals_brute_force(game, dragons, codes, sign, wit
     g = dragons if with_dragons else game
     with mock.patch.object(optimise, "PROBE_FROM_CARDS", 0), mock.patch.object(optimise, "PROBE_NODES", nodes):
         assert g.scorer.arrange(codes, sign)["score"] == g.scorer.value(codes, sign) == brute_force(g, codes, sign)
+
+
+def test_a_probed_search_keeps_a_flush_completed_by_a_mirror(game, monkeypatch):
+    """The reduced-value bound charges a special's wild card its Flush share less the best own number
+    a wild card adds (``spare[0] - QUARTER * best_wild``); charged more, a search that starts from the
+    probe's packing prunes the optimum: Dragon 5, 11, 16 and Magic-16 as Dragon-15, a Flush (30 + 48 - 55)."""
+    from cardgames.engine.games.torqu import optimise
+
+    monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 0)
+    codes = game.deck.codes(["Earth-7", "Magic-16", "Dragon-5", "Dragon-11", "Dragon-16"])
+    assert game.scorer.value(codes) == game.scorer.arrange(codes)["score"] == brute_force(game, codes, 1) == 23
+
 
 def test_arrangement_accounts_for_every_card(game):
     names = ["Air-1", "Air-2", "Air-3", "Air-9", "Earth-4", "Water-4", "Fire-4", "Plant-4", "Magic-15", "War-2"]
@@ -470,6 +508,16 @@ def test_the_cpsat_model_agrees_with_several_mirrors(game, codes, mirrors, sign)
     optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     assert game.deck.code("Magic-13") == 140  # the Mirrors are codes 140-143
     assert optimum(game.scorer, codes + mirrors, sign) == game.scorer.arrange(codes + mirrors, sign)["score"]
+
+
+def test_the_cpsat_model_uses_a_card_in_one_special_only(dragons):
+    """Each real card is in at most one special of the CP-SAT model, also a card in just two: the Rain
+    Dragon (Dragon-9) makes a Perfect Four with Water 1-3 and another with Dragon 10-12, and the Air-9
+    beside it must not let the count of nines pay for both (600); the optimum is 300 + 120 (a Fifteen)."""
+    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
+    codes = dragons.deck.codes(["Water-1", "Water-2", "Water-3", "Dragon-9", "Dragon-10", "Dragon-11", "Dragon-12",
+                                "Air-9"])
+    assert optimum(dragons.scorer, codes) == dragons.scorer.arrange(codes)["score"] == 420
 
 
 @pytest.mark.parametrize("k", [0, 1])

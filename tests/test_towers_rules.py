@@ -385,6 +385,13 @@ def test_a_house_cut_is_a_plain_decimal_share(value, words):
     assert parse_cut("0.123456789") == Fraction(123456789, 10**9) and parse_cut("0.0500") == Fraction(1, 20)
 
 
+def test_a_house_cuts_places_are_counted_without_trailing_zeros():
+    """The 9-place limit counts significant places only: 0.1 written with ten places and 0.05 with
+    fourteen are accepted, and a zero cut has no places at all however it is written."""
+    assert parse_cut("0.1000000000") == Fraction(1, 10) and parse_cut("0.05000000000000") == Fraction(1, 20)
+    assert parse_cut("0.00000000000") == 0 and parse_cut("0E-20") == 0
+
+
 def test_settlement_example():
     """Soldes A 10, B 6, C 2: A pays B 4 and C 8, B pays C 4; at 5% the house keeps 0.80."""
     cut = parse_cut(0.05)
@@ -439,6 +446,15 @@ def test_flee_payments_and_equal_soldes():
                                         (Fraction(1234, 100), "12.34"), (Fraction(-3), "-3.00")])
 def test_money_strings(value, text):
     assert money(value) == text
+
+
+def test_money_prints_every_place_a_power_of_five_needs():
+    """Places are the larger of the denominator's powers of 2 and of 5: a cut of 0.0016 (1/625, four
+    fives) on 3 coins is 0.0048, not rounded to two places."""
+    cut = parse_cut("0.0016")
+    assert cut == Fraction(1, 625)
+    assert money(3 * cut) == "0.0048" and money(-cut) == "-0.0016"
+    assert [money(p.house) for p in flee_payments(0, 3, [1], cut, "payee")] == ["0.0048"]
 
 
 def test_money_rejects_non_terminating():

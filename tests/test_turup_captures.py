@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from cardgames.engine.errors import CardgamesError
-from cardgames.engine.games.turup.captures import capture_vectors, expand, partitions, run_table
+from cardgames.engine.games.turup.captures import SUBSET_LIMIT, capture_vectors, expand, partitions, run_table
 from cardgames.engine.games.turup.rules import Capture, captures_on
 from cardgames.engine.registry import load_game
 
@@ -95,6 +95,16 @@ def test_partitions_of_ten():
 
 def test_listing_order():
     assert numeral_captures(4, [2, 1, 0, 2]) == [(4,), (4, 4), (1, 1, 2), (1, 1, 2, 4), (1, 1, 2, 4, 4)]
+
+
+def test_the_subset_limit_bounds_the_additions_search_only():
+    """``SUBSET_LIMIT`` bounds the product of (count + 1) over the values below the card's: sixes to
+    nines alone make no addition of a ten, so 100 * 100 * 10 * 20 sub-piles (the limit exactly) are
+    listed, and the twelve tens only multiply the captures (1 to 12 matches); one more nine is refused."""
+    assert SUBSET_LIMIT == 100 * 100 * 10 * 20
+    assert numeral_captures(10, [0, 0, 0, 0, 0, 99, 99, 9, 19, 12]) == [(10,) * k for k in range(1, 13)]
+    with pytest.raises(CardgamesError, match=r"values 1-9 to list every capture of a 10 \(2,100,000 sub-piles"):
+        capture_vectors(10, [0, 0, 0, 0, 0, 99, 99, 9, 20, 12])
 
 
 def brute_force(game, played: int, table: list[int]) -> list[tuple[str, ...]]:
