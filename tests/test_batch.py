@@ -327,14 +327,16 @@ def test_reader_ignores_a_torn_last_line(tmp_path):
     assert torn and summary.games == 2
 
 
-def test_writer_keeps_whole_lines_and_truncates(tmp_path):
+@pytest.mark.parametrize("tail", [b'{"seed": 2', b'{"seed": 2, "won": false, "cards_left": 12, "moves": 40'])
+def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
+    """Resuming cuts the file at ``keep``: a torn last line, shorter or longer than the record written
+    after it, leaves no byte behind."""
     path = tmp_path / "r.jsonl"
-    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=b'{"seed": 2')
-    keep = path.stat().st_size - len(b'{"seed": 2')
-    writer = Writer(path, HEADER, keep)
+    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=tail)
+    writer = Writer(path, HEADER, path.stat().st_size - len(tail))
     writer.write(b'{"seed":2,"won":false}\n')
     writer.close()
-    assert path.read_bytes().endswith(b'"won":true}\n{"seed":2,"won":false}\n')
+    assert path.read_bytes() == orjson.dumps(HEADER) + b'\n{"seed":1,"won":true}\n{"seed":2,"won":false}\n'
 
 
 @pytest.mark.parametrize("content, words", [
@@ -399,17 +401,6 @@ def test_resuming_refuses_a_file_of_another_config():
     with pytest.raises(CardgamesError) as err:
         check_same_experiment("r.jsonl", HEADER, {**HEADER, "config_sha256": "1" * 64})
     assert str(err.value).startswith(f"r.jsonl: holds results of another run (config_sha256 '{'0' * 64}', this run '")
-
-
-def test_writer_cuts_a_torn_tail_longer_than_what_follows(tmp_path):
-    """Resuming cuts the file at ``keep``: a long torn last line leaves no bytes after the new records."""
-    path = tmp_path / "r.jsonl"
-    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=b'{"seed": 2, "won": false, "cards_left": 12')
-    keep = path.stat().st_size - len(b'{"seed": 2, "won": false, "cards_left": 12')
-    writer = Writer(path, HEADER, keep)
-    writer.write(b'{"seed":2}\n')
-    writer.close()
-    assert path.read_bytes() == orjson.dumps(HEADER) + b'\n{"seed":1,"won":true}\n{"seed":2}\n'
 
 
 def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path):
