@@ -105,14 +105,14 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path,
                                   key_node.start_mark.line + 1)
-            key = str(_construct(key_node, keypath, doc, constructor))
+            key = str(_construct(key_node, doc, constructor))
             if key in result:
                 raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)
             result[key] = _convert(value_node, keypath + (key,), doc, seen, constructor)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
-    value = _construct(node, keypath, doc, constructor)
+    value = _construct(node, doc, constructor)
     if not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
         raise doc.error(keypath, f"{node.value!r} is a {type(value).__name__}; a config value is a string, a "
                         "number, true/false or null (quote it to make it a string)")
@@ -123,7 +123,7 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     return value
 
 
-def _construct(node: Any, keypath: tuple, doc: Document, constructor: Any) -> Any:
+def _construct(node: Any, doc: Document, constructor: Any) -> Any:
     """A scalar node's value, or a ConfigError at its line."""
     import yaml
 
