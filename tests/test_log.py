@@ -186,9 +186,12 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
     mask = os.umask(0o027)
     try:
         write_atomic(tmp_path / "fresh.json", b"x")
+        write_atomic(real, b"newer")  # kept, not the umask's 0o640
+        assert os.umask(0o027) == 0o027, "reading the umask must set it back"
     finally:
         os.umask(mask)
     assert stat.S_IMODE((tmp_path / "fresh.json").stat().st_mode) == 0o640
+    assert stat.S_IMODE(real.stat().st_mode) == 0o644
     write_atomic("-", b"to stdout\n")
     assert capfdbinary.readouterr().out == b"to stdout\n"
     fifo = tmp_path / "fifo"
@@ -262,6 +265,41 @@ def test_an_action_with_wrong_fields_says_which(log, change, words):
     change(bad["actions"][first]["action"])
     with pytest.raises(LogError, match=f"^step {first + 1}: {re.escape(words)}$"):
         replay(bad)
+
+
+def test_write_atomic_errors_name_the_file(tmp_path, monkeypatch):
+    """An OSError of the write is one CardgamesError naming the file, whether written straight (a device) or
+    through the temporary file (left behind neither), and a symbolic link loop is refused, not replaced; the
+    temporary file goes beside the target, not in the system's temporary folder."""
+    import errno
+    import io
+    import os
+    import sys
+    import tempfile
+
+    if os.path.exists("/dev/full"):
+        with pytest.raises(CardgamesError, match="^cannot write /dev/full: No space left on device$"):
+            write_atomic("/dev/full", b"x")
+    loop = tmp_path / "loop.json"
+    loop.symlink_to(loop)
+    with pytest.raises(CardgamesError, match="^cannot write .*loop.json: Too many levels of symbolic links$"):
+        write_atomic(loop, b"x")
+    assert loop.is_symlink()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "missing"))
+    write_atomic(tmp_path / "beside.json", b"x")
+    assert (tmp_path / "beside.json").read_bytes() == b"x"
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", full)
+    with pytest.raises(CardgamesError, match="^cannot write .*out.json: No space left on device$"):
+        write_atomic(tmp_path / "out.json", b"x")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["beside.json", "loop.json"]
+    stdout = io.BytesIO()  # a buffered stdout (pytest's own is not): flushed at once, before anything after it
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(io.BufferedWriter(stdout)))
+    write_atomic("-", b"to stdout\n")
+    assert stdout.getvalue() == b"to stdout\n"
 
 
 def test_an_unreadable_input_names_the_reason_without_errno(tmp_path):

@@ -28,6 +28,8 @@ ROOMY_WON = [(("octo-capped", ("strict",)), 194, []), (("octo-capped", ()), 334,
 # positions where the needs take the whole pool: the given slots refute one, and weave a line for the other
 SLOTS_LOST = (("octo-capped", ("strict",)), 17, [])
 SLOTS_WON = (("octo-capped", ("strict",)), 8, [2, 2, 5])
+# won, the needs taking the pool, with a full wild-topped row: no slot (it takes nothing), so not one to give
+FULL_WILD_ROW_WON = (("octo-capped", ("strict",)), 838319, [0, 0, 1, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1])
 
 
 def verdict(game, state):
@@ -126,9 +128,24 @@ def test_a_lost_rest_needs_no_slots(monkeypatch):
     assert checked(game, state) == (False, True)
 
 
-@pytest.mark.parametrize("case, expected", [(SLOTS_LOST, False), (SLOTS_WON, True)])
+@pytest.mark.parametrize("case, expected", [(SLOTS_LOST, False), (SLOTS_WON, True), (FULL_WILD_ROW_WON, True)])
 def test_slots_given_decide(case, expected):
     assert slots_checked(*position_after(*case[:1], case[1], case[2])) is expected
+
+
+def test_a_wild_card_kept_or_a_first_class_too_many_is_refused():
+    """``tame.projection`` refuses to keep a wild card, whether it tops a row or is still to play, and
+    ``tame.slots_given`` a first class for a slot that is not there."""
+    game, state = position_after(*FULL_WILD_ROW_WON)
+    wild_top = state.rows[1][-1]
+    assert game.card_class[wild_top] == WILD and wild_top not in [*state.waste, *state.stock[state.next:]]
+    for keep in (lambda c: c == wild_top, lambda c: game.card_class[c] == WILD):
+        with pytest.raises(ValueError, match="must not keep one"):
+            projection(state, keep)
+    assert wild_slots(state) == (0, 1)
+    slots_given(state, [1])
+    with pytest.raises(ValueError, match="one first class per wild slot"):
+        slots_given(state, [1, 1])
 
 
 @settings(max_examples=60, deadline=None)
