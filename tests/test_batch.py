@@ -11,7 +11,14 @@ import pytest
 
 from cardgames.engine.batch.compare import betainc, compare_figure, student_t_two_sided, two_proportion, welch
 from cardgames.engine.batch.progress import Progress
-from cardgames.engine.batch.results import Reader, Writer, check_comparable, read_summary
+from cardgames.engine.batch.results import (
+    Reader,
+    Writer,
+    check_comparable,
+    check_same_experiment,
+    fold_records,
+    read_summary,
+)
 from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
 from cardgames.engine.batch.stats import Summary, describe, percentiles, wilson
 from cardgames.engine.errors import CardgamesError
@@ -396,8 +403,6 @@ def test_the_largest_seed_is_a_valid_record(tmp_path):
 
 def test_resuming_refuses_a_file_of_another_config():
     """A file whose config hash differs is another experiment: resuming it is refused by that field."""
-    from cardgames.engine.batch.results import check_same_experiment
-
     with pytest.raises(CardgamesError) as err:
         check_same_experiment("r.jsonl", HEADER, {**HEADER, "config_sha256": "1" * 64})
     assert str(err.value).startswith(f"r.jsonl: holds results of another run (config_sha256 '{'0' * 64}', this run '")
@@ -405,10 +410,6 @@ def test_resuming_refuses_a_file_of_another_config():
 
 def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path):
     """A sub-range's summary holds its seeds' records only; every seed read is still noted as seen."""
-    from cardgames.engine.batch.results import fold_records
-    from cardgames.engine.batch.seeds import SeedSet
-    from cardgames.engine.batch.stats import Summary
-
     path = tmp_path / "r.jsonl"
     write_file(path, HEADER, [{"seed": s, "won": s == 2} for s in (1, 2, 3)])
     summary, seen = Summary(), SeedSet()

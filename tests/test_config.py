@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
 from cardgames.engine.registry import ENGINES, engine_module
+from cardgames.engine.schema import INT, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
-from cardgames.engine.yamlfile import parse_document, read_document
+from cardgames.engine.yamlfile import MAX_BYTES, parse_document, read_document
 
 BUNDLED = bundled_root()
 
@@ -663,8 +665,6 @@ def test_facts_skip_the_player_counts_a_variant_cannot_be_played_at():
 
 def test_true_is_not_an_integer_in_a_config():
     """YAML's true is a bool, which Python counts as an int: an INT field refuses it."""
-    from cardgames.engine.schema import INT, Field, check_mapping
-
     doc = parse_document("size: true\n")
     assert [str(e) for e in check_mapping(doc.data, {"size": Field(INT)}, doc)] == [
         "<string>:1: 'size' must be an integer, not True"]
@@ -672,8 +672,6 @@ def test_true_is_not_an_integer_in_a_config():
 
 def test_a_choice_outside_its_list_is_refused_at_its_line():
     """A value not among a field's choices is an error at the value's own line."""
-    from cardgames.engine.schema import STR, Field, check_mapping
-
     doc = parse_document("id: x\nbonus: sideways\n")
     fields = {"id": Field(STR), "bonus": Field(STR, choices=("any", "same"))}
     assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
@@ -682,8 +680,6 @@ def test_a_choice_outside_its_list_is_refused_at_its_line():
 
 def test_positive_and_between_bounds():
     """``positive`` refuses 0; ``between(low, high)`` takes both bounds and nothing outside."""
-    from cardgames.engine.schema import between, positive
-
     assert positive(0) == "must be positive" and positive(1) is None and positive(None) is None
     check = between(1, 16)
     assert [check(v) for v in (0, 1, 16, 17)] == ["must be 1..16", None, None, "must be 1..16"]
@@ -707,8 +703,6 @@ def test_a_line_falls_back_to_the_nearest_ancestor_then_to_line_one():
 
 def test_a_file_of_exactly_the_size_limit_is_read(tmp_path):
     """The limit is 1 MiB inclusive: a file of exactly 1 MiB is parsed, one byte more is refused."""
-    from cardgames.engine.yamlfile import MAX_BYTES
-
     path = tmp_path / "edge.yaml"
     path.write_bytes(b"x: " + b"y" * (MAX_BYTES - 4) + b"\n")
     assert len(read_document(path).data["x"]) == MAX_BYTES - 4
@@ -762,8 +756,6 @@ def test_the_integer_range_includes_both_ends():
 
 def test_a_deck_names_the_card_named_twice():
     """Two explicit cards of one name: the error names that card, not the deck's first."""
-    from cardgames.engine.cards import Deck
-
     with pytest.raises(CardgamesError, match="^deck 'd': two cards are named 'Y'$"):
         Deck({"id": "d", "cards": [{"name": "X"}, {"name": "Y"}, {"name": "Y"}]})
 
@@ -771,8 +763,6 @@ def test_a_deck_names_the_card_named_twice():
 def test_card_names_are_looked_up_stripped_and_copies_suggested_unless_plain():
     """``Deck.code`` ignores spaces around a name; an unknown name's suggestions include later
     copies' names (QH#2), except for a caller taking plain names only."""
-    from cardgames.engine.cards import Deck
-
     deck = Deck(read_document(BUNDLED / "decks" / "french.yaml").data, copies=2)
     assert deck.code(" QH ") == deck.code("QH")
     with pytest.raises(CardgamesError, match=r"did you mean 'QH#2' or 'TH#2' or 'QS#2'\?$"):
@@ -783,8 +773,6 @@ def test_card_names_are_looked_up_stripped_and_copies_suggested_unless_plain():
 
 def test_stock_line_shows_the_first_eight_then_an_ellipsis():
     """``stock_line`` lists up to ``shown`` cards, with "..." only when more follow."""
-    from cardgames.engine.cards import stock_line
-
     assert stock_line(list("ABCDEFGH"), "turned") == "stock: 8 cards, turned in this order: A B C D E F G H"
     assert stock_line(list("ABCDEFGHI"), "dealt", sep=", ") == \
         "stock: 9 cards, dealt in this order: A, B, C, D, E, F, G, H, ..."
@@ -792,8 +780,6 @@ def test_stock_line_shows_the_first_eight_then_an_ellipsis():
 
 def test_a_card_name_template_may_use_the_rank_and_suit_names():
     """``{rank_name}`` and ``{suit_name}`` are the names the deck gives (its ids without one)."""
-    from cardgames.engine.cards import Deck
-
     deck = Deck({"id": "d", "card_name": "{rank_name} of {suit_name}",
                  "suits": [{"id": "H", "name": "Hearts"}, {"id": "X"}],
                  "ranks": [{"id": "A", "name": "Ace", "value": 1}, {"id": "2", "value": 2}]})
@@ -802,8 +788,6 @@ def test_a_card_name_template_may_use_the_rank_and_suit_names():
 
 def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
     """``{value[0]}`` fails with TypeError (an int is not subscriptable): a named problem."""
-    from cardgames.engine.cards import card_name_problem
-
     problem = card_name_problem({"card_name": "{value[0]}"})
     assert problem is not None and problem.startswith("card_name '{value[0]}' cannot name cards (TypeError: ")
 
@@ -811,8 +795,6 @@ def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
 def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
     """A suited card's attrs are its rank's extra fields (not id, name or value); an explicit card's
     are its own beyond name, suit, rank and value."""
-    from cardgames.engine.cards import Deck
-
     deck = Deck({"id": "d", "suits": [{"id": "H"}],
                  "ranks": [{"id": "A", "name": "Ace", "value": 1, "high": True}],
                  "cards": [{"name": "Fool", "suit": "H", "rank": "0", "value": 0, "wild": True}]})
@@ -822,8 +804,6 @@ def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
 
 def test_an_unknown_long_card_name_is_clipped_in_the_message():
     """An unknown card name of hundreds of characters is cut short in the one-line error."""
-    from cardgames.engine.cards import Deck
-
     with pytest.raises(CardgamesError) as err:
         Deck({"id": "d", "cards": [{"name": "X"}]}).code("Y" * 300)
     assert str(err.value) == f"unknown card '{'Y' * 35}...' in the d deck"

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import copy
+import errno
+import io
+import os
 import re
 import shutil
+import stat
+import sys
+import tempfile
+import threading
 
 import orjson
 import pytest
@@ -13,7 +20,7 @@ from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError, LogError
-from cardgames.engine.files import write_atomic
+from cardgames.engine.files import check_target, open_input, target_problem, write_atomic
 from cardgames.engine.log import build_log, dumps, read_log, replay
 from cardgames.engine.registry import load_game
 from cardgames.engine.rng import RNG_NAME
@@ -172,10 +179,6 @@ def test_values_are_compared_as_written(log, where, value, message):
 def test_write_atomic_targets(tmp_path, capfdbinary):
     """A symbolic link's file is replaced (the link stays), permissions are kept or follow the umask,
     ``-`` is stdout, and a pipe is written into rather than renamed over."""
-    import os
-    import stat
-    import threading
-
     real, link = tmp_path / "real.json", tmp_path / "link.json"
     real.write_bytes(b"old")
     real.chmod(0o644)
@@ -226,7 +229,7 @@ def test_a_logs_own_fields_are_log_errors(log, field, value, message):
 def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
     """JSON's true is not 1 (Python would take it for one): the header is wrong, said so."""
     path = tmp_path / "bad.json"
-    path.write_bytes(dumps({**log, field: True, "players": True if field == "players" else 1}))
+    path.write_bytes(dumps({**log, field: True}))
     with pytest.raises(LogError, match=f"field '{field}' has the wrong type"):
         read_log(path)
 
@@ -271,12 +274,6 @@ def test_write_atomic_errors_name_the_file(tmp_path, monkeypatch):
     """An OSError of the write is one CardgamesError naming the file, whether written straight (a device) or
     through the temporary file (left behind neither), and a symbolic link loop is refused, not replaced; the
     temporary file goes beside the target, not in the system's temporary folder."""
-    import errno
-    import io
-    import os
-    import sys
-    import tempfile
-
     if os.path.exists("/dev/full"):
         with pytest.raises(CardgamesError, match="^cannot write /dev/full: No space left on device$"):
             write_atomic("/dev/full", b"x")
@@ -304,8 +301,6 @@ def test_write_atomic_errors_name_the_file(tmp_path, monkeypatch):
 
 def test_an_unreadable_input_names_the_reason_without_errno(tmp_path):
     """``open_input`` of a missing file: "<path>: cannot read: No such file or directory"."""
-    from cardgames.engine.files import open_input
-
     with pytest.raises(CardgamesError) as err:
         open_input(tmp_path / "missing.json")
     assert str(err.value) == f"{tmp_path / 'missing.json'}: cannot read: No such file or directory"
@@ -315,10 +310,6 @@ def test_a_folder_without_write_or_search_permission_is_refused(tmp_path, monkey
     """The temporary file needs the folder writable and searchable (checked with os.access, which
     root always passes, hence the stand-in): either missing is refused, a bare name's folder
     named '.'; ``-`` (stdout) and a device need no temporary file there."""
-    import os
-
-    from cardgames.engine.files import check_target, target_problem
-
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(os, "access", lambda path, mode: not mode & os.X_OK)  # writable, not searchable
     assert target_problem("out.json") == "the folder . is not writable"
@@ -330,8 +321,6 @@ def test_a_folder_without_write_or_search_permission_is_refused(tmp_path, monkey
 
 def test_an_empty_output_name_is_shown_quoted():
     """An empty --out is named as '' in the error, not as nothing."""
-    from cardgames.engine.files import check_target
-
     with pytest.raises(CardgamesError) as err:
         check_target("")
     assert str(err.value) == "cannot write '': no file name"
@@ -339,7 +328,5 @@ def test_an_empty_output_name_is_shown_quoted():
 
 def test_a_missing_folder_is_named_as_given(tmp_path, monkeypatch):
     """A relative name's missing folder is named as the user wrote it, not as an absolute path."""
-    from cardgames.engine.files import target_problem
-
     monkeypatch.chdir(tmp_path)
     assert target_problem("nodir/g.json") == "there is no folder nodir"
