@@ -90,6 +90,27 @@ def test_deadlines_catch_pairs_that_need_the_same_early_wild_card(monkeypatch):
     assert not brute_force(state.clone())
 
 
+def test_the_deadlines_count_at_the_horizon_itself(monkeypatch):
+    """Strict duo-wild 17, groups of one pair: pairs 1-6 and 3-4 each need a wild-topped row by stock
+    index 7, where W1 lies. That index is the horizon, the last at which fewer wild cards than the sums'
+    best can have come: only one of the pool's two by then. A search stopping short of the horizon
+    leaves this deal open; it is lost, by brute force too."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    monkeypatch.setattr(wildrows, "GROUP_MOST", 1)
+    seen = []
+    short_by_then = wildrows._short_by_then
+
+    def spy(projections, deadlines, need, count, pool, horizon):
+        seen.append((pool, horizon, sorted(deadlines.items())))
+        return short_by_then(projections, deadlines, need, count, pool, horizon)
+
+    monkeypatch.setattr(wildrows, "_short_by_then", spy)
+    state = game.new_state(17)
+    assert Solver(game).wild_rows_short(state)[0]
+    assert seen == [(2, 7, [(1, [7]), (4, [7])])]
+    assert not brute_force(state.clone())
+
+
 def winning_lines(state, most=5000) -> list[tuple]:
     """Winning lines from ``state`` (the first ``most``), each play as (stock cards turned, the card's
     class, onto a wild-topped row?)."""
