@@ -291,6 +291,12 @@ def test_bad_seeds_are_one_short_line(run_cli, args, words):
     assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
 
 
+def test_leading_zeros_do_not_count_against_a_seeds_length(run_cli):
+    """A seed is a number: 25 digits of which 24 are leading zeros are seed 7, not out of range."""
+    padded, plain = (run_cli("deal", "eiffel-tower", "--seed", s, "--format", "json") for s in ("7".zfill(25), "7"))
+    assert padded.exit_code == 0 and padded.stdout == plain.stdout
+
+
 def test_solve_reads_seed_ranges_as_batch_does(run_cli):
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "ms1-ms2", "--rng", "pysolfc", "--format", "jsonl")
     assert result.exit_code == 0

@@ -223,8 +223,10 @@ def test_round_wins_scoring():
     """Seed 1, greedy: seat 2 takes the most cards (54), but seats 0 and 2
     each win two rounds: total_cards names seat 2, round_wins seats 0 and 2."""
     game = with_options(3, match_scoring="round_wins")
-    result = play(game, 1, make_agents(["greedy"], game)).state.result()
+    state = play(game, 1, make_agents(["greedy"], game)).state
+    result = state.result()
     assert result["round_wins"] == [2, 1, 2] and result["winners"] == [0, 2]
+    assert state.returns() == [0.5, 0.0, 0.5]  # a tie splits the win
     plain = load_game("turup", players=3)
     result = play(plain, 1, make_agents(["greedy"], plain)).state.result()
     assert result["scores"] == [45, 50, 54] and result["winners"] == [2]
