@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from test_towers_support import POSITIONS, brute_closed, brute_legal, reachable_towers, state_with, towers_game
 
+from cardgames.engine.agents import make_agent
 from cardgames.engine.errors import IllegalActionError
 from cardgames.engine.games.towers import geometry
 from cardgames.engine.games.towers.rules import FLEE, PASS, STOP, Flee, Pass, Play, Stop
@@ -483,3 +484,40 @@ def test_result_keys_and_conventions():
     on_table = sum(len(state.played[t]) + 1 for t in state.open_towers)
     assert sum(result["soldes"]) + on_table + len(state.stock) == 54
     assert state.returns()[result["winners"][0]] == 1 / len(result["winners"])
+
+
+def _greedy_rank(state, play: Play) -> tuple:
+    """The greedy agent's documented order (its module's docstring), read off the state a play
+    leaves: closes its tower, lets the same player play on, leaves its tower closable, own suit."""
+    game = state.game
+    code, t, _ = game.play_info[play]
+    after = state.clone()
+    after.apply(play)
+    closes = t not in after.open_towers
+    follows = game.suit_of[code] == t and after.current_player == state.current_player \
+        and any(type(a) is Play for a in after.legal_actions())
+    closable = not closes and game.tables.closable[after.occupied[t]]
+    return not closes, not follows, closable, game.suit_of[code] != t
+
+
+def test_greedy_ranks_its_plays_as_documented():
+    """Every choice greedy makes among several plays in whole games is the first of the best rank,
+    and each criterion decides some choice (so the order between them is tested, not just present)."""
+    decided = [0, 0, 0, 0]
+    for players in (2, 3, 4):
+        game = towers_game(players)
+        agent = make_agent("greedy", game)
+        for seed in range(1, 21):
+            state = game.new_state(seed)
+            while state.current_player is not None:
+                actions = state.legal_actions()
+                choice = agent.choose(state, actions, None)
+                plays = [a for a in actions if type(a) is Play]
+                if len(plays) > 1:
+                    ranks = [_greedy_rank(state, play) for play in plays]
+                    assert choice == plays[ranks.index(min(ranks))], (players, seed, state.moves)
+                    best = min(ranks)
+                    for k in range(4):
+                        decided[k] += len({r[k] for r in ranks if r[:k] == best[:k]}) > 1
+                state.apply(choice)
+    assert all(decided), decided
