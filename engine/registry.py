@@ -1,14 +1,17 @@
 """Where each engine (rules module) lives, and building a Game from a name.
 
-An engine module defines:
+An engine is a package; its ``rules`` module defines:
 
 * ``OPTIONS``: ``dict[str, Field]``, the schema of its games' ``options`` (no defaults: those
   are in the YAML);
 * ``GAME``: its :class:`~cardgames.engine.core.Game` subclass;
-* ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies (``random`` is shared);
 * ``check_config(spec) -> list[str | (key path, str)]``: the semantic checks for one resolved
   player count and variant set (the deal fits the deck, ...), run by ``validate`` and by
   :func:`load_game`.
+
+and its ``agents`` module ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies
+(``random`` is shared). The agents import the rules' classes and the rules never import the
+agents, so either module can be the first one a script imports.
 
 Engines are imported only when a game of theirs is used, which keeps ``cardgames --help`` fast.
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from .errors import UnknownNameError
 
@@ -39,6 +42,10 @@ def engine_module(name: str) -> ModuleType:
         raise UnknownNameError("engine", name, list(ENGINES))
     return importlib.import_module(ENGINES[name])
 
+
+def engine_agents(name: str) -> dict[str, Callable[[Any], Any]]:
+    """The policies of engine ``name``: ``AGENTS`` of the ``agents`` module beside its rules."""
+    return importlib.import_module(engine_module(name).__name__.rpartition(".")[0] + ".agents").AGENTS
 
 def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
     """A ``check_config`` problem as (key path in the game file, message): a bare message is

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
+import pytest
+
 from cardgames.engine.core import State
-from cardgames.engine.registry import load_game
+from cardgames.engine.registry import ENGINES, engine_agents, load_game
 
 
 def test_default_clone_is_independent_and_shares_the_game():
@@ -14,3 +19,13 @@ def test_default_clone_is_independent_and_shares_the_game():
     copy.apply(copy.legal_actions()[0])
     assert state.snapshot() == game.new_state(3).snapshot()
     assert copy.snapshot() != state.snapshot()
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_an_engines_agents_can_be_imported_first(engine):
+    """A script may import an engine's agents before its rules (they import the rules, which used to
+    import them back half-built: ImportError), and the registry finds them."""
+    module = ENGINES[engine].rpartition(".")[0] + ".agents"
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "greedy" in engine_agents(engine)

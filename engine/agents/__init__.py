@@ -1,7 +1,7 @@
 """Agents: seeded policies that choose among legal actions.
 
 ``random`` works for every game. Every other policy (``greedy``, ``expert``, ``solver``, ...)
-belongs to one engine and is listed in that engine's ``AGENTS``: a heuristic is as
+belongs to one engine and is listed in its ``agents`` module's ``AGENTS``: a heuristic is as
 game-specific as the rules it reasons about, so it lives beside them.
 """
 
@@ -34,16 +34,16 @@ SHARED = {"random": RandomAgent}
 
 def agent_names(game: "Game") -> list[str]:
     """Every agent id available for ``game``."""
-    from ..registry import engine_module
+    from ..registry import engine_agents
 
-    return sorted({*SHARED, *engine_module(game.spec.engine).AGENTS})
+    return sorted({*SHARED, *engine_agents(game.spec.engine)})
 
 
 def make_agent(name: str, game: "Game") -> "Agent":
     """Build agent ``name`` for ``game``."""
-    from ..registry import engine_module
+    from ..registry import engine_agents
 
-    factories = {**SHARED, **engine_module(game.spec.engine).AGENTS}
+    factories = {**SHARED, **engine_agents(game.spec.engine)}
     if name not in factories:
         raise UnknownNameError("agent", name, sorted(factories), where=f" for {game.id}")
     return factories[name](game)
@@ -53,9 +53,9 @@ def make_agents(names: Sequence[str], game: "Game") -> list["Agent"]:
     """One agent per seat: no names means ``greedy`` (or ``random`` where there is none) for all;
     one name is used for every seat; otherwise one name per seat."""
     if not names:
-        from ..registry import engine_module
+        from ..registry import engine_agents
 
-        names = ["greedy" if "greedy" in engine_module(game.spec.engine).AGENTS else "random"]
+        names = ["greedy" if "greedy" in engine_agents(game.spec.engine) else "random"]
     if len(names) == 1:
         names = list(names) * game.num_players
     if len(names) != game.num_players:

@@ -304,6 +304,4 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     return errors
 
 
-from .agents import AGENTS  # noqa: E402,F401  (part of the engine contract; agents need the classes above)
-
 GAME = PairingGame

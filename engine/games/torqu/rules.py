@@ -479,6 +479,4 @@ def deal_facts(spec: GameSpec) -> dict[str, Any]:
             "tableau": capacity_total((cap["center"], cap["primary"], cap["secondary"]))}
 
 
-from .agents import AGENTS  # noqa: E402,F401  (part of the engine contract; agents need the classes above)
-
 GAME = TorquGame

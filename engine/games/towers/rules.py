@@ -577,6 +577,4 @@ def deal_facts(spec: GameSpec) -> dict[str, Any]:
     return {"towers": len(deck.suits), "caches": dealt, "stock_after_deal": stock - dealt}
 
 
-from .agents import AGENTS  # noqa: E402, F401  (agents need the action classes above)
-
 GAME = TowersGame

@@ -506,6 +506,4 @@ def deal_facts(spec: GameSpec) -> dict[str, Any]:
     return {"decks": spec.copies, "cards": cards, "full_deals": full, "short_deal_cards": short}
 
 
-from .agents import AGENTS  # noqa: E402,F401  (part of the engine contract; agents need the classes above)
-
 GAME = TurupGame
