@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+from itertools import product
+from math import prod
 
 import pytest
 
 from cardgames.engine.agents import make_agents
 from cardgames.engine.core import play
 from cardgames.engine.errors import IllegalActionError
+from cardgames.engine.games.turup.agents import ExpertAgent, gain
 from cardgames.engine.games.turup.rules import Capture, Trail, TurupGame, check_config, deal_facts
 from cardgames.engine.registry import load_game
 
@@ -288,6 +291,45 @@ def test_expert_avoids_leaving_an_easy_capture():
     # Trailing the 2 would let a 7 take 5 + 2; trailing the K is safer (only a king matches it).
     assert expert.choose(state, state.legal_actions(), None) == Trail("K")
 
+
+
+def test_what_the_expert_has_not_seen_is_the_stock_and_the_other_hands():
+    """The expert's unseen cards, rank by rank, are exactly those in the stock and the other
+    players' hands, at every turn of a whole 3-player game: the hand, the pile and the won piles
+    are all it subtracts, and it subtracts each once."""
+    game = load_game("turup", players=3)
+    expert = ExpertAgent(game)
+    state = game.new_state(4)
+    turns = 0
+    while state.current_player is not None:
+        player = state.current_player
+        hidden = [0] * len(game.rank_ids)
+        for code in [*state.stock, *(c for seat, hand in enumerate(state.hands) if seat != player for c in hand)]:
+            hidden[game.rank_of[code]] += 1
+        assert expert.unseen(state, player) == hidden
+        state.apply(first_action(state))
+        turns += 1
+    assert turns > 40
+
+
+def test_the_experts_threat_is_the_mean_best_capture_of_the_next_hand():
+    """The expert's threat against its definition: over every hand of h cards drawn one at a time
+    from the unseen cards (with replacement, as its formula has it), the mean of the most cards the
+    hand's best card wins on the pile; a rank that captures nothing wins 0. A card captured or
+    trailed wins itself too."""
+    game = load_game("turup", players=2)
+    expert = ExpertAgent(game)
+    code = game.deck.code
+    pile = game.pack([code(name) for name in ("2H", "3D", "5C", "9S", "KH")])
+    unseen = [4 - (rank % 3) for rank in range(len(game.rank_ids))]
+    total = sum(unseen)
+    bests = [max((len(c.take) + 1 for c in game.captures(rank, pile)), default=0) for rank in range(len(unseen))]
+    assert len(set(bests)) >= 4 and 0 in bests
+    for h in (1, 2, 3):
+        mean = sum(prod(unseen[r] for r in hand) * max(bests[r] for r in hand)
+                   for hand in product(range(len(unseen)), repeat=h)) / total ** h
+        assert expert._threat(pile, unseen, total, h) == pytest.approx(mean, rel=1e-12)
+    assert gain(Capture("5", ("5", "5", "5"))) == 4 and gain(Trail("K")) == 0
 
 def test_deal_in_packets_and_community_first():
     game = with_options(3, deal_packet=4, community_first=True)

@@ -68,13 +68,7 @@ class ExpertAgent:
             return actions[0]
         game = self.game
         player = state.current_player
-        unseen = list(self.per_rank)
-        rank_of = game.rank_of
-        for code in state.hands[player]:
-            unseen[rank_of[code]] -= 1
-        for pile in (*state.table, *state.won):
-            for code in pile:
-                unseen[rank_of[code]] -= 1
+        unseen = self.unseen(state, player)
         total = sum(unseen)
         hand = self._next_hand(state, player)
         best, best_value = actions[0], None
@@ -88,6 +82,16 @@ class ExpertAgent:
             if best_value is None or value > best_value + 1e-12:
                 best, best_value = action, value
         return best
+
+    def unseen(self, state: TurupState, player: int) -> list[int]:
+        """Cards of each rank index that ``player`` has not seen: not in his hand, on the pile or in
+        any won pile (every card won was seen as it was taken): they are in the stock or the other hands."""
+        unseen = list(self.per_rank)
+        rank_of = self.game.rank_of
+        for pile in (state.hands[player], *state.table, *state.won):
+            for code in pile:
+                unseen[rank_of[code]] -= 1
+        return unseen
 
     def _next_hand(self, state: TurupState, player: int) -> int:
         """Cards the next player will hold when the turn passes (0 when the round ends first)."""
