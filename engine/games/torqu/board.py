@@ -41,8 +41,7 @@ def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence
         there = held.get(target) if target > 0 else None
         if there is not None and collision == "lower_steps_back" and scores[there] < scores[i]:
             pos[i] = target
-            del held[target]
-            pos[there] = _nearest_free(set(held) | {target}, target - 1)
+            pos[there] = _nearest_free(set(held), target - 1)
         else:
             pos[i] = _nearest_free(set(held), target)
     return pos
