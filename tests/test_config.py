@@ -206,11 +206,15 @@ def test_a_card_value_must_be_an_integer(tmp_path):
     assert "must be an integer, not 'one'" in str(report.errors[0])
 
 
-def test_layout_must_fit_the_deck(tmp_path):
-    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", "[60, 60]")
+@pytest.mark.parametrize("layout, rows", [("[60, 60]", 120), ("[52, 52]", 104), ("[52, 51]", None)])
+def test_layout_must_fit_the_deck(tmp_path, layout, rows):
+    """A deal takes a card for each row and one for the waste: 104 rows do not fit 104 cards, 103 do."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", layout)
     report = validate([str(make_root(tmp_path, text))])
-    assert any("the layout has 120 rows, so the deal needs 121 cards (one on each row and one on the waste), "
-               "but the deck holds only 104" in str(e) for e in report.errors)
+    too_many = [e.message for e in report.errors if "so the deal needs" in e.message]
+    assert too_many == ([] if rows is None else [
+        f"the layout has {rows} rows, so the deal needs {rows + 1} cards (one on each row and one on the waste), "
+        "but the deck holds only 104 (1 player)"])
 
 
 def test_a_strict_layout_must_fit_the_deck_too(tmp_path):

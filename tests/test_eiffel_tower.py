@@ -134,3 +134,7 @@ def test_card_texts_are_readable(eiffel):
     assert eiffel.describe_action(state, Play(1)) == "play 9C onto row 2 (on 5H)"
     text = eiffel.render_deal(eiffel.new_state(1).deal_json())
     assert text.splitlines()[0].strip() and "stock: 83 cards" in text
+    # the seed's tower, each line centred over the widest (cells of the widest name and two spaces)
+    assert text.splitlines()[:6] == ["             3H#2", "           KS    2D", "       7S#2   TS    3S",
+                                     "    8C#2   2H    QD   6C#2", "  AS   4S#2   4C    7D    TH",
+                                     "  AD    4H   JD#2  7D#2  6H#2"]
