@@ -473,6 +473,7 @@ def test_bad_house_cut(bad, words):
 def test_result_keys_and_conventions():
     game = towers_game(3)
     state = state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
+    assert state.returns() == [0.0, 0.0, 0.0]  # nobody has won a stake before it is settled
     while state.current_player is not None:
         state.apply(state.legal_actions()[0])
     result = state.result()
