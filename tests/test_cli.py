@@ -12,8 +12,9 @@ import pytest
 import yaml
 
 
-def test_help_lists_every_command_and_exit_code(run_cli):
-    result = run_cli("--help")
+@pytest.mark.parametrize("option", ["--help", "-h"])
+def test_help_lists_every_command_and_exit_code(run_cli, option):
+    result = run_cli(option)
     assert result.exit_code == 0
     for name in ("list", "show", "validate", "deal", "simulate", "replay", "solve", "batch", "stats", "score",
                  "captures", "placements"):
@@ -33,8 +34,50 @@ def test_list_formats(run_cli):
     assert {r["id"] for r in reader} == ids
     lines = run_cli("list", "--format", "jsonl").stdout.splitlines()
     assert len(lines) == len(rows) and orjson.loads(lines[0])["id"] == rows[0]["id"]
-    decks = orjson.loads(run_cli("list", "--kind", "decks", "--format", "json").stdout)
-    assert {"id": "french", "cards": 52}.items() <= next(d for d in decks if d["id"] == "french").items()
+    decks = {d["id"]: d for d in orjson.loads(run_cli("list", "--kind", "decks", "--format", "json").stdout)}
+    assert decks["french"] == {"id": "french", "name": "French", "cards": 52, "suits": 4, "ranks": 13,
+                               "designed_by_project": False}
+    assert decks["squad"]["designed_by_project"] is True
+    variants = {v["id"]: v for v in orjson.loads(run_cli("list", "--kind", "variants", "--format", "json").stdout)}
+    assert (variants["strict"]["applies_to"], variants["strict"]["aliases"]) == (["pairing"], ["strict-{game}"])
+
+
+def test_list_csv_cells_read_as_a_person_would(run_cli):
+    """csv: a list's names joined by spaces, no value an empty cell, the player range and the deck
+    spelt out, an alias naming its game and variants; plain newlines (no \\r), which `tail -n +2 |
+    wc -l` in the README counts."""
+    result = run_cli("list", "--format", "csv")
+    assert b"\r" not in result.stdout_bytes  # (Click's Result.stdout turns \r\n into \n)
+    text = result.stdout
+    rows = {row["id"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert rows["torqu"] == {"id": "torqu", "name": "Torqu", "family": "torqu", "deck": "1 x torqu",
+                             "players": "2-8", "variants": "death partners dragons", "alias_of": ""}
+    assert (rows["eiffel-tower"]["players"], rows["eiffel-tower"]["deck"]) == ("1", "2 x french")
+    assert rows["strict-eiffel-tower"] == {**rows["eiffel-tower"], "id": "strict-eiffel-tower",
+                                           "name": "Strict Eiffel Tower", "variants": "",
+                                           "alias_of": "eiffel-tower + strict"}
+
+
+def test_yaml_is_yaml_in_the_datas_own_order(run_cli, tmp_path):
+    """--format yaml writes YAML (not JSON, which a YAML reader also takes), keys in the order the
+    command gives them (id first), and a name's letters as they are, not escaped."""
+    from cardgames.engine.config import bundled_root
+
+    text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "petite.yaml").write_text(
+        text.replace("id: eiffel-tower", "id: petite").replace("name: Eiffel Tower",
+                                                                "name: Tour Eiffel \u2013 petite"))
+    listed = run_cli("--configs", str(tmp_path), "list", "--format", "yaml").stdout
+    assert listed.startswith("- id: ") and "  name: Tour Eiffel \u2013 petite\n" in listed
+    listed_json = run_cli("--configs", str(tmp_path), "list", "--format", "json").stdout
+    assert yaml.safe_load(listed) == orjson.loads(listed_json)
+    shown = run_cli("--configs", str(tmp_path), "show", "petite").stdout
+    assert shown.splitlines()[:3] == ["id: petite", "name: Tour Eiffel \u2013 petite", "family: pairing"]
+    deal = run_cli("deal", "eiffel-tower", "--seed", "7", "--format", "yaml").stdout
+    assert deal.startswith("rows:\n")
+    as_json = run_cli("deal", "eiffel-tower", "--seed", "7", "--format", "json").stdout
+    assert yaml.safe_load(deal) == orjson.loads(as_json)
 
 
 def test_show(run_cli):
@@ -64,7 +107,7 @@ def test_show_says_what_each_option_means_in_yaml_comments(run_cli, args):
 def test_validate_ok(run_cli):
     result = run_cli("validate")
     assert result.exit_code == 0, result.stdout
-    assert "all valid" in result.stderr
+    assert "all valid" in result.stderr and result.stdout == ""  # the facts table only with --facts
     report = orjson.loads(run_cli("validate", "--format", "json").stdout)
     assert report["ok"] is True and report["errors"] == []
 
@@ -77,6 +120,10 @@ def test_validate_reports_file_and_line(run_cli, tmp_path):
     result = run_cli("validate", str(bad))
     assert result.exit_code == 1
     assert result.stdout.startswith(f"{bad}:7: missing key 'layout' in 'options'")
+    assert result.stderr == "1 config files checked: 1 error(s)\n"
+    report = orjson.loads(run_cli("validate", str(bad), "--format", "json").stdout)
+    assert report == {"ok": False, "checked": 1, "facts": [],
+                      "errors": [{"file": str(bad), "line": 7, "message": "missing key 'layout' in 'options'"}]}
 
 
 def test_validate_refuses_a_missing_path(run_cli, tmp_path):
@@ -106,12 +153,16 @@ def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
     path = tmp_path / "log.json"
     path.write_bytes(result.stdout_bytes)
     replayed = run_cli("replay", str(path))
-    assert replayed.exit_code == 0 and replayed.stdout.startswith("ok: eiffel-tower seed 7:")
+    assert replayed.exit_code == 0
+    assert replayed.stdout == f"ok: eiffel-tower seed 7: {len(log['actions'])} actions replayed; the deal and the " \
+                              f"result match\n"
     strict = tmp_path / "strict.json"
     strict.write_bytes(run_cli("simulate", "--game", "strict-eiffel-tower", "--seed", "7").stdout_bytes)
     assert run_cli("replay", str(strict)).stdout.startswith("ok: eiffel-tower + strict seed 7:")
-    as_json = orjson.loads(run_cli("replay", str(path), "--format", "json").stdout)
-    assert as_json["ok"] is True and as_json["result"] == log["result"]
+    as_json = orjson.loads(run_cli("replay", str(strict), "--format", "json").stdout)
+    assert as_json == {"ok": True, "game": "eiffel-tower", "variants": ["strict"], "seed": 7,
+                       "steps": len(orjson.loads(strict.read_bytes())["actions"]),
+                       "result": orjson.loads(strict.read_bytes())["result"]}
     from_stdin = run_cli("replay", "-", input=result.stdout_bytes)
     assert from_stdin.exit_code == 0
 
@@ -123,10 +174,23 @@ def test_simulate_log_file_and_text(run_cli, tmp_path):
     assert result.exit_code == 0 and "log written" in result.stderr
     log = orjson.loads(path.read_bytes())
     assert log["rng"] == "pysolfc" and log["seed"] == "ms3" and log["variants"] == ["strict"]
-    assert orjson.loads(result.stdout) == log["result"]
+    assert orjson.loads(result.stdout) == log["result"] and result.stdout.count("\n") == 1  # one line, as in the README
     assert run_cli("replay", str(path)).exit_code == 0
     text = run_cli("simulate", "--game", "eiffel-tower", "--seed", "7", "--format", "text").stdout
-    assert "   1. " in text and "result: " in text
+    assert "   1. " in text
+    last = text.splitlines()[-1]  # the result in one line, as the README's `| tail -3` shows it
+    assert last.startswith("result: {") and orjson.loads(last[len("result: "):]) == \
+        orjson.loads(run_cli("simulate", "--game", "eiffel-tower", "--seed", "7").stdout)["result"]
+
+
+def test_simulate_log_dash_is_the_log_alone_on_stdout(run_cli):
+    """--log - is stdout (the README): the whole log there, as without --log, and nothing else:
+    neither the result line a --log file leaves on stdout nor a "log written to -" message."""
+    args = ("simulate", "--game", "strict-eiffel-tower", "--seed", "7")
+    for fmt in ("json", "jsonl"):
+        piped = run_cli(*args, "--log", "-", "--format", fmt)
+        assert piped.exit_code == 0 and piped.stderr == ""
+        assert piped.stdout_bytes == run_cli(*args, "--format", fmt).stdout_bytes
 
 
 def test_simulate_is_identical_across_runs(run_cli):
@@ -153,6 +217,7 @@ def test_simulate_is_identical_across_runs(run_cli):
      "unknown agent 'expert' for torqu; known: greedy, random"),
     (["deal", "zzzz", "--seed", "1"], "known: `cardgames list` shows them)"),
     (["simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "gredy"], "did you mean 'greedy'"),
+    (["solve", "--game", "torqu", "--seed", "1"], "solve works for the pairing solitaires, not torqu"),
 ])
 def test_bad_input_is_one_line_exit_1(run_cli, args, message):
     result = run_cli(*args)
@@ -188,14 +253,17 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["solve", "--game", "eiffel-tower", "--seed", "3", "--sat-effort", "nan"], "not a number"),
     (["score", "torqu"], "exactly one of --cards or --input"),
     (["score", "torqu", "--cards", ""], "--cards is empty"),
+    (["score", "torqu", "--cards", "  "], "--cards is empty"),
     (["score", "torqu", "--cards", "Air-1,,Air-2"], "--cards: card 2 of 3 is empty"),
     (["captures", "--card", "5S", "--table", "3C,,2D"], "--table: card 2 of 3 is empty (two commas?)"),
+    (["captures", "--card", "5S", "--table", "3C, ,2D"], "--table: card 2 of 3 is empty (two commas?)"),
     (["placements", "--card", "The Midwife", "--tower", "Books", "--played", "NG=The Rakshasa,"],
      "--played: item 2 of 2 is empty"),
     (["--configs", "no/such/folder", "list"], "does not exist"),
     (["deal", "turup", "--seed", "1", "--rng", "pysolfc"], "--rng pysolfc is not available for turup"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc"),
     (["deal", "eiffel-tower", "--seed", "MS3"], "the ms prefix is for --rng pysolfc"),
+    (["solve", "--game", "eiffel-tower", "--seeds", "ms1-ms2"], "--seeds ms1-ms2: the ms prefix is for --rng pysolfc"),
     (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "death"], "variant 'death' does not apply to eiffel-tower"),
     (["deal", "torqu", "--seed", "1", "--players", "3", "--variant", "partners"], "even number of players"),
@@ -214,6 +282,8 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
     (["simulat"], "Did you mean 'simulate'?", "cardgames"),
     (["deal", "eiffel-tower", "--seed", "1", "--format", "xml"], "'xml' is not one of", "cardgames deal"),
     (["deal", "eiffel-tower", "--seed", "1", "--players", "abc"], "'abc' is not a valid integer", "cardgames deal"),
+    (["deal", "eiffel-tower", "--seed", "1", "--players", "0"], "0 is not in the range 1<=x<=64", "cardgames deal"),
+    (["--", "-x"], "No such option '-x'", "cardgames"),
     (["--configs", "no/such/folder", "list"], "does not exist", "cardgames"),
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc", "cardgames deal"),
     (["deal", "--game", "eiffel-tower"], "deal takes the game as its argument, 'cardgames deal GAME ...'",
@@ -228,7 +298,10 @@ def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, comma
 
 
 def test_a_bare_cardgames_shows_the_help(run_cli):
-    assert "Commands:" in run_cli().output
+    """The help itself (on stderr, as Click gives it), not an error line around it."""
+    result = run_cli()
+    assert "Commands:" in result.output
+    assert result.stderr.startswith("Usage: cardgames ") and "Error" not in result.stderr
 
 
 @pytest.mark.parametrize("args", [
@@ -246,7 +319,8 @@ def test_text_and_table_name_the_same_format(run_cli, args):
     assert result.exit_code == 0 and timeless(result.stdout) == timeless(run_cli(*args[:-1], other).stdout)
 
 
-def test_extra_config_folder(run_cli, tmp_path):
+def test_extra_config_folder(run_cli, tmp_path, monkeypatch):
+    """--configs DIR, or CARDGAMES_CONFIGS (the help and the README say so)."""
     from cardgames.engine.config import bundled_root
 
     text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
@@ -256,6 +330,8 @@ def test_extra_config_folder(run_cli, tmp_path):
     deal = orjson.loads(run_cli("--configs", str(tmp_path), "deal", "tiny-tower", "--seed", "3", "--format",
                                 "json").stdout)
     assert len(deal["rows"]) == 3 and len(deal["stock"]) == 100
+    monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path))
+    assert orjson.loads(run_cli("deal", "tiny-tower", "--seed", "3", "--format", "json").stdout) == deal
 
 
 def test_an_unknown_deck_points_at_the_deck_listing(run_cli, tmp_path):
@@ -284,6 +360,8 @@ LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
     (["batch", "--game", "eiffel-tower", "--seeds", f"1-{LONG}"], "seeds run 0..2**64-1"),
     (["solve", "--game", "eiffel-tower", "--seeds", "1_0-1_1"], "expected a range A-B"),
     (["solve", "--game", "eiffel-tower", "--seeds", "0-18446744073709551616"], "seeds run 0..2**64-1"),
+    (["solve", "--game", "eiffel-tower", "--rng", "pysolfc", "--seeds", "ms1-ms99999999999", "--format", "jsonl"],
+     "invalid PySolFC game number 'ms99999999999'"),  # both ends checked before the first deal is solved
 ])
 def test_bad_seeds_are_one_short_line(run_cli, args, words):
     result = run_cli(*args)

@@ -446,6 +446,7 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.exit_code == 1 and "Traceback" not in result.output
         where = tmp_path / "games" / "torqu.yaml"
         assert result.stderr.startswith(f"Error: {where}:{line}: options.deal for 2 players")
+        assert result.stderr.endswith(" (`cardgames validate` lists them all)\n")  # the others, if any
 
 
 @pytest.mark.parametrize("kind, name, old, new, words", [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import orjson
 import pytest
 
 from cardgames.engine.config import Catalog, bundled_root
@@ -157,6 +158,28 @@ def test_solve_cli(run_cli, tmp_path):
     assert run_cli("solve", "--game", "eiffel-tower", "--seeds", "9-3").exit_code == 1
     pys = run_cli("solve", "--game", "eiffel-tower", "--seed", "ms1", "--rng", "pysolfc", "--format", "json")
     assert pys.exit_code == 0 and orjson.loads(pys.stdout)["winnable"] in (True, False)
+
+
+def test_solve_says_what_it_decided(run_cli, tmp_path):
+    """A range's summary on stderr counts the undecided apart (null is no win); a single --seed
+    has none and its seed is the number it is; a written line says where it went; a deal left
+    undecided says so, not "not winnable"; --log - with no line to write leaves stdout empty (it
+    is the log's, piped into `replay -`)."""
+    undecided = ("--budget", "1", "--sat-effort", "0")
+    many = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-3", *undecided)
+    assert many.exit_code == 0 and many.stderr == "0/3 winnable, 3 undecided\n"
+    one = run_cli("solve", "--game", "eiffel-tower", "--seed", "3")
+    assert one.exit_code == 0 and one.stderr == ""
+    one_json = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--format", "json").stdout
+    assert orjson.loads(one_json)["seed"] == 3
+    log = tmp_path / "w.json"
+    written = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", str(log))
+    assert written.stderr == f"winning line ({len(orjson.loads(log.read_bytes())['actions'])} moves) written to {log}\n"
+    unknown = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", *undecided, "--log", str(tmp_path / "u.json"))
+    assert unknown.exit_code == 1
+    assert unknown.stderr == "Error: eiffel-tower seed 3 is undecided within the budget: no winning line to write\n"
+    lost = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", "-")
+    assert lost.exit_code == 1 and lost.stdout == ""
 
 
 def test_solve_help_names_the_solvers_own_defaults(run_cli):

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import errno
+import io
 import json
+
+import pytest
 
 from cardgames.engine.registry import load_game
 
@@ -68,6 +72,65 @@ def test_score_bad_input(run_cli, tmp_path):
     assert "Traceback" not in result.output
     result = run_cli("score", "eiffel-tower", "--cards", "AC")
     assert result.exit_code == 1 and "no set scorer" in result.stderr
+
+
+@pytest.mark.parametrize("line", ['[1, 2]', '{"cards": "Air-1"}', '{"cards": ["Air-1", 2]}', '{"hand": ["Air-1"]}'])
+def test_score_input_names_a_line_that_is_not_a_cards_object(run_cli, line):
+    """Each --input line must be {"cards": [names]}: anything else is exit 1 naming the line (never
+    a traceback), the lines before it scored."""
+    result = run_cli("score", "torqu", "--input", "-", "--format", "jsonl",
+                     input='{"cards": ["Air-1"]}\n' + line + "\n")
+    assert result.exit_code == 1
+    assert result.stderr == 'Error: <stdin>:2: expected {"cards": [card names]}\n'
+    assert json.loads(result.stdout)["tableau_score"] == -1
+
+
+def test_a_bad_card_is_named_with_its_option_or_line(run_cli, tmp_path):
+    """The message says where the bad name was: --cards, or the --input file and line."""
+    assert run_cli("score", "torqu", "--cards", "Air-1,Nope-3").stderr == \
+        "Error: --cards: unknown card 'Nope-3' in the torqu deck\n"
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"cards": ["Air-1"]}\n{"cards": ["Nope-3"]}\n')
+    assert run_cli("score", "torqu", "--input", str(path)).stderr == \
+        f"Error: {path}:2: unknown card 'Nope-3' in the torqu deck\n"
+
+
+def test_score_text_in_columns(run_cli):
+    """Names with spaces after the commas are the same names; a set's points in a column of its
+    own; "(none)" when every card is in a set."""
+    text = run_cli("score", "torqu", "--cards", "Air-1, Air-2, Air-3, Air-9", "--format", "text").stdout
+    assert text.splitlines() == ["tableau score 180, hand penalty 180",
+                                 "  fifteen_flush                 180  Air-1 Air-2 Air-3 Air-9",
+                                 "  left out: (none)"]
+
+
+def test_an_input_line_of_exactly_the_limit_is_read(run_cli):
+    """64 KiB with its newline is the longest line read, one byte more is refused."""
+    from cardgames.cli.score import MAX_LINE
+
+    head = b'{"cards": ["Air-5"]}'
+    line = head + b" " * (MAX_LINE - len(head) - 1) + b"\n"
+    assert len(line) == MAX_LINE
+    assert json.loads(run_cli("score", "torqu", "--input", "-", input=line).stdout) == [
+        {"tableau_score": -5, "hand_penalty": 5, "sets": [], "leftover": ["Air-5"]}]
+    longer = run_cli("score", "torqu", "--input", "-", input=b" " + line)
+    assert longer.exit_code == 1
+    assert longer.stderr == 'Error: <stdin>:1: a line longer than 64 KiB: not a {"cards": [...]} line\n'
+
+
+def test_an_input_that_fails_while_read_is_named_with_its_line(run_cli, monkeypatch):
+    """Opened, then unreadable (a device, a vanished mount): one line naming the input and the line."""
+    from cardgames.engine import files
+
+    class Failing(io.BytesIO):
+        def readline(self, size=-1):
+            if self.tell():
+                raise OSError(errno.EIO, "Input/output error")
+            return super().readline(size)
+
+    monkeypatch.setattr(files, "open_input", lambda path: ("in.jsonl", Failing(b'{"cards": ["Air-1"]}\n')))
+    result = run_cli("score", "torqu", "--input", "in.jsonl", "--format", "jsonl")
+    assert result.exit_code == 1 and result.stderr == "Error: in.jsonl:2: cannot read: Input/output error\n"
 
 
 def test_deal_json_shape(run_cli):

@@ -11,6 +11,14 @@ def test_captures_json(run_cli):
     assert json.loads(result.stdout) == {"captures": [["5H"], ["2D", "3C"], ["2D", "3C", "5H"]]}
 
 
+def test_captures_reads_names_with_spaces_around(run_cli):
+    """Spaces around a name are not part of it, and a --table of spaces alone is an empty pile
+    (not an empty name: that is for two commas in a row)."""
+    result = run_cli("captures", "--card", " 5S ", "--table", " 3C, 2D ,KS,5H")
+    assert json.loads(result.stdout) == {"captures": [["5H"], ["2D", "3C"], ["2D", "3C", "5H"]]}
+    assert json.loads(run_cli("captures", "--card", "5S", "--table", "  ").stdout) == {"captures": []}
+
+
 def test_captures_text_and_repeated_names(run_cli):
     result = run_cli("captures", "--card", "TS", "--table", "4C,6D,6D", "--format", "text")
     assert result.exit_code == 0
@@ -25,6 +33,7 @@ def test_captures_bad_input(run_cli):
     for args, words in ((["--card", "5X", "--table", "3C"], "unknown card '5X' in the french deck"),
                         (["--card", "5S", "--table", "3C,3C,3C,3C"], "3C appears 4 times"),
                         (["--card", "5S", "--table", "5S,5S,5S,5S,5S,5S,5S,5S"], "5S appears 9 times"),
+                        (["--card", " 5S ", "--table", "5S,5S,5S,5S,5S,5S,5S,5S"], "5S appears 9 times"),
                         (["--card", "", "--table", "2D"], "card names must be plain")):
         result = run_cli("captures", *args)
         assert result.exit_code == 1

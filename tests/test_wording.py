@@ -22,5 +22,8 @@ def test_sizes_are_named_in_the_largest_whole_unit():
 def test_long_values_are_clipped_and_names_get_hints():
     assert clip("7" * 100).endswith("...'") and len(clip("7" * 100)) == 40
     assert clip("ms1") == "'ms1'"
+    assert clip("7" * 38) == repr("7" * 38)  # 40 characters: kept whole
+    assert did_you_mean("Greed", ["greedy", "greed", "grey", "green", "random"], 0.5) == \
+        "; did you mean 'greed' or 'greedy' or 'green'?"  # the case-blind match first, then up to three
     assert did_you_mean("5s", ["5S", "6S"], 0.5) == "; did you mean '5S'?"
     assert did_you_mean("zzz", ["5S"], 0.5) == ""
