@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import io
 import math
 import random as stdlib_random  # test data only: shuffling chunk orders, never game randomness
+import signal
+import types
+from dataclasses import replace
 
 import orjson
 import pytest
 
-from cardgames.engine.batch.compare import betainc, compare_figure, student_t_two_sided, two_proportion, welch
+from cardgames.engine.batch.compare import ALPHA, betainc, compare_figure, student_t_two_sided, two_proportion, welch
+from cardgames.engine.batch.executors import (
+    DaskExecutor,
+    ProcessExecutor,
+    SerialExecutor,
+    _ignore_sigint,
+    make_executor,
+)
 from cardgames.engine.batch.progress import Progress
+from cardgames.engine.batch.report import COLUMNS, Run, compared, csv_rows, text_report
 from cardgames.engine.batch.results import (
     Reader,
     Writer,
@@ -19,9 +31,12 @@ from cardgames.engine.batch.results import (
     fold_records,
     read_summary,
 )
+from cardgames.engine.batch.runner import run_batch
 from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
 from cardgames.engine.batch.stats import Summary, describe, percentiles, wilson
-from cardgames.engine.errors import CardgamesError
+from cardgames.engine.batch.worker import Job, play_chunk, setup
+from cardgames.engine.errors import CardgamesError, OptionConflictError
+from cardgames.engine.registry import load_game
 
 
 # -- seeds ------------------------------------------------------------------------------
@@ -481,3 +496,298 @@ def test_winning_partners_are_one_win_not_a_tie():
     assert "teams" not in f and not any(name.startswith("teams[") for name in f)
     with pytest.raises(ValueError, match="teams must give every seat's team"):
         Summary().add({"winners": [3], "teams": [0, 1]})
+
+
+# -- progress ----------------------------------------------------------------------------
+def test_progress_line_is_drawn_exactly():
+    """The bar's width, the percentage, the counts, the rate and the ETA (rounded to the nearest
+    second, in h/m/s) of one line, all from the games done and the time taken."""
+    progress = Progress(enabled=True, stream=io.StringIO())
+    progress.start(1000)
+    progress.done = 250
+    assert progress.line(1.0) == "[######..................]  25.0% 250/1,000 games  250/s  ETA 3s "
+    assert progress.line(0.0).endswith(" 0/s  ETA ? ")  # no time measured yet: no rate, no ETA
+    progress.done = 1
+    for total, elapsed, eta in ((62, 1.0, "1m01s"), (3662, 1.0, "1h01m01s"), (120, 0.5, "1m00s"), (60, 0.5, "30s"),
+                                (7200, 0.5, "1h00m00s")):
+        progress.total = total  # 1 game done: the ETA is (total - 1) * elapsed seconds; 29.5 s is shown as 30 s
+        assert progress.line(elapsed).endswith(f"ETA {eta} "), (total, elapsed)
+    progress.total = progress.done = 7
+    assert progress.line(1.0).startswith("[" + "#" * 24 + "] 100.0% 7/7 games")
+
+
+def test_progress_redraws_at_most_5_times_a_second_but_always_at_the_end(monkeypatch):
+    """Redrawing on every chunk would flood a slow terminal; the last games are always drawn. The
+    clock starts when the games to play are known, not while a file to resume is read."""
+    clock = [50.0]
+    monkeypatch.setattr("cardgames.engine.batch.progress.time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    stream = io.StringIO()
+    progress = Progress(enabled=True, stream=stream)
+    clock[0] = 100.0
+    progress.start(10)
+    progress.advance(3)
+    progress.advance(3)  # the same instant: not drawn
+    assert stream.getvalue().count("\r") == 1 and "3/10" in stream.getvalue()
+    clock[0] += Progress.INTERVAL
+    progress.advance(1)
+    progress.advance(3)  # the same instant, but the last games
+    last = stream.getvalue().split("\r")[-1]
+    assert stream.getvalue().count("\r") == 3 and last.startswith("[" + "#" * 24) and " 50/s " in last  # 10 in 0.2 s
+
+
+def test_progress_goes_to_stderr_and_stays_silent_with_nothing_to_play(capsys):
+    """Progress is stderr's (stdout holds the statistics); a batch with nothing left to play draws
+    no bar, not even its closing newline."""
+    progress = Progress(enabled=True)
+    progress.start(2)
+    progress.advance(2)
+    progress.close()
+    out, err = capsys.readouterr()
+    assert out == "" and "2/2 games" in err and err.endswith("\n")
+    idle = Progress(enabled=True)
+    idle.start(0)
+    idle.close()
+    assert capsys.readouterr() == ("", "")
+
+
+# -- comparisons ---------------------------------------------------------------------------
+def test_significance_is_at_p_below_0_05_hand_computed():
+    """1 win in 4 games against 4 in 4: pooled 5/8, se = sqrt(5/8 * 3/8 * (1/4 + 1/4)) = 0.3423266,
+    z = 0.75 / se = 2.1908902, p = erfc(z / sqrt 2) = 0.0284597: a difference at the 5% level
+    (not at 1%)."""
+    base = {"kind": "proportion", "n": 4, "count": 1, "mean": 0.25}
+    other = {"kind": "proportion", "n": 4, "count": 4, "mean": 1.0}
+    test = compare_figure(base, other)
+    assert test["statistic"] == pytest.approx(2.1908902, abs=1e-7)
+    assert test["p_value"] == pytest.approx(0.0284597, abs=1e-7) and test["significant"] and ALPHA == 0.05
+    assert compare_figure({**base, "kind": "difference"}, {**other, "kind": "difference"}) is None
+    assert compare_figure({**base, "n": 0}, other) is None and compare_figure(base, {**other, "n": 0}) is None
+
+
+def test_comparisons_refuse_impossible_arguments():
+    """No games on a side: no z test; no degrees of freedom or x outside [0, 1]: an error, not a number."""
+    assert two_proportion(0, 0, 3, 10) == two_proportion(3, 10, 0, 0) == ("z", None, None)
+    with pytest.raises(ValueError, match="degrees of freedom"):
+        student_t_two_sided(1.0, 0.0)
+    for x in (-0.1, 1.1):
+        with pytest.raises(ValueError, match=r"x must be in \[0, 1\]"):
+            betainc(2, 3, x)
+    assert betainc(2, 3, 0.0) == 0.0 and betainc(2, 3, 1.0) == 1.0
+
+
+# -- reports: hand-computed tables --------------------------------------------------------
+REPORT_HEADER = {"game": "eiffel-tower", "variants": [], "players": 1, "agents": ["greedy"], "rng": "native",
+                 "config_sha256": "ab" * 32}
+
+
+def summary_of(records):
+    summary = Summary()
+    for record in records:
+        summary.add(record)
+    return summary
+
+
+def test_report_table_hand_computed():
+    """1 win in 4 games, cards left 0 2 4 10. won: Wilson (z = 1.959964) centre (0.25 + z^2/8) / (1 + z^2/4)
+    = 0.3724727, half-width z * sqrt(0.25 * 0.75 / 4 + z^2/64) / (1 + z^2/4) = 0.3268854. cards_left: mean 4,
+    squared deviations 16 + 4 + 0 + 36, sd sqrt(56/3) = 4.3204938, interval 4 -+ z * sd / 2 = 4 -+ 4.2340061;
+    nearest ranks ceil(q/100 * 4): 1 1 2 3 4, the values 0 0 2 4 10."""
+    records = [{"won": w, "cards_left": c} for w, c in ((True, 0), (False, 2), (False, 4), (False, 10))]
+    run = Run("a.jsonl", REPORT_HEADER, summary_of(records))
+    lines = text_report([run]).splitlines()
+    assert lines[0] == "eiffel-tower (no variants), 1 player, agents greedy, rng native: 4 games" and lines[1] == ""
+    assert lines[2].split() == COLUMNS
+    assert lines[4].split() == ["won", "4", "0.2500", "0.0456", "0.6994"]
+    assert lines[5].split() == ["cards_left", "4", "4.0000", "-0.2340", "8.2340", "4.3205",
+                                "0", "0", "0", "2", "4", "10", "10"]
+    rows, columns = csv_rows([run])
+    assert columns == COLUMNS and [row["figure"] for row in rows] == ["won", "cards_left"]
+    assert rows[0] == {"figure": "won", "n": 4, "mean": 0.25, "ci95_low": pytest.approx(0.0455873, abs=1e-7),
+                       "ci95_high": pytest.approx(0.6993582, abs=1e-7)}
+    assert rows[1]["sd"] == pytest.approx(4.3204938, abs=1e-7) and rows[1]["ci95_low"] == pytest.approx(-0.2340061)
+    assert [rows[1][c] for c in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [0, 0, 0, 2, 4, 10, 10]
+
+
+def test_comparison_table_hand_computed():
+    """A: 1 win in 4, cards left 0 2 4 10; B: 3 in 4, cards left 0 0 1 3; C: 4 in 4, none left.
+    won, B vs A: pooled 1/2, se sqrt(1/4 * 1/2), z = 0.5 / 0.3535534 = 1.4142, p = erfc(1) = 0.1573.
+    cards_left, B vs A: variances of the means 56/3/4 and 2/4, t = -3 / sqrt(31/6) = -1.3198.
+    won, C vs A: z = 2.1909, p = 0.0285 < 0.05 (see test_significance_is_at_p_below_0_05_hand_computed).
+    D: 0 wins in 50, E: 50 in 50: se 0.1, z = 10, p = erfc(10 / sqrt 2) = 1.5e-23, written in e-notation."""
+    a = summary_of([{"won": w, "cards_left": c} for w, c in ((True, 0), (False, 2), (False, 4), (False, 10))])
+    b = summary_of([{"won": w, "cards_left": c} for w, c in ((True, 0), (True, 0), (True, 1), (False, 3))])
+    c = summary_of([{"won": True, "cards_left": 0}] * 4)
+    runs = compared([Run("a.jsonl", REPORT_HEADER, a), Run("b.jsonl", REPORT_HEADER, b),
+                     Run("c.jsonl", REPORT_HEADER, c)])
+    lines = text_report(runs).splitlines()
+    assert lines[:3] == [f"{letter}: {name}.jsonl: eiffel-tower (no variants), 1 player, agents greedy, rng native: "
+                         "4 games" for letter, name in (("A", "a"), ("B", "b"), ("C", "c"))]
+    side = {line.split()[0]: line for line in lines[6:8]}
+    assert side["won"].split() == ["won", "0.2500", "[0.0456,", "0.6994]", "0.7500", "[0.3006,", "0.9544]",
+                                   "1.0000", "[0.5101,", "1.0000]"]
+    tests = [line.split() for line in lines if " vs A " in line]
+    assert tests[0] == ["won", "B", "vs", "A", "0.5000", "z", "1.4142", "0.1573", "no"]
+    assert tests[1][:7] == ["cards_left", "B", "vs", "A", "-3.0000", "welch-t", "-1.3198"]
+    assert tests[2] == ["won", "C", "vs", "A", "0.7500", "z", "2.1909", "0.0285", "yes"]
+    rows, columns = csv_rows(runs)
+    assert columns[:3] == ["file", "config", "figure"] and columns[-5:] == ["difference", "test", "statistic",
+                                                                            "p_value", "significant"]
+    assert [(row["file"], row["figure"], row.get("test")) for row in rows] == [
+        ("a.jsonl", "won", None), ("a.jsonl", "cards_left", None), ("b.jsonl", "won", "z"),
+        ("b.jsonl", "cards_left", "welch-t"), ("c.jsonl", "won", "z"), ("c.jsonl", "cards_left", "welch-t")]
+    assert rows[4]["config"] == "ab" * 6 and rows[4]["significant"] and not rows[2]["significant"]
+    d, e = summary_of([{"won": False}] * 50), summary_of([{"won": True}] * 50)
+    far = text_report(compared([Run("d", REPORT_HEADER, d), Run("e", REPORT_HEADER, e)])).splitlines()[-1]
+    assert far.split() == ["won", "B", "vs", "A", "1.0000", "z", "10.0000", "1.5e-23", "yes"]
+
+
+def test_one_file_given_twice_carries_its_comparison_in_its_later_row_only():
+    """CSV rows of the first file are the base: no test columns, even when the same file comes again."""
+    run = Run("a.jsonl", REPORT_HEADER, summary_of([{"won": i % 2 == 0} for i in range(10)]))
+    rows, _ = csv_rows([run, run])
+    assert "test" not in rows[0] and rows[1]["test"] == "z" and rows[1]["p_value"] == 1.0
+
+
+def test_runs_past_the_26th_are_lettered_f_and_their_position():
+    """Letters run out after Z: the 27th run is F26, in its title line and in its comparison."""
+    runs = [Run(f"r{i}", REPORT_HEADER, summary_of([{"won": True}, {"won": i % 2 == 0}])) for i in range(27)]
+    lines = text_report(runs).splitlines()
+    assert lines[25].startswith("Z: r25: ") and lines[26].startswith("F26: r26: ")
+    assert lines[-1].split()[:4] == ["won", "F26", "vs", "A"]
+
+
+# -- worker, executors, runner --------------------------------------------------------------
+def eiffel_job(**changes):
+
+    game = load_game("eiffel-tower")
+    return replace(Job(game.id, (), 1, ("greedy",), "native", "", (), game.spec.sha256, records=True), **changes)
+
+
+def test_a_chunk_of_several_runs_plays_and_counts_every_seed():
+    """A chunk may join runs (the gaps a resumed file leaves): its game count is all their seeds, its
+    lines one a seed in order, each a record with its seed first (the result-file format)."""
+    result = play_chunk(eiffel_job(), ((0, 2), (5, 7)))
+    assert result.games == 4 and result.summary.games == 4
+    lines = result.lines.split(b"\n")
+    assert lines[-1] == b"" and [orjson.loads(line)["seed"] for line in lines[:-1]] == [0, 1, 5, 6]
+    assert all(line.startswith(b'{"seed":') for line in lines[:-1])
+    quiet = play_chunk(eiffel_job(records=False), ((0, 2), (5, 7)))
+    assert quiet.lines == b"" and quiet.summary == result.summary
+
+
+def test_a_worker_with_other_configs_refuses_the_job():
+    """A worker (a remote Dask one, say) whose configs hash otherwise would play other rules."""
+    with pytest.raises(CardgamesError, match="its configs differ from the parent's"):
+        setup(eiffel_job(config_sha256="0" * 64))
+
+
+def test_the_executor_follows_backend_and_workers():
+    """One worker plays in this process; more start a pool of that many; dask its own cluster."""
+    assert isinstance(make_executor("process", 1, None), SerialExecutor)
+    pool = make_executor("process", 2, None)
+    assert isinstance(pool, ProcessExecutor) and pool.workers == 2
+    dask = make_executor("dask", 3, None)
+    assert isinstance(dask, DaskExecutor) and (dask.workers, dask.scheduler) == (3, None)
+    with pytest.raises(OptionConflictError):
+        make_executor("process", 2, "tcp://127.0.0.1:1")
+
+
+def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch):
+    """Its workers are spawned (the same on every system) while SIGINT is ignored, so that a Ctrl-C
+    while they import cannot print tracebacks; the batch's own handler is restored after."""
+    seen = []
+
+    class Recording:
+        def __init__(self, workers, mp_context, initializer):
+            seen.append(("start", signal.getsignal(signal.SIGINT), workers, mp_context.get_start_method(),
+                         initializer))
+
+        def submit(self, fn, *args):
+            seen.append(("submit", signal.getsignal(signal.SIGINT)))
+
+        def shutdown(self, **kwargs):
+            pass
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with ProcessExecutor(3):
+            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert seen == [("start", signal.SIG_IGN, 3, "spawn", _ignore_sigint), *[("submit", signal.SIG_IGN)] * 3]
+
+
+def test_pool_workers_ignore_ctrl_c_and_a_dead_one_is_one_error():
+    """Ctrl-C is the batch's to handle; a worker killed (out of memory) ends the batch with a hint
+    to resume, not a BrokenProcessPool traceback."""
+    with ProcessExecutor(1) as executor:
+        assert executor._pool.submit(signal.getsignal, signal.SIGINT).result() == signal.SIG_IGN
+        for process in list(executor._pool._processes.values()):
+            process.kill()
+            process.join()
+        with pytest.raises(CardgamesError, match="a worker process died .*rerun with --resume"):
+            list(executor.map(eiffel_job(), [((0, 1),)]))
+
+
+def test_run_batch_counts_and_reports_exactly_the_seeds_it_plays(tmp_path):
+    """Resuming a file with a gap (seeds 5-9 missing) over a longer range plays the gap and the new
+    seeds, in chunks that join them: the progress total, the chunks reported, the games played and
+    reused are counted seed by seed, and the file ends up as a fresh run's, in its order."""
+    game = load_game("eiffel-tower")
+    fresh, out = tmp_path / "fresh.jsonl", tmp_path / "r.jsonl"
+    run_batch(game, ["greedy"], "native", SeedRange(0, 29), out=str(fresh))
+    lines = fresh.read_bytes().split(b"\n")
+    out.write_bytes(b"\n".join(lines[:6] + lines[11:21]) + b"\n")  # seeds 0-4 and 10-19
+    started, reported = [], []
+    outcome = run_batch(game, ["greedy"], "native", SeedRange(0, 29), out=str(out), resume=True,
+                        on_start=started.append, on_chunk=reported.append)
+    assert started == [15] and sum(reported) == 15 and (outcome.played, outcome.reused) == (15, 15)
+    assert outcome.summary.games == 30 and not outcome.torn
+    assert sorted(out.read_bytes().split(b"\n")) == sorted(fresh.read_bytes().split(b"\n"))
+
+
+def test_resuming_a_finished_file_still_cuts_its_torn_line(tmp_path):
+    """Nothing left to play, but a torn last line (a second run killed mid-write) is cut off all the
+    same, so the file ends in a whole line; a header cut short is torn too, and started afresh."""
+    game = load_game("eiffel-tower")
+    out = tmp_path / "r.jsonl"
+    run_batch(game, ["greedy"], "native", SeedRange(0, 4), out=str(out))
+    whole = out.read_bytes()
+    out.write_bytes(whole + b'{"seed":3,"wo')
+    started = []
+    outcome = run_batch(game, ["greedy"], "native", SeedRange(0, 4), out=str(out), resume=True,
+                        on_start=started.append)
+    assert started == [0] and outcome.played == 0 and outcome.reused == 5 and outcome.torn
+    assert out.read_bytes() == whole
+    out.write_bytes(whole[:whole.index(b"\n") // 2])
+    outcome = run_batch(game, ["greedy"], "native", SeedRange(0, 4), out=str(out), resume=True)
+    assert outcome.torn and outcome.played == 5 and out.read_bytes() == whole
+
+
+def test_a_dask_schedulers_workers_are_its_threads(monkeypatch):
+    """On a cluster the window of chunks in flight follows its threads (all its workers'), and at
+    least one, even before any worker has joined; a local cluster is the workers asked for."""
+    dask_distributed = pytest.importorskip("dask.distributed")
+
+    threads = {}
+
+    class Client:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def nthreads(self):
+            return threads
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(dask_distributed, "Client", Client)
+    monkeypatch.setattr(dask_distributed, "LocalCluster", lambda *args, **kwargs: Client())
+    for found, workers in (({"tcp://a": 2, "tcp://b": 3}, 5), ({}, 1)):
+        threads.clear()
+        threads.update(found)
+        with DaskExecutor(7, "tcp://127.0.0.1:8786") as executor:
+            assert executor.workers == workers
+    with DaskExecutor(2, None) as executor:
+        assert executor.workers == 2

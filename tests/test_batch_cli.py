@@ -10,10 +10,16 @@ import sys
 import time
 from pathlib import Path
 
+import click.testing
 import orjson
 import pytest
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.batch import executors, runner
+from cardgames.engine.batch.executors import SerialExecutor
+from cardgames.engine.batch.plot import _score_series, _win_figures, image_format
+from cardgames.engine.batch.report import Run
+from cardgames.engine.batch.stats import Summary
 from cardgames.engine.core import play
 from cardgames.engine.registry import load_game
 
@@ -363,6 +369,7 @@ def test_plot_draws_a_score_no_game_had_at_zero():
     assert distribution({30: 1, 33: 3}) == ([30.0, 31.0, 32.0, 33.0], [0.25, 0.0, 0.0, 0.75], True)
     assert distribution({0.5: 1, 2.5: 3}) == ([0.5, 2.5], [0.25, 0.75], False)  # fractions: points
     assert distribution({0: 1, MAX_STEPS + 1: 1})[2] is False  # too wide a range for a step each
+    assert distribution({0: 1, MAX_STEPS: 1})[2] is True  # the widest range still drawn in steps
     assert distribution({}) == ([], [], False)
 
 
@@ -372,6 +379,7 @@ def test_plot_file_names_are_checked_before_the_games(run_cli, tmp_path):
     for name, words in (("p.xyz", "matplotlib cannot write 'xyz' images"), ("", "--plot needs a file name")):
         result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(out), "--plot", name)
         assert result.exit_code == 1 and words in result.stderr and not out.exists()  # no game played
+    assert image_format(str(tmp_path / "p.PNG")) == "png" and image_format(str(tmp_path / "p.Svg")) == "svg"
     bare = tmp_path / "plain"  # no extension: a PNG, written under exactly that name
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--plot", str(bare))
     assert result.exit_code == 0 and f"plot written to {bare}" in result.stderr
@@ -433,6 +441,10 @@ def test_out_must_be_a_file(run_cli, tmp_path):
     folder = tmp_path / "newdir"
     result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", f"{folder}/")
     assert result.exit_code == 1 and "not a folder" in result.stderr and not folder.exists()
+    for extra in ([], ["--resume"]):  # named as a folder, not as a file that exists or cannot be read
+        result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(tmp_path), *extra)
+        assert result.exit_code == 1
+        assert result.stderr == f"Error: --out {tmp_path}: a file name, not a folder, is needed\n"
 
 
 def test_cli_import_stays_light():
@@ -606,3 +618,86 @@ def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):
     figures = stats_json(run_cli, huge)["files"][0]["figures"]
     assert figures["x"]["n"] == 3 and figures["x"]["sd"] is None  # infinite: JSON has no infinity (orjson: null)
     assert "inf" in run_cli("stats", str(huge)).stdout.splitlines()[-1]
+
+
+def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(run_cli, monkeypatch):
+    """stderr a terminal (stdout not): the bar goes there, ending at 100%, and never into the
+    statistics on stdout; --quiet draws nothing."""
+    monkeypatch.setattr(click.testing._NamedTextIOWrapper, "isatty", lambda self: self is sys.stderr, raising=False)
+    shown = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--format", "json")
+    assert shown.exit_code == 0 and orjson.loads(shown.stdout)["games"] == 10
+    bar = shown.stderr.split("\r")[-1].split("\n")[0]
+    assert bar.startswith("[" + "#" * 24 + "] 100.0% 10/10 games") and "ETA 0s" in bar
+    quiet = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_workers_default_to_every_core_and_a_scheduler_is_not_capped(run_cli, monkeypatch):
+    """No --workers: one a core. More than the cores: capped, and said in the plural; with --scheduler
+    the workers are a remote cluster's, never capped by this machine's cores."""
+    asked = []
+    monkeypatch.setattr("cardgames.cli.batch._default_workers", lambda: 3)
+    monkeypatch.setattr(runner, "make_executor", lambda backend, workers, scheduler: asked.append(workers)
+                        or SerialExecutor())
+    batch(run_cli, "--seeds", "0-9")
+    capped = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "5")
+    assert capped.exit_code == 0 and "--workers 5: the run has 3 cores here, so 3 workers play it (" in capped.stderr
+    remote = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "5", "--backend", "dask",
+                     "--scheduler", "tcp://127.0.0.1:1")
+    assert remote.exit_code == 0 and "cores here" not in remote.stderr
+    assert asked == [3, 3, 5]
+
+
+def test_stats_says_it_ignores_a_torn_last_line(run_cli, tmp_path):
+    """A file whose run was killed mid-write is read up to its last whole line, and the user told so."""
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-4", "--workers", "1", "--out", str(out))
+    whole = orjson.loads(run_cli("stats", str(out), "--format", "json").stdout)
+    with open(out, "ab") as handle:
+        handle.write(b'{"seed":9,"won":tr')
+    torn = run_cli("stats", str(out), "--format", "json")
+    assert torn.exit_code == 0 and torn.stderr == f"{out}: ignoring a torn last line (was the run stopped?)\n"
+    assert orjson.loads(torn.stdout) == whole
+
+
+def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_path, monkeypatch):
+    """Stopped after its first chunk (8 seeds), a batch with --out exits 130, says how many games it
+    played and to resume; the file holds those games, and --resume plays only the rest."""
+    real = executors.play_chunk
+    calls = []
+
+    def interrupted(job, chunk):
+        calls.append(chunk)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return real(job, chunk)
+
+    monkeypatch.setattr(executors, "play_chunk", interrupted)
+    out = tmp_path / "r.jsonl"
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1", "--out", str(out))
+    assert result.exit_code == 130
+    assert result.stderr == "interrupted after 8 games; continue with the same command and --resume\n"
+    assert [orjson.loads(line)["seed"] for line in out.read_bytes().split(b"\n")[1:-1]] == list(range(8))
+    monkeypatch.setattr(executors, "play_chunk", real)
+    resumed = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1", "--out", str(out),
+                      "--resume")
+    assert resumed.exit_code == 0 and "played 12 games" in resumed.stderr and "; 8 already in" in resumed.stderr
+
+
+def test_plot_draws_wins_and_scores_per_seat_for_one_file_and_per_file_for_several():
+    """The left panel's figures are the seats' win shares ('won' for a solitaire); the right panel's
+    series are one a seat, in seat order (seat 10 after seat 9), for one file, else the files'
+    pooled scores; a solitaire's is cards_left, not the first figure by name."""
+    many = Summary()
+    many.add({"scores": list(range(11)), "winners": [10], "moves": 40})
+    run = Run("m.jsonl", {"players": 11}, many)
+    assert _win_figures(run) == [f"wins[{s}]" for s in range(11)]
+    name, series = _score_series([run])
+    assert name == "scores" and series == [(f"seat {s}", {s: 1}) for s in range(11)]
+    name, series = _score_series([run, Run("n.jsonl", {"players": 11}, many)])
+    assert name == "scores" and [label for label, _ in series] == ["m.jsonl", "n.jsonl"]
+    assert series[0][1] == {s: 1 for s in range(11)}
+    solitaire = Summary()
+    solitaire.add({"won": True, "cards_left": 0, "plays": 3})
+    alone = Run("s.jsonl", {"players": 1}, solitaire)
+    assert _win_figures(alone) == ["won"] and _score_series([alone]) == ("cards_left", [("s.jsonl", {0: 1})])
