@@ -10,7 +10,6 @@ import sys
 import time
 from pathlib import Path
 
-import click.testing
 import orjson
 import pytest
 
@@ -618,18 +617,6 @@ def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):
     figures = stats_json(run_cli, huge)["files"][0]["figures"]
     assert figures["x"]["n"] == 3 and figures["x"]["sd"] is None  # infinite: JSON has no infinity (orjson: null)
     assert "inf" in run_cli("stats", str(huge)).stdout.splitlines()[-1]
-
-
-def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(run_cli, monkeypatch):
-    """stderr a terminal (stdout not): the bar goes there, ending at 100%, and never into the
-    statistics on stdout; --quiet draws nothing."""
-    monkeypatch.setattr(click.testing._NamedTextIOWrapper, "isatty", lambda self: self is sys.stderr, raising=False)
-    shown = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--format", "json")
-    assert shown.exit_code == 0 and orjson.loads(shown.stdout)["games"] == 10
-    bar = shown.stderr.split("\r")[-1].split("\n")[0]
-    assert bar.startswith("[" + "#" * 24 + "] 100.0% 10/10 games") and "ETA 0s" in bar
-    quiet = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--quiet")
-    assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
 def test_workers_default_to_every_core_and_a_scheduler_is_not_capped(run_cli, monkeypatch):

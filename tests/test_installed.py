@@ -50,6 +50,37 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert result.returncode == 0 and result.stderr == b""
 
 
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
+def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(tmp_path):
+    """stderr a terminal, stdout a pipe: the bar goes to the terminal, ending at 100%, and never into
+    the statistics on stdout; --quiet draws nothing."""
+    def batch(*extra: str) -> tuple[bytes, str]:
+        terminal, stderr = os.openpty()
+        try:
+            done = subprocess.run([str(SCRIPT), "batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1",
+                                   *extra], cwd=tmp_path, stdout=subprocess.PIPE, stderr=stderr, timeout=120)
+        finally:
+            os.close(stderr)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(terminal, 4096)
+            except OSError:  # Linux: the other end is closed
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        os.close(terminal)
+        assert done.returncode == 0
+        return done.stdout, drawn.decode().replace("\r\n", "\n")
+
+    stdout, drawn = batch("--format", "json")
+    assert orjson.loads(stdout)["games"] == 10 and b"%" not in stdout
+    bar = drawn.split("\r")[-1].split("\n")[0]
+    assert bar.startswith("[" + "#" * 24 + "] 100.0% 10/10 games") and "ETA 0s" in bar
+    assert batch("--quiet")[1] == ""
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 def test_a_full_disk_on_stdout_is_one_line(tmp_path):
     with open("/dev/full", "wb") as full:
