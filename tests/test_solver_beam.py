@@ -60,6 +60,65 @@ def test_a_wider_beam_finds_lines_a_narrow_one_misses():
     assert missed
 
 
+# games whose brute force is quick on 40 deals, with the beam's pruning of moves (forced plays in games without
+# wild cards or row cap, wild-topped rows last) each at work: a self-pairing class (tiny-odd), wild cards, a waste cap
+EXACT_GAMES = [("tiny-plain", (), range(40)), ("tiny-plain", (), [89]), ("tiny-plain", ("strict",), range(40)),
+               ("tiny-odd", ("strict",), range(40)), ("duo-wild", (), range(40)), ("mini-wild", (), range(40))]
+
+
+@pytest.mark.parametrize("name, variants, seeds", EXACT_GAMES)
+def test_a_beam_that_prunes_nothing_is_exact(name, variants, seeds):
+    """With a width no stock index reaches, the beam keeps every position, so only its pruning of moves limits
+    it, and that pruning must lose no win: it finds a line exactly on the deals brute force wins, and says it
+    pruned nothing (the solver then stops widening). Forcing a play only when no card of its class is still to
+    come matters (tiny-plain 89 is won by waiting for one; tiny-odd Strict 18 is lost if every play is forced),
+    and only where there are no wild cards (duo-wild 16, mini-wild 19)."""
+    game = load_game(name, variants, catalog=CATALOG)
+    for seed in seeds:
+        state = game.new_state(seed)
+        beam = beam_line(Solver(game), state, 10**6, 10**9)
+        assert not beam.pruned
+        assert (beam.line is not None) is brute_force(state.clone()), seed
+        if beam.line is not None:
+            assert_line_wins(state, beam.line)
+
+
+def test_pruned_says_whether_a_stock_index_held_more_than_the_width():
+    """``pruned`` is what stops the solver widening the beam: tiny-plain 4's stock indices hold at most 6
+    positions, so width 6 prunes nothing (a wider beam would find nothing more) and width 5 prunes."""
+    game = load_game("tiny-plain", (), catalog=CATALOG)
+    state = game.new_state(4)
+    assert not beam_line(Solver(game), state, 6, 10**9).pruned
+    assert beam_line(Solver(game), state, 5, 10**9).pruned
+
+
+def test_stuck_is_the_waste_of_the_best_position_reached():
+    """On a lost deal the beam hands back the classes on the waste in the best-scored position of the last stock
+    index (the cards whose pairs the solver's sub-games then start from), bottom to top: tiny-plain 6 (lost)
+    ends there with eight cards of pairs 2 and 3, where other positions kept more."""
+    game = load_game("tiny-plain", (), catalog=CATALOG)
+    state = game.new_state(6)
+    assert not brute_force(state.clone())
+    beam = beam_line(Solver(game), state, 10**6, 10**9)
+    assert beam.line is None and beam.stuck == (2, 3, 2, 2, 3, 3, 3, 2)
+
+
+@pytest.mark.parametrize("name, seed, found", [("tiny-plain", 21, (False, False, True)),
+                                               ("tiny-plain", 31, (False, True, True)),
+                                               ("tiny-plain", 34, (False, True, True)),
+                                               ("tiny-plain", 37, (True, True, True)),
+                                               ("mini-wild", 24, (False, True, True)),
+                                               ("mini-wild", 26, (False, True, True))])
+def test_the_beam_keeps_the_width_best_scored_positions(name, seed, found):
+    """Which narrow beams (widths 1, 2, 3) find a line, pinned on deals where it depends on the positions
+    kept: exactly ``width`` of them, ranked by the waste's length plus the blocked cards of the waste and of
+    the next ``LOOKAHEAD`` stock cards after the one just turned, then the most wild-topped rows (the score
+    measured to win the most deals; another keeps other positions and finds other lines)."""
+    game = load_game(name, (), catalog=CATALOG)
+    state = game.new_state(seed)
+    assert tuple(beam_line(Solver(game), state, width, 10**9).line is not None for width in (1, 2, 3)) == found
+
+
 def test_the_beam_counts_its_nodes_and_stops():
     game = load_game("tiny-odd", (), catalog=CATALOG)
     solver = Solver(game)

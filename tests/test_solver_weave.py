@@ -25,6 +25,9 @@ PART_POOL_LOST = (("octo-capped", ("strict",)), 313, [3, 6, 3, 0, 3])
 # B may be tried (each is won here for some B)
 ROOMY_WON = [(("octo-capped", ("strict",)), 194, []), (("octo-capped", ()), 334, [0, 5, 7]),
              (("duo-capped", ("strict",)), 399, []), (("duo-capped", ()), 118, [0, 7, 0, 7])]
+# won, room in the pool: a line is woven only if the other cards keep off every row the rest's line plays onto
+# from there on (not just its next play's row)
+WOVEN_AROUND = (("octo-capped", ("strict",)), 677247, [6, 4, 0, 7])
 # positions where the needs take the whole pool: the given slots refute one, and weave a line for the other
 SLOTS_LOST = (("octo-capped", ("strict",)), 17, [])
 SLOTS_WON = (("octo-capped", ("strict",)), 8, [2, 2, 5])
@@ -91,6 +94,14 @@ def test_only_the_largest_sets_count(which, seed, moves):
     assert brute_force(state.clone())
     found, whole = checked(game, state)
     assert not whole and found is not False
+
+
+def test_a_woven_card_keeps_off_the_rows_the_line_still_needs():
+    """``weave`` plays a card of the chosen pairs (or a wild card) only onto a row the rest's line does not play
+    onto again, at any later step: here that is what lets it weave a winning line (a card put on such a row takes
+    the place the line needs there, and the weave fails)."""
+    game, state = position_after(*WOVEN_AROUND)
+    assert checked(game, state) == (True, False)
 
 
 @settings(max_examples=60, deadline=None)

@@ -114,6 +114,7 @@ def test_exposure_geometry():
     # Empty secondary 0 (across N and NE): neither N nor NE is exposed yet (7 and 1 still cover them).
     t.secondaries[0].clear()
     assert all(t.primaries[p][-1] not in t.exposed() for p in (0, 1))
+    assert not any(t.take(t.primaries[p][-1]) for p in (0, 1))  # N is still under NW-N (7), NE under NE-E (1)
     t.secondaries[7].clear()  # now N (primary 0) has both its secondaries (7 and 0) empty
     assert t.primaries[0][-1] in t.exposed() and t.primaries[1][-1] not in t.exposed()
     t.secondaries[1].clear()
@@ -141,6 +142,9 @@ def test_a_card_taken_from_a_personal_tableau_is_refilled_first():
     assert t.take(3)
     t.lay(101)
     assert t.center == [0, 1, 2, 101] and not t.room()
+    assert t.take(20) is False and t.take(21)  # the top of secondary 0 (N-NE), an earlier stack than the last laid
+    t.lay(102)
+    assert t.secondaries[0] == [20, 102] and not t.room()
     t = Tableau((4, 2, 2))
     for card in range(20):  # the centre and every primary full, no secondary yet: all exposed
         t.lay(card)
@@ -149,6 +153,19 @@ def test_a_card_taken_from_a_personal_tableau_is_refilled_first():
     assert t.primaries[0] == [4, 200] and t.secondaries[0] == []
     t.lay(201)
     assert t.secondaries[0] == [201]
+
+
+def test_a_copied_personal_tableau_keeps_its_capacity():
+    """A state's clone copies its tableaus: the copy lays on, in laying order, under the same capacity, and
+    the original is left as it was."""
+    t = Tableau((4, 2, 2))
+    for card in range(34):
+        t.lay(card)
+    copy = t.copy()
+    copy.lay(100)
+    copy.lay(101)
+    assert copy.secondaries[6] == [32, 33] and copy.secondaries[7] == [100, 101] and not copy.room()
+    assert t.secondaries[7] == [] and t.room()
 
 
 def test_board_movement_rounding():
