@@ -12,7 +12,7 @@ import pytest
 from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
-from cardgames.engine.registry import ENGINES, engine_module
+from cardgames.engine.registry import ENGINES, engine_module, located
 from cardgames.engine.schema import INT, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
 from cardgames.engine.yamlfile import MAX_BYTES, parse_document, read_document
@@ -448,6 +448,21 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.stderr.startswith(f"Error: {where}:{line}: options.deal for 2 players")
         assert result.stderr.endswith(" (`cardgames validate` lists them all)\n")  # the others, if any
 
+
+
+def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cli):
+    """A variant that makes a game unplayable twice over (both layouts too large for the deck): a command
+    stops at the first problem check_config lists, at the line of the variant that sets it, not the game's."""
+    (tmp_path / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    text = strict.replace("  strict: true\n", "  strict: true\n  layout: [60, 60]\n  strict_layout: [50, 60]\n")
+    assert text != strict
+    (tmp_path / "variants" / "strict.yaml").write_text(text)
+    line = text.splitlines().index("  layout: [60, 60]") + 1
+    result = run_cli("--configs", str(tmp_path), "deal", "eiffel-tower", "--variant", "strict", "--seed", "1")
+    assert result.exit_code == 1
+    assert result.stderr.startswith(f"Error: {tmp_path / 'variants' / 'strict.yaml'}:{line}: the layout has 120 rows")
+    assert located("a bare message") == (("options",), "a bare message")  # an engine's message about its options
 
 @pytest.mark.parametrize("kind, name, old, new, words", [
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' cannot name cards"),
