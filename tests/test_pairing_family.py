@@ -185,3 +185,26 @@ def test_validate_rejects_a_family_match_that_does_not_fit(run_cli, tmp_path, fa
 def test_unknown_game_is_one_line(run_cli):
     out = run_cli("deal", "castel", "--seed", "1")
     assert out.exit_code == 1 and "did you mean" in out.stderr and "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("name", ["castle", "wizards-tower"])
+def test_greedy_keeps_wild_topped_rows_then_the_most_room(name):
+    """Where the rows differ (wild cards, a row cap), greedy plays on a row whose top is not wild when
+    it can, and among those on a shortest one (the most room left), even when a wild-topped row is
+    shorter; each case is met on these deals."""
+    game = load_game(name)
+    agent = make_agents(["greedy"], game)[0]
+    kept_wild = 0
+    for seed in range(1, 31):
+        state = game.new_state(seed)
+        while state.current_player is not None:
+            actions = state.legal_actions()
+            choice = agent.choose(state, actions, None)
+            rows = [a.row for a in actions if type(a) is Play]
+            if type(choice) is Play and len(rows) > 1:
+                plain = [r for r in rows if state.tops[r] != WILD] or rows
+                assert choice.row in plain
+                assert len(state.rows[choice.row]) == min(len(state.rows[r]) for r in plain)
+                kept_wild += any(len(state.rows[r]) < len(state.rows[choice.row]) for r in set(rows) - set(plain))
+            state.apply(choice)
+    assert kept_wild
