@@ -11,7 +11,7 @@ import pytest
 from cardgames.engine.agents import make_agents
 from cardgames.engine.core import play
 from cardgames.engine.errors import IllegalActionError
-from cardgames.engine.games.turup.agents import ExpertAgent, gain
+from cardgames.engine.games.turup.agents import ExpertAgent, GreedyAgent, gain
 from cardgames.engine.games.turup.rules import Capture, Trail, TurupGame, check_config, deal_facts
 from cardgames.engine.registry import load_game
 
@@ -27,8 +27,6 @@ def with_options(players: int, **options) -> TurupGame:
 def first_action(state):
     """The greedy choice: a policy that captures keeps the pile small (always trailing would
     pile up 100 cards, whose captures number in the millions)."""
-    from cardgames.engine.games.turup.agents import GreedyAgent
-
     return GreedyAgent(state.game).choose(state, state.legal_actions(), None)
 
 
