@@ -163,11 +163,17 @@ def test_describe_hand_computed():
     assert one["sd"] is None and one["ci_low"] is None and one["ci_high"] is None and one["mean"] == 3.0
 
 
-def test_summary_solitaire():
+def summary_of(records) -> Summary:
+    """The summary of ``records``, added in order."""
     summary = Summary()
-    for won, left in [(True, 0), (False, 10), (False, 4), (True, 0)]:
-        summary.add({"won": won, "cards_left": left})
-    figures = summary.figures(1)
+    for record in records:
+        summary.add(record)
+    return summary
+
+
+def test_summary_solitaire():
+    games = [(True, 0), (False, 10), (False, 4), (True, 0)]
+    figures = summary_of({"won": won, "cards_left": left} for won, left in games).figures(1)
     assert list(figures) == ["won", "cards_left"]
     assert figures["won"]["count"] == 2 and figures["won"]["mean"] == 0.5
     assert (figures["won"]["ci_low"], figures["won"]["ci_high"]) == wilson(2, 4)
@@ -189,10 +195,7 @@ def synthetic_multiplayer() -> list[dict]:
 
 
 def test_summary_multiplayer_hand_computed():
-    summary = Summary()
-    for record in synthetic_multiplayer():
-        summary.add(record)
-    f = summary.figures(3)
+    f = summary_of(synthetic_multiplayer()).figures(3)
     assert list(f)[:7] == ["wins[0]", "wins[1]", "wins[2]", "ties", "no_winner", "first_player_advantage",
                            "scores"]
     assert [f[f"wins[{s}]"]["count"] for s in range(3)] == [2, 1, 1]
@@ -217,9 +220,7 @@ def test_summary_multiplayer_hand_computed():
 def test_first_player_advantage_is_measured_against_the_average_seat():
     """Seat 0's win share minus the average seat's: a tie counts for each of its winners, so the
     shares need not sum to 1, and a seat that never won is a share of 0, not left out."""
-    summary = Summary()
-    for winners in ([0], [1, 2], [0]):
-        summary.add({"scores": [0, 0, 0, 0], "winners": winners})
+    summary = summary_of({"scores": [0, 0, 0, 0], "winners": winners} for winners in ([0], [1, 2], [0]))
     f = summary.figures(4)
     assert [f[f"wins[{s}]"]["count"] for s in range(4)] == [2, 1, 1, 0] and f["wins[3]"]["n"] == 3
     # shares 2/3, 1/3, 1/3, 0: the average seat wins 1/3 of the games, seat 0 1/3 more
@@ -233,15 +234,8 @@ def test_first_player_advantage_is_measured_against_the_average_seat():
 
 def test_summary_merge_is_order_independent():
     records = synthetic_multiplayer() * 5
-    whole = Summary()
-    for record in records:
-        whole.add(record)
-    parts = []
-    for start in range(0, len(records), 3):
-        part = Summary()
-        for record in records[start:start + 3]:
-            part.add(record)
-        parts.append(part)
+    whole = summary_of(records)
+    parts = [summary_of(records[start:start + 3]) for start in range(0, len(records), 3)]
     stdlib_random.Random(1).shuffle(parts)
     merged = Summary()
     for part in parts:
@@ -580,13 +574,6 @@ REPORT_HEADER = {"game": "eiffel-tower", "variants": [], "players": 1, "agents":
                  "config_sha256": "ab" * 32}
 
 
-def summary_of(records):
-    summary = Summary()
-    for record in records:
-        summary.add(record)
-    return summary
-
-
 def test_report_table_hand_computed():
     """1 win in 4 games, cards left 0 2 4 10. won: Wilson (z = 1.959964) centre (0.25 + z^2/8) / (1 + z^2/4)
     = 0.3724727, half-width z * sqrt(0.25 * 0.75 / 4 + z^2/64) / (1 + z^2/4) = 0.3268854. cards_left: mean 4,
@@ -658,7 +645,6 @@ def test_runs_past_the_26th_are_lettered_f_and_their_position():
 
 # -- worker, executors, runner --------------------------------------------------------------
 def eiffel_job(**changes):
-
     game = load_game("eiffel-tower")
     return replace(Job(game.id, (), 1, ("greedy",), "native", "", (), game.spec.sha256, records=True), **changes)
 
