@@ -544,6 +544,7 @@ def test_the_slack_pruning_keeps_a_36_card_optimum(game):
     assert game.scorer.arrange([game.deck.code(name) for name in SLACK_WITNESS], 1)["score"] == 926
 
 
+@lru_cache(maxsize=None)
 def proved_optima() -> dict[tuple[tuple[str, ...], int], list[tuple[list[str], int]]]:
     """``tests/data/torqu-optima.jsonl`` (``scripts/torqu_optima.py``: random tableaux, each optimum
     proved by CP-SAT) by variants and tableau size."""
