@@ -394,8 +394,8 @@ def test_the_specials_bounds_cover_every_disjoint_selection(game, dragons, codes
 
 @st.composite
 def special_structures(draw, wild_only: bool):
-    """Cards of up to three suits, each with a number, and specials over them: mostly disjoint blocks of
-    1-4 cards (where a bound that counts how many fit is nearly tight), then a few groups of any
+    """Cards of up to three suits, each with a number, and specials over them: disjoint blocks of one
+    size, 1-4 cards (where a bound that counts how many fit is nearly tight), then a few groups of any
     cards; with ``wild_only``, each with wild cards (the wild-free specials' looser part then hides
     nothing). Also where the search is: the first special still possible, and the cards taken."""
     suits = draw(st.lists(st.integers(0, draw(st.integers(0, 2))), min_size=4, max_size=14))
