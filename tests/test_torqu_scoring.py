@@ -361,34 +361,41 @@ def test_the_specials_bounds_cover_every_disjoint_selection(game, dragons, codes
     what the specials from a given one on can still add (their values, or their positive reduced
     values). Too low a bound prunes a node that can win, so both are checked against brute force
     over every disjoint selection, some cards already taken."""
-    import numpy as np
-
-    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, bound_terms
     from cardgames.engine.games.torqu.specials import find
 
     scorer = (dragons if with_dragons else game).scorer
     reals = [scorer.idents[c] for c in sorted(codes) if c not in scorer.wild]
     best_wild = 16
     sp = find(reals, wilds, scorer.points, 1, len(scorer.suit_ids), scorer.members, best_wild)
+    start = 0 if data is None else data.draw(st.integers(0, len(sp.value)))
+    taken = set() if data is None else data.draw(st.sets(st.integers(0, len(reals) - 1), max_size=3))
+    assert_specials_bounds_hold(sp, [c.suit for c in reals], [c.number for c in reals], len(scorer.suit_ids), wilds,
+                                best_wild, start, taken)
+
+
+def assert_specials_bounds_hold(sp: Specials, suits: list[int], numbers: list[int], num_suits: int, wilds: int,
+                                best_wild: int, start: int, taken: set[int]) -> None:
+    """``kernels._extra`` and ``kernels._reduced_extra`` at the specials from ``start`` on, the real
+    cards ``taken`` already used (``suits`` and ``numbers`` are the real cards'), against brute force
+    over every disjoint selection of those specials."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, bound_terms
+
     n = len(sp.value)
-    numbers = np.array([c.number for c in reals], np.int64)
     spare = np.arange(17, dtype=np.int64) + 7
     charges, reduced, positive, with_wilds, group_start, by_group, uniform = bound_terms(
-        sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, numbers, spare, 7, len(scorer.suit_ids))
-    start = 0 if data is None else data.draw(st.integers(0, n))
-    taken = set() if data is None else data.draw(st.sets(st.integers(0, len(reals) - 1), max_size=3))
-    used = np.array([i in taken for i in range(len(reals))], np.bool_)
-    suits = np.array([c.suit for i, c in enumerate(reals) if i not in taken], np.int64)
-    left = np.bincount(suits, minlength=len(scorer.suit_ids))
-    groups = len(scorer.suit_ids)
+        sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, np.array(numbers, np.int64), spare, 7, num_suits)
+    used = np.array([i in taken for i in range(len(suits))], np.bool_)
+    left = np.bincount([s for i, s in enumerate(suits) if i not in taken], minlength=num_suits).astype(np.int64)
     candidates = list(range(start, n))
 
     bound = _extra(start, used, wilds, left, with_wilds, best_wild, sp.value, sp.cards, sp.size, sp.wilds, sp.per,
                    group_start, by_group, uniform)
     assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: sp.value[k] + sp.wilds[k] * best_wild)
     bound = _reduced_extra(start, used, wilds, left, positive, reduced, sp.cards, sp.size, sp.wilds, sp.group, sp.per,
-                           np.zeros(groups, np.int64), np.zeros(groups, np.int64), np.zeros(groups, np.int64),
-                           np.empty(max(1, n), np.int64))
+                           np.zeros(num_suits, np.int64), np.zeros(num_suits, np.int64),
+                           np.zeros(num_suits, np.int64), np.empty(max(1, n), np.int64))
     assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: max(0, reduced[k]))
 
 
@@ -426,13 +433,10 @@ def test_the_specials_bounds_hold_for_any_specials(wild_only, data, wilds):
     specials come in its order (value with the wild cards' best own numbers, highest first)."""
     import numpy as np
 
-    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, bound_terms
-
     suits, numbers, shapes, start, taken = data.draw(special_structures(wild_only))
     best_wild = 16
     shapes.sort(key=lambda shape: -(shape[2] + shape[1] * best_wild))
-    n = len(shapes)
-    cards = np.zeros((n, 4), np.int64)
+    cards = np.zeros((len(shapes), 4), np.int64)
     group, per = [], []
     for k, (members, _, _) in enumerate(shapes):
         cards[k, :len(members)] = members
@@ -443,20 +447,7 @@ def test_the_specials_bounds_hold_for_any_specials(wild_only, data, wilds):
                   np.array([len(shape[0]) for shape in shapes], np.int64),
                   np.array([shape[1] for shape in shapes], np.int64), np.array(group, np.int64),
                   np.array(per, np.int64))
-    spare = np.arange(17, dtype=np.int64) + 7
-    charges, reduced, positive, with_wilds, group_start, by_group, uniform = bound_terms(
-        sp.value, sp.cards, sp.size, sp.wilds, sp.group, sp.per, np.array(numbers, np.int64), spare, 7, 3)
-    used = np.array([i in taken for i in range(len(suits))], np.bool_)
-    left = np.bincount([s for i, s in enumerate(suits) if i not in taken], minlength=3).astype(np.int64)
-    candidates = list(range(start, n))
-
-    bound = _extra(start, used, wilds, left, with_wilds, best_wild, sp.value, sp.cards, sp.size, sp.wilds, sp.per,
-                   group_start, by_group, uniform)
-    assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: sp.value[k] + sp.wilds[k] * best_wild)
-    bound = _reduced_extra(start, used, wilds, left, positive, reduced, sp.cards, sp.size, sp.wilds, sp.group, sp.per,
-                           np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros(3, np.int64),
-                           np.empty(max(1, n), np.int64))
-    assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: max(0, reduced[k]))
+    assert_specials_bounds_hold(sp, suits, numbers, 3, wilds, best_wild, start, taken)
 
 
 # -- the optimiser's tables and determinism ------------------------------------------------------
@@ -575,6 +566,7 @@ def test_the_optimiser_finds_every_proved_optimum(monkeypatch, variants, size):
         if found != (proved, proved):
             wrong.append((k, found, proved))
     assert not wrong, f"(tableau, (arranged, valued), proved): {wrong}"
+
 
 @settings(max_examples=10, deadline=None)
 @given(st.lists(st.integers(0, 159), min_size=14, max_size=22, unique=True), st.sampled_from([1, -1]),
