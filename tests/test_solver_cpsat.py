@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from test_solver import CATALOG, agrees_with_brute_force, assert_line_wins, position_after
 
 from cardgames.engine.games.pairing.cpsat import SEARCHES, sat_verdict
+from cardgames.engine.games.pairing.rules import TURN
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
@@ -37,6 +38,33 @@ def test_the_model_agrees_with_brute_force_mid_game(which, seed, moves, search):
     """Mid-game the waste holds several cards (or none) and rows have grown: the model's turn numbering
     and row heights start from there."""
     check(*position_after(which, seed, moves), search)
+
+
+@pytest.mark.parametrize("name, variants", GAMES)
+def test_every_position_of_a_winning_line_is_won(name, variants):
+    """Late in a won line several rows of one kind (top class, and height under a cap) take no
+    further card; the symmetry breaking orders the kind's first cards, and must still let two of its
+    rows both stay unused (a strict order there lost the last positions of tiny-plain's lines)."""
+    game = load_game(name, variants, catalog=CATALOG)
+    for seed in range(10):
+        state = game.new_state(seed)
+        solution = Solver(game).solve(state)
+        position = state.clone()
+        for move in solution.line[:-1]:
+            position.apply(move)
+            assert sat_verdict(game, position, effort=10.0).winnable, f"seed {seed}"
+
+
+@pytest.mark.parametrize("name", [name for name, variants in GAMES if variants == ("strict",)])
+def test_a_full_waste_plays_before_the_stock_turns(name):
+    """Turned until the Strict cap stops the stock: the model's cap holds before its first turn
+    too, so it plays from the waste first (random mid-game positions seldom start full)."""
+    game = load_game(name, ("strict",), catalog=CATALOG)
+    for seed in range(20):
+        state = game.new_state(seed)
+        while TURN in state.legal_actions():
+            state.apply(TURN)
+        check(game, state)
 
 
 def test_the_portfolio_follows_a_single_search_that_ran_out():
