@@ -841,6 +841,44 @@ def test_the_slacks_byte_arithmetic(a, c, v):
     assert split(kernels._add_bytes(word(a), spread)) == [min(x + v, 255) for x in a]
 
 
+@pytest.mark.parametrize("base, sign", [([], 1), ([], -1), ([5, 24, 60, 99, 117], 1), ([22, 81, 83, 129], -1)])
+def test_the_milp_has_a_column_of_four_mirrors(game, base, sign):
+    """Four Mirrors can make a set alone (a column without a real card): with few other cards that
+    set is the optimum's, which the random MILP comparisons, on 12 cards and more, never reach."""
+    pytest.importorskip("scipy")
+    from cardgames.engine.games.torqu.milp import milp_optimum
+
+    mirrors = game.deck.codes(["Magic-13", "Magic-14", "Magic-15", "Magic-16"])
+    arranged = game.scorer.arrange(base + mirrors, sign)
+    assert sorted(mirrors) in [sorted(game.deck.codes(s["cards"])) for s in arranged["sets"]]
+    assert milp_optimum(game.scorer, base + mirrors, sign).optimum == arranged["score"]
+
+
+def test_the_milp_brackets_a_stopped_solve_from_highs_answer(game, monkeypatch):
+    """HiGHS minimises the negated values: a solve stopped at its limit gives its incumbent's value
+    and its dual bound negated, the bound floored (values are whole), each shifted by the cards left
+    out; with no incumbent or no finite bound, None. Checked on HiGHS's answer as scipy returns it, since a
+    real stopped solve's bound is too loose to tell an off-by-one."""
+    pytest.importorskip("scipy")
+    from types import SimpleNamespace
+
+    import numpy as np
+    import scipy.optimize
+
+    from cardgames.engine.games.torqu.milp import milp_optimum
+
+    codes = drawn(game, 1, "bench/9", 12)
+    offset = -sum(game.deck.cards[c].value for c in codes)
+    for x, fun, dual, best, bound in [(np.ones(1), -40.0, -52.7, 40, 52), (None, None, -52.0, None, 52),
+                                      (None, None, -np.inf, None, None), (None, None, None, None, None)]:
+        answer = SimpleNamespace(status=1, x=x, fun=fun, mip_dual_bound=dual, message="time limit")
+        monkeypatch.setattr(scipy.optimize, "milp", lambda *args, answer=answer, **kwargs: answer)
+        stopped = milp_optimum(game.scorer, codes, time_limit=1.0)
+        assert stopped.optimum is None
+        assert stopped.best == (None if best is None else best + offset)
+        assert stopped.bound == (None if bound is None else bound + offset)
+
+
 def test_the_milp_reports_no_optimum_when_stopped_at_its_time_limit(game):
     """``scripts/bench_torqu_score.py --milp-limit``: a tableau HiGHS cannot solve within the limit
     (this one takes it some 15 s) gives no optimum, not the best packing found by then; what it had
