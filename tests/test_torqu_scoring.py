@@ -857,8 +857,8 @@ def test_the_milp_has_a_column_of_four_mirrors(game, base, sign):
 def test_the_milp_brackets_a_stopped_solve_from_highs_answer(game, monkeypatch):
     """HiGHS minimises the negated values: a solve stopped at its limit gives its incumbent's value
     and its dual bound negated, the bound floored (values are whole), each shifted by the cards left
-    out; with no incumbent or no finite bound, None. Checked on HiGHS's answer as scipy returns it, since a
-    real stopped solve's bound is too loose to tell an off-by-one."""
+    out; with no incumbent or no finite bound, None. Checked on HiGHS's answer as scipy returns it,
+    since a real stopped solve's bound is too loose to tell an off-by-one."""
     pytest.importorskip("scipy")
     from types import SimpleNamespace
 
