@@ -503,7 +503,7 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
     expected = game.scorer.tableau_score(codes)
     sides = []
     init = optimise._NumberSide.__init__
-    monkeypatch.setattr(optimise, "first_table_slots", lambda cards: 2)
+    monkeypatch.setattr(optimise, "first_table_slots", lambda cards, wilds: 2)
     monkeypatch.setattr(optimise._NumberSide, "__init__",
                         lambda side, *args: (init(side, *args), sides.append(side))[0])
     assert game.scorer.tableau_score(codes) == expected

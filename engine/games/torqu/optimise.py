@@ -58,15 +58,26 @@ MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # doubles that call's time. At 72 cards the tables end at 2^21-2^24 slots: starting at 2^22 saved
 # most of the doublings (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 ->
 # 88.6 s, two-word slots); with three words a slot, 2^21 (fourteenth pass, 200 tableaux with the
-# third word: median 199 -> 179 ms, all 85.1 -> 84.6 s; with two words it gained nothing).
+# third word: median 199 -> 179 ms, all 85.1 -> 84.6 s; with two words it gained nothing). Mirrors
+# multiply the positions (a special a wild card completes takes fewer real cards): 72-card tableaux with
+# three or four of them end at 2^22-2^24 slots, so a first table of the largest size gets one more bit
+# per wild card beyond MANY_WILDS, sparing those doublings (twenty-eighth pass, 200 tableaux, five runs
+# alternated with the previous code: all 0.93 of its time, p99 1.63 against 1.79 s at the median of
+# the runs; one more bit from the second wild card on made the median slower, 2-Mirror tableaux being
+# about as many as those with fewer and most of them ending at 2^21 slots).
 TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
 LARGEST_FIRST_BITS = 21  # 72 cards' first table (48 MiB): more cards grow it as they need, not up front
+MANY_WILDS = 2
 
 
-def first_table_slots(cards: int) -> int:
-    """The number side's first table size for a search over ``cards`` cards (see above)."""
-    return 1 << min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
+def first_table_slots(cards: int, wilds: int) -> int:
+    """The number side's first table size for a search over ``cards`` cards, ``wilds`` of them
+    wild (see above)."""
+    bits = min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
+    if bits == LARGEST_FIRST_BITS:
+        bits += max(0, wilds - MANY_WILDS)
+    return 1 << bits
 
 
 # A probe before the search (issue 4's fifteenth pass, ``_Search``): at most PROBE_NODES nodes valued
@@ -177,7 +188,8 @@ class _NumberSide:
         self.gain = np.array([QUARTER * g for g in gain], np.int64)
         self.four_wilds = QUARTER * (four_wilds or 0)  # points of a set of four wild cards ...
         self.has_four = four_wilds is not None  # ... if they make one
-        self.tab = np.zeros((first_table_slots(cards), TABLE_WORDS), np.int64)  # a larger copy when outgrown
+        wilds = len(gain) - 1  # gain[k]: what the first k wild cards used add
+        self.tab = np.zeros((first_table_slots(cards, wilds), TABLE_WORDS), np.int64)  # a larger copy when outgrown
         self.filled = np.zeros(1, np.int64)
 
     def arguments(self) -> tuple:
