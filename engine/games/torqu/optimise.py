@@ -63,8 +63,8 @@ MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # three or four of them end at 2^22-2^24 slots, so a first table of the largest size gets one more bit
 # per wild card beyond MANY_WILDS, sparing those doublings (twenty-eighth pass, 200 tableaux, five runs
 # alternated with the previous code: all 0.93 of its time, p99 1.63 against 1.79 s at the median of
-# the runs; one more bit from the second wild card on made the median slower, 2-Mirror tableaux being
-# about as many as those with fewer and most of them ending at 2^21 slots).
+# the runs; one more bit from the second wild card on made the median slower: 53 of the 64 2-Mirror
+# tableaux end at 2^21 slots, while 35 of the 42 with three end at 2^22 and 16 of the 17 with four at 2^23).
 TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
 LARGEST_FIRST_BITS = 21  # 72 cards' first table (48 MiB): more cards grow it as they need, not up front
