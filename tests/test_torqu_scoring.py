@@ -495,9 +495,9 @@ def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, w
     assert searches == [optimise.PROBE_NODES, 0, 0]
 
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
-    """The number side stops when its table is half full; the search doubles the table and asks
+    """The number side stops when its table is five eighths full; the search doubles the table and asks
     again, where it was. From two slots on, that happens at every depth of the search."""
-    from cardgames.engine.games.torqu import optimise
+    from cardgames.engine.games.torqu import kernels, optimise
 
     codes = drawn(game, 1, "bench/0", 36) + [game.deck.code("Magic-14")]
     expected = game.scorer.tableau_score(codes)
@@ -508,7 +508,7 @@ def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monk
                         lambda side, *args: (init(side, *args), sides.append(side))[0])
     assert game.scorer.tableau_score(codes) == expected
     assert len(sides) == 1 and len(sides[0].tab) >= 2 ** 11  # ten doublings at least
-    assert 2 * int(sides[0].filled[0]) <= len(sides[0].tab)
+    assert 8 * int(sides[0].filled[0]) <= kernels.FULL_EIGHTHS * len(sides[0].tab)
 
 
 @settings(max_examples=15)
@@ -549,7 +549,7 @@ def test_the_slacks_are_what_a_bound_loses_with_a_card_left_out(game, counts, si
     pts = game.scorer.points
     spare = optimise._spare(pts, sign, 0)
     side = optimise._NumberSide(pts, sign, (0,), None, spare, 64)
-    side.tab = np.zeros((1 << 16, optimise.TABLE_WORDS), np.int64)  # never half full: no growing
+    side.tab = np.zeros((1 << 16, optimise.TABLE_WORDS), np.int64)  # never five eighths full: no growing
     stack_x, stack = np.empty(kernels.STACK, np.uint64), np.empty((kernels.STACK, 6), np.int64)
 
     def packed(numbers: list[int]) -> np.uint64:

@@ -53,7 +53,8 @@ MAX_NUMBER = 64 // NUMBER_BITS
 MAX_PER_NUMBER = (1 << NUMBER_BITS) - 1
 # A number side's first table: 2^(SMALLEST_TABLE_BITS + cards // 4) slots, at most
 # 2^(TABLE_START_BITS + (cards - 36) // 6) (2^16 up to 36 cards), at most 2^LARGEST_FIRST_BITS; it
-# doubles when half full. Measured on four-player games: 2^16 suits tableaux of 30-36 cards best
+# doubles when five eighths full (kernels.FULL_EIGHTHS; half full when the sizes below were measured).
+# Measured on four-player games: 2^16 suits tableaux of 30-36 cards best
 # (2^12-2^15 and 2^17-2^18 slower or no faster), while allocating it for a hand of a few cards
 # doubles that call's time. At 72 cards the tables end at 2^21-2^24 slots: starting at 2^22 saved
 # most of the doublings (issue 4's ninth pass, 200 tableaux: median 221 -> 206 ms, all 93.6 ->
@@ -175,7 +176,7 @@ class _NumberSide:
 
     The search is :func:`.kernels.number_best`: either no further set has a card of the top
     number n (they are all left out), or one does, taken from the shapes with that top number.
-    Its memo is a table of numpy arrays (see :mod:`.kernels`) that grows when half full. A table
+    Its memo is a table of numpy arrays (see :mod:`.kernels`) that grows when five eighths full. A table
     lives for one scoring call: keeping positions between calls was measured to cost more (a
     larger table, out of the processor's caches) than the few positions that recur save."""
 
