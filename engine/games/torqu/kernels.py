@@ -45,9 +45,9 @@ FOUR_WILDS = -1
 NO_PICK = -2
 _NO_BOUND = 1 << 60  # a bound no value reaches
 # A table grows when five eighths full, not half: linear probing's lookups get a little longer, but
-# a 72-card tableau's table ends one doubling smaller about half the time (issue 4's twenty-eighth pass, 200
-# tableaux, five runs alternated with the half-full code: 0.96 of its time, the peak memory 515 MiB
-# against 795; four-player games 0.98 of the time).
+# fewer tables double, the largest among them (issue 4's twenty-eighth pass, 200 72-card tableaux: 9
+# end one doubling smaller, the largest at 2^23 slots instead of 2^24; five runs alternated with the
+# half-full code: 0.96 of its time, the peak memory 515 MiB against 795; four-player games 0.98).
 FULL_EIGHTHS = 5
 STACK = 1 << 9  # the number side's stack: one entry per real card and per four wild cards, and more
 # From this many slots (6 MiB, beyond a core's L2 cache) a fresh position first asks for all its
