@@ -482,3 +482,104 @@ def test_the_collision_option_reaches_the_board():
         assert a.match_scores[0] == b.match_scores[0]
         differ += a.positions != b.positions
     assert differ
+
+
+# -- gaps found by a mutation audit of rules.py, board.py and layout.py ----------------------
+
+def test_a_match_under_the_first_card_drawn_cannot_be_drawn_with_it():
+    """The seed: "Though a good match for the first card drawn may be under the first card drawn, the
+    player may not pick it up. The two cards drawn must both be exposed at the same time." A hand-dealt
+    centre: Water-2 lies on Water-3, Fire-2 and Air-9 top two secondaries, Water-1 is a primary they cover.
+    Only Water-2 with Fire-2 may be drawn; ``apply`` refuses the covered match, a covered primary and an
+    exposed card that does not pair (taking the cards one at a time would otherwise let Water-3 through)."""
+    game = load_game("torqu", (), 4)
+    state = game.new_state(5)
+    code = game.deck.code
+    centre = Tableau()
+    centre.center = [code("Water-3"), code("Water-2")]
+    centre.primaries[1] = [code("Water-1")]  # NE, under secondaries 0 and 1
+    centre.secondaries[0], centre.secondaries[1] = [code("Fire-2")], [code("Air-9")]
+    state.center, state._legal = centre, None
+    assert [set(d.cards) for d in state.legal_actions()] == [{"Water-2", "Fire-2"}]
+    for cards in (("Water-2", "Water-3"), ("Water-2", "Water-1"), ("Water-2", "Air-9")):
+        with pytest.raises(IllegalActionError):
+            state.apply(Draw(cards))
+    assert centre.center == [code("Water-3"), code("Water-2")] and state.hands[0] == game.new_state(5).hands[0]
+
+
+def test_tied_stones_move_from_the_dealers_left_whoever_deals(monkeypatch):
+    """The tie order is seat order from the dealer's left, not from seat 0: with ``first_player: 2``
+    the first match is dealt by seat 1, so seat 2 moves before seat 0. Both score 300 from space 10:
+    seat 2 takes 13 and seat 0 steps back to 12 (the earlier tie test has dealer 2, whose left is seat 0,
+    so it cannot tell the two orders apart)."""
+    base = load_game("torqu", (), 3)
+    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "first_player": 2}))
+    state = game.new_state(5)
+    assert state.dealer == 1
+    state.positions = [10, 0, 10]
+    values = iter([300, 0, 300])
+    monkeypatch.setattr(game.scorer, "tableau_value", lambda cards: next(values))
+    monkeypatch.setattr(game.scorer, "hand_value", lambda cards: 0)
+    monkeypatch.setattr(type(state), "_deal", lambda self: None)  # the next match is not needed
+    state._end_match()
+    assert state.positions == [12, 0, 13]
+
+
+def _death_endgame(players: int, tableau: int):
+    """A Death position, hand-dealt: the centre holds Air-1 alone (no pair within it), its only mate
+    Earth-2 lies on ``tableau``'s personal tableau, and seat 0 is laying, about to end its turn."""
+    game = load_game("torqu", ("death",), players)
+    state = game.new_state(1)
+    code = game.deck.code
+    state.center = Tableau()
+    state.center.center = [code("Air-1")]
+    state.tableaus[tableau].lay(code("Earth-2"))
+    state.phase, state._current, state._legal = "lay", 0, None
+    return state
+
+
+def test_death_skips_a_player_who_cannot_draw():
+    """Death (docs/rules/torqu.md): "a player who cannot draw is skipped"; the seed plays the match
+    "until all of the cards are taken from the center tableau". Seat 1 cannot draw (Air-1's only mate is
+    on its own tableau), so the turn passes to seat 2, who may take it; the match does not end."""
+    state = _death_endgame(3, 1)
+    state.apply(EndTurn())
+    assert state.rounds_played == 0 and state.current_player == 2
+    assert [d.cards for d in state.legal_actions()] == [("Air-1", "Earth-2")]
+
+
+def test_death_gives_the_only_player_who_can_draw_another_turn():
+    """Death, two players: after seat 0's turn seat 1 cannot draw (Air-1's only mate is on its own
+    tableau) but seat 0 can, from seat 1's tableau, so seat 0 draws again; once the centre is empty
+    nobody can draw and the match ends."""
+    state = _death_endgame(2, 1)
+    state.apply(EndTurn())
+    assert state.rounds_played == 0 and state.current_player == 0
+    state.apply(Draw(("Air-1", "Earth-2")))
+    state.apply(EndTurn())
+    assert state.rounds_played == 1
+
+
+def test_pair_wraps_makes_16_and_1_neighbours():
+    """``pair_wraps: true`` (off by default: the seed's "two consecutive numbers" without a wrap) makes the
+    highest and the lowest number consecutive for drawing, in either order, and nothing further apart."""
+    base = load_game("torqu", (), 4)
+    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "pair_wraps": True}))
+    code = game.deck.code
+
+    def pair(a: str, b: str) -> bool:
+        return code(b) in game.partner[code(a)] and code(a) in game.partner[code(b)]
+
+    assert pair("Air-16", "Earth-1") and pair("Air-16", "Earth-15")
+    assert not pair("Air-16", "Earth-2") and not pair("Air-15", "Earth-1")
+
+
+def test_a_dragon_pairs_with_its_picture_not_its_elements_suit():
+    """Dragons: "The Rain Dragon card may be used with three Rain cards"; a Dragon counts as a card of
+    the picture it is named for, and for everything else stays a Dragon. Dragon-9 (Rain Dragon) pairs with
+    every Rain card (Water-1..4) but not with Water-13 or Water-5, which share only the Water suit with Rain."""
+    game = load_game("torqu", ("dragons",), 4)
+    code = game.deck.code
+    mates = game.partner[code("Dragon-9")]
+    assert all(code(f"Water-{n}") in mates for n in (1, 2, 3, 4))
+    assert code("Water-13") not in mates and code("Water-5") not in mates
