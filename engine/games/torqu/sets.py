@@ -161,11 +161,11 @@ def _complete(reals: tuple[Ident, ...], wilds: int, pts: Points, num_suits: int,
         pick = _distinct_sum(free, wilds, need)
         if pick is not None:
             options.append((pts.fifteen_flush, FIFTEEN_FLUSH, [(flush_suit, n) for n in pick]))
-    if wilds <= need <= top * wilds:
-        nums = _any_sum(wilds, need, top)
-        stand = _spread(nums, reals, num_suits, avoid=flush_suit if one_suit else None)
+    for nums in sorted((split[::-1] for split in _partitions(need, wilds, top)), reverse=True):
+        stand = _spread(nums, reals, num_suits, mixed=one_suit)  # largest numbers first: any that fits will do
         if stand is not None:
             options.append((pts.fifteen, FIFTEEN, stand))
+            break
     if distinct and (not numbers or numbers[-1] - numbers[0] <= 3):
         start = min(numbers[0] if numbers else top - 3, top - 3)
         if not numbers or start + 3 >= numbers[-1]:
@@ -173,7 +173,7 @@ def _complete(reals: tuple[Ident, ...], wilds: int, pts: Points, num_suits: int,
             total_w = sum(range(start, start + 4))
             if one_suit:
                 options.append((pts.straight_flush + total_w, STRAIGHT_FLUSH, [(flush_suit, n) for n in window]))
-            stand = _spread(window, reals, num_suits, avoid=flush_suit if one_suit else None)
+            stand = _spread(window, reals, num_suits, mixed=one_suit)
             if stand is not None:
                 options.append((pts.straight + total_w, STRAIGHT, stand))
     if not numbers or numbers[0] == numbers[-1]:
@@ -203,30 +203,24 @@ def _distinct_sum(free: list[int], count: int, total: int) -> list[int] | None:
     return None
 
 
-def _any_sum(count: int, total: int, top: int) -> list[int]:
-    """``count`` numbers in 1..top summing to ``total`` (assumed possible)."""
-    nums = []
-    for left in range(count, 0, -1):
-        n = min(top, total - (left - 1))
-        nums.append(n)
-        total -= n
-    return nums
-
-
-def _spread(numbers: list[int], reals: Sequence[Ident], num_suits: int,
-            avoid: int | None) -> list[tuple[int, int]] | None:
-    """Give each wild number a suit so identities stay distinct and, when ``avoid`` is set, the
-    set is not all of that one suit (other suits first); None if the deck's suits do not allow
-    it (a designer's deck of one or two suits)."""
+def _spread(numbers: Sequence[int], reals: Sequence[Ident], num_suits: int,
+            mixed: bool) -> list[tuple[int, int]] | None:
+    """Give each wild number a suit so identities stay distinct and, when ``mixed``, the set is not
+    all of one suit: the wild cards keep off the suit the real cards share (or, with none, the
+    first wild card's) where they can. None if the deck's suits do not allow it (a designer's deck
+    of one to three suits: a number taken in every suit, or no second suit free)."""
     taken = {(c.suit, c.number) for c in reals}
+    avoid = reals[0].suit if mixed and reals else None
     out = []
     for n in numbers:
         free = [s for s in range(num_suits) if (s, n) not in taken]
         if not free:
             return None
         suit = next((s for s in free if s != avoid), free[0])
+        if mixed and avoid is None:
+            avoid = suit
         taken.add((suit, n))
         out.append((suit, n))
-    if avoid is not None and all(suit == avoid for suit, _ in out):
+    if mixed and len({suit for suit, _ in out} | {c.suit for c in reals}) == 1:
         return None
     return out
