@@ -66,11 +66,45 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     assert not check_config(Catalog().resolve("torqu", (), 4))
 
 
+def test_a_deck_of_three_suits_with_wild_cards_is_refused(tmp_path):
+    """The number side lets a wild card fill any member of a Fifteen, Straight or Four of a Kind,
+    which a deck of three suits cannot always give: three 5s and a Mirror would score a Four of a
+    Kind of 5s that no fourth card can make (the number side valued it 78 where nothing is a set).
+    So ``check_config`` refuses wild cards on such a deck, and the scorer refuses to score them; four
+    suits, or no wild cards, pass, as do flush kinds worth exactly their plain kinds."""
+    from cardgames.engine.games.torqu.optimise import fits_number_kinds, fits_wild_cards, pack_value
+    from cardgames.engine.games.torqu.rules import check_config
+    from cardgames.engine.games.torqu.sets import Ident, Pictures
+
+    deck = yaml.safe_load((bundled_root() / "decks" / "torqu.yaml").read_text())
+    deck["suits"] = [s for s in deck["suits"] if s["id"] in ("Air", "Earth", "Magic")]
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "torqu.yaml").write_text(yaml.safe_dump(deck))
+    spec = Catalog([tmp_path, bundled_root()]).resolve("torqu", (), 4)
+    assert (("deck",), "deck torqu: the scorer needs at least 4 suits for wild cards, not 3") in check_config(spec)
+
+    fives = [Ident(suit, 5, (4 * suit + 1,)) for suit in range(3)]
+    members = Pictures({4 * suit + 1: (fives[suit],) for suit in range(3)})
+    points = load_game("torqu", (), 4).scorer.points
+    with pytest.raises(CardgamesError, match="at least 4 suits for wild cards, not 3"):
+        pack_value(fives, [13], points, 1, 3, members)
+    assert pack_value(fives, [], points, 1, 3, members) == 0  # no wild card: nothing to refuse, and no set
+    assert fits_wild_cards(4, True) is None and fits_wild_cards(3, False) is None
+    # the bounds are inclusive: a flush kind worth just as much as its plain kind is still a special worth no less
+    assert fits_number_kinds(points._replace(fifteen_flush=points.fifteen, straight_flush=points.straight)) is None
+
+
 @pytest.mark.parametrize("old, new, key, message", [
     # a table slot holds a value in 24 signed bits: points that could overflow it for the largest
     # tableau and hand (80 cards) are refused at the points mapping's first line
     ("    perfect_four: 300\n", "    perfect_four: 200000\n", "    perfect_four:",
      "options.points: the scorer handles a set worth up to 104570 points for 80 cards, not 200000"),
+    # the number side counts four numbers summing to 15 as a Fifteen whatever their suits: a Fifteen
+    # Flush worth less would be overstated, so such points are refused at the key at fault
+    ("    fifteen_flush: 180\n", "    fifteen_flush: 100\n", "    fifteen_flush:",
+     "options.points.fifteen_flush: the scorer needs a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
+    ("    straight: 30\n", "    straight: 61\n", "    straight_flush:",
+     "options.points.straight_flush: the scorer needs a Straight Flush worth at least a Straight, not 60 against 61"),
     # a list item's error is at the item's own line (a block list, so that it has a line of its own)
     ("  wild_cards: [Magic-13, Magic-14, Magic-15, Magic-16]\n",
      "  wild_cards:\n  - Magic-13\n  - Magic-14\n  - Magic-17\n  - Magic-16\n", "  - Magic-17",

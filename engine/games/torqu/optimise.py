@@ -131,6 +131,28 @@ def fits_packed_counts(top: int, most: int) -> str | None:
     return None
 
 
+def fits_number_kinds(pts: Points) -> tuple[str, str] | None:
+    """Why the number side could overstate a packing under ``pts`` (the points key at fault and
+    the reason), or None. It values four numbers as a Fifteen or a Straight whatever their suits,
+    though a group of one suit is a Fifteen Flush or a Straight Flush instead: right only while
+    those are worth at least as much, so that the group's true kind is a special worth more."""
+    for key, flush, plain, name in (("fifteen_flush", pts.fifteen_flush, pts.fifteen, "Fifteen"),
+                                    ("straight_flush", pts.straight_flush, pts.straight, "Straight")):
+        if flush < plain:
+            return key, f"the scorer needs a {name} Flush worth at least a {name}, not {flush} against {plain}"
+    return None
+
+
+def fits_wild_cards(num_suits: int, wilds: bool) -> str | None:
+    """Why wild cards cannot be scored on a deck of ``num_suits`` suits, or None. The number side
+    lets a wild card fill any member of a Fifteen, Straight or Four of a Kind, which needs a card
+    of that number free in some suit: a set holds at most four cards of one number, so four suits
+    always leave one (and a second suit for a group that must not be all one suit)."""
+    if wilds and num_suits < SET_SIZE:
+        return f"the scorer needs at least {SET_SIZE} suits for wild cards, not {num_suits}"
+    return None
+
+
 def _kernels():
     """The compiled loops, imported on first use: numba takes a good part of a second to load,
     which commands that never score (``cardgames --help``) must not pay."""
@@ -334,8 +356,10 @@ class _Search:
         four = complete([], SET_SIZE, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
         numbers = np.array([c.number for c in reals], np.int64)
+        faulty = fits_number_kinds(pts)
         why = (fits_packed_counts(pts.top, int(np.bincount(numbers).max(initial=0)))
-               or fits_table_values(pts, max(1, len(reals) + len(own))))
+               or fits_table_values(pts, max(1, len(reals) + len(own))) or (faulty and faulty[1])
+               or fits_wild_cards(num_suits, bool(own)))
         if why:
             raise CardgamesError(f"Torqu scoring: {why}")
         spare = _spare(pts, sign, self.best_wild)

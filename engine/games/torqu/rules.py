@@ -26,7 +26,7 @@ from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
-from .optimise import fits_packed_counts, fits_table_values
+from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
 from .scoring import Scorer, most_cards, points_of
 from .sets import KINDS
 
@@ -423,8 +423,9 @@ class TorquState(State):
 
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     """Every deal row adds up to the deck, leaves the right number of cards exposed, the
-    tableau capacities and wild cards exist, and the scorer can count the deck's numbers and
-    hold the values its points make."""
+    tableau capacities and wild cards exist, and the scorer can count the deck's numbers, hold
+    the values its points make and value sets the way its number side assumes (a flush kind worth
+    at least its plain kind, four suits for wild cards)."""
     from ...cards import Deck
 
     errors = []
@@ -452,9 +453,16 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:
         errors.append((("deck",), f"deck {deck.id}: {why}"))
-    why = fits_table_values(points_of(opts, max(numbers)), most_cards(opts))
+    pts = points_of(opts, max(numbers))
+    why = fits_table_values(pts, most_cards(opts))
     if why:
         errors.append((("options", "points"), f"options.points: {why}"))
+    faulty = fits_number_kinds(pts)
+    if faulty:
+        errors.append((("options", "points", faulty[0]), f"options.points.{faulty[0]}: {faulty[1]}"))
+    why = fits_wild_cards(len(deck.suits), bool(opts["wild_cards"]))
+    if why:
+        errors.append((("deck",), f"deck {deck.id}: {why}"))
     return errors
 
 
