@@ -208,3 +208,55 @@ def test_greedy_keeps_wild_topped_rows_then_the_most_room(name):
                 kept_wild += any(len(state.rows[r]) < len(state.rows[choice.row]) for r in set(rows) - set(plain))
             state.apply(choice)
     assert kept_wild
+
+
+def test_row_cap_holds_for_a_wild_card_and_on_a_wild_topped_row():
+    """The row cap binds wild cards too (pairing.md: "a wild card does not go on a full row"): in Castle
+    (cap 4) the Fool goes on any row but a full one, and a card goes on a wild-topped row only while it has
+    room; a full row refuses both, whatever tops it, and a row filled by a play refuses the next card."""
+    game = load_game("castle")
+    code = game.deck.codes
+    state = game.new_state(1)
+    state.place([code(["AC", "KC", "AD", "KD"]), code(["2C", "QC", "2D"]), code(["XXI"])], code(["Fool"]), [])
+    assert state.legal_actions() == [Play(1), Play(2)]  # the Fool: not on the full row 0
+    state.place([code(["2C", "QC", "2D", "Fool"]), code(["XX", "II", "Fool#2"]), code(["AC", "KC", "AD", "KD"]),
+                 code(["KS"])], code(["KH", "AH"]), code(["AS"]))
+    assert state.legal_actions() == [Play(1), Play(3), Turn()]  # AH: wild-topped row 1 and the K, not the full rows
+    state.apply(Play(1))
+    assert len(state.rows[1]) == 4
+    assert state.legal_actions() == [Turn()]  # KH: the wild-topped rows are full now, and a K takes no K
+
+
+def test_clone_copies_the_counts_and_is_independent():
+    """A clone is the same position with the same plays and turns counted (``result``, which the solvers
+    and logs read), and moves on it leave the original alone: its rows, waste, row tops and the rows
+    listed by top, as the original's later plays show."""
+    game = load_game("eiffel-tower")
+    code = game.deck.code
+    state = game.new_state(1)
+    state.place([[code("3D")], [code("5H")]], [code("JH")], [code("9C"), code("9S"), code("6S")])
+    state.apply(Play(0))  # JH on 3D
+    state.apply(Turn())
+    copy, before = state.clone(), state.snapshot()
+    assert copy.result() == state.result() == {"won": False, "cards_left": 3, "plays": 1, "turns": 1}
+    assert copy.snapshot() == before and copy.legal_actions() == state.legal_actions() == [Play(1), Turn()]
+    copy.apply(Play(1))  # 9C on 5H, in the copy only
+    assert copy.result() == {"won": False, "cards_left": 2, "plays": 2, "turns": 1}
+    assert state.result() == {"won": False, "cards_left": 3, "plays": 1, "turns": 1} and state.snapshot() == before
+    state.apply(Turn())
+    assert state.legal_actions() == [Play(1), Turn()]  # 9S on the original's 5H, still its top
+    state.apply(Play(1))
+    assert state.legal_actions() == [Turn()]  # 9C does not go on the 9S
+
+
+def test_snapshot_shows_only_the_stock_still_to_turn():
+    """``snapshot`` is the position now: rows bottom first, the waste, and the stock's cards not yet turned
+    (a turned card is on the waste, not also in the stock)."""
+    game = load_game("eiffel-tower")
+    code = game.deck.code
+    state = game.new_state(1)
+    state.place([[code("3D")], [code("5H")]], [code("JH")], [code("9C"), code("6S")])
+    state.apply(Play(0))
+    state.apply(Turn())
+    assert state.snapshot() == {"rows": [["3D", "JH"], ["5H"]], "waste": ["9C"], "stock": ["6S"]}
+    assert sorted(state.all_cards()) == sorted(code(n) for n in ["3D", "JH", "5H", "9C", "6S"])
