@@ -11,6 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cardgames.engine.games.torqu.optimise import pack_value
 from cardgames.engine.games.torqu.sets import SET_SIZE, Ident, Pictures, Points, complete, kind_of
 from cardgames.engine.games.torqu.specials import Specials
 from cardgames.engine.registry import load_game
@@ -213,8 +214,9 @@ def test_every_completion_matches_brute_force_under_any_points(suits, points, fi
 
 # -- the optimiser against brute force ------------------------------------------------------------
 
-def brute_force(game, codes, sign):
+def brute_force(game, codes, sign, points=None):
     scorer = game.scorer
+    pts = points or scorer.points
     own = {c: game.deck.cards[c].value for c in codes}
 
     @lru_cache(None)
@@ -226,7 +228,7 @@ def brute_force(game, codes, sign):
         for trio in itertools.combinations(rest, 3):
             group = (first, *trio)
             reals = [scorer.idents[c] for c in group if c not in scorer.wild]
-            found = complete(reals, 4 - len(reals), scorer.points, 10, scorer.members)
+            found = complete(reals, 4 - len(reals), pts, 10, scorer.members)
             if found:
                 left = tuple(c for c in rest if c not in trio)
                 value = max(value, found[1] + sign * sum(own[c] for c in group) + best(left))
@@ -250,6 +252,24 @@ def test_optimum_equals_brute_force(game, dragons, codes, sign, with_dragons):
 @given(st.lists(st.integers(0, 159), min_size=5, max_size=11, unique=True))
 def test_optimum_equals_brute_force_anywhere_in_the_deck(game, codes):
     assert game.scorer.arrange(codes, 1)["score"] == brute_force(game, codes, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.tuples(*[st.integers(0, 300)] * 5), st.integers(0, 100), st.integers(0, 100), st.integers(4, 40),
+       st.lists(st.sampled_from(POOL), min_size=4, max_size=9, unique=True), st.sampled_from([1, -1]), st.booleans())
+def test_optimum_equals_brute_force_under_any_points_validate_accepts(game, dragons, points, fifteen_more,
+                                                                      straight_more, fifteen_sum, codes, sign,
+                                                                      with_dragons):
+    """The optimiser's bounds and its number side are built from the points (the Flush share, the
+    slacks, the kinds' values), not from the shipped ones: under any points ``validate`` accepts (a
+    flush kind worth at least its plain kind) its optimum is brute force's."""
+    g = dragons if with_dragons else game
+    perfect_four, fifteen, straight, four_of_a_kind, flush = points
+    pts = Points(perfect_four, fifteen + fifteen_more, fifteen, straight + straight_more, straight, four_of_a_kind,
+                 flush, fifteen_sum=fifteen_sum, top=g.scorer.points.top)
+    _, _, problem = g.scorer.problem(sorted(codes), sign, True)
+    own = sum(g.deck.cards[c].value for c in codes)
+    assert pack_value(problem[0], problem[1], pts, *problem[3:]) - sign * own == brute_force(g, codes, sign, pts)
 
 
 
