@@ -295,19 +295,22 @@ def test_a_turn_ends_by_itself_once_the_hand_is_laid_out():
     assert state.moves == 3  # the draw and two lays: no EndTurn
 
 
-def test_tied_stones_move_in_seat_order_from_the_dealers_left(monkeypatch):
-    """Seats 0 and 2 score alike and aim at the same space: seat 0, first from the dealer's (2)
-    left, moves first and takes it; seat 2 steps back."""
-    game = load_game("torqu", (), 3)
+@pytest.mark.parametrize("first_player, dealer, positions", [(0, 2, [13, 0, 12]), (2, 1, [12, 0, 13])])
+def test_tied_stones_move_in_seat_order_from_the_dealers_left(monkeypatch, first_player, dealer, positions):
+    """Seats 0 and 2 score 300 alike from space 10 and aim at space 13: the one first from the
+    dealer's left moves first and takes it, the other steps back to 12. With dealer 2 that is seat 0;
+    with dealer 1 (``first_player: 2``) seat 2, so the order is not seat order from seat 0."""
+    base = load_game("torqu", (), 3)
+    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "first_player": first_player}))
     state = game.new_state(5)
-    assert state.dealer == 2
+    assert state.dealer == dealer
     state.positions = [10, 0, 10]
     values = iter([300, 0, 300])
     monkeypatch.setattr(game.scorer, "tableau_value", lambda cards: next(values))
     monkeypatch.setattr(game.scorer, "hand_value", lambda cards: 0)
     monkeypatch.setattr(type(state), "_deal", lambda self: None)  # the next match is not needed
     state._end_match()
-    assert state.positions == [13, 0, 12]
+    assert state.positions == positions
 
 
 def test_no_wrap_from_16_to_1():
@@ -539,24 +542,6 @@ def test_a_match_under_the_first_card_drawn_cannot_be_drawn_with_it():
         with pytest.raises(IllegalActionError):
             state.apply(Draw(cards))
     assert centre.center == [code("Water-3"), code("Water-2")] and state.hands[0] == game.new_state(5).hands[0]
-
-
-def test_tied_stones_move_from_the_dealers_left_whoever_deals(monkeypatch):
-    """The tie order is seat order from the dealer's left, not from seat 0: with ``first_player: 2``
-    the first match is dealt by seat 1, so seat 2 moves before seat 0. Both score 300 from space 10:
-    seat 2 takes 13 and seat 0 steps back to 12 (the earlier tie test has dealer 2, whose left is seat 0,
-    so it cannot tell the two orders apart)."""
-    base = load_game("torqu", (), 3)
-    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "first_player": 2}))
-    state = game.new_state(5)
-    assert state.dealer == 1
-    state.positions = [10, 0, 10]
-    values = iter([300, 0, 300])
-    monkeypatch.setattr(game.scorer, "tableau_value", lambda cards: next(values))
-    monkeypatch.setattr(game.scorer, "hand_value", lambda cards: 0)
-    monkeypatch.setattr(type(state), "_deal", lambda self: None)  # the next match is not needed
-    state._end_match()
-    assert state.positions == [12, 0, 13]
 
 
 def _death_endgame(players: int, tableau: int):
