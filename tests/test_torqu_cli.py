@@ -196,3 +196,14 @@ def test_mirrors_as_good_as_themselves_are_shown_as_themselves(run_cli):
     assert "perfect_four (Mirrors)" in text and " as " not in text
     data = json.loads(run_cli("score", "torqu", "--cards", "Magic-13,Air-1,Air-2,Air-3", "--format", "json").stdout)
     assert data["sets"][0]["wild"] == {"Magic-13": "Air-4"}  # a Mirror standing in is still named
+
+
+def test_mirrors_as_good_as_themselves_have_no_wild_field_in_json(run_cli):
+    """A set's ``wild`` field is left out when its Mirrors do as well as themselves (the documented
+    output): four Mirrors, the Mirrors' own Perfect Four, print no ``wild`` at all, not an empty one
+    (the text test above cannot tell the two apart)."""
+    data = json.loads(run_cli("score", "torqu", "--cards", "Magic-13,Magic-14,Magic-15,Magic-16", "--format",
+                              "json").stdout)
+    assert data == {"tableau_score": 300, "hand_penalty": 300, "leftover": [],
+                    "sets": [{"cards": ["Magic-13", "Magic-14", "Magic-15", "Magic-16"], "kind": "perfect_four",
+                              "points": 300}]}

@@ -108,6 +108,67 @@ def test_a_mirror_worth_more_as_a_wild_card_is_shown_as_one(game):
                                "points": 300, "wild": {"Magic-13": "Magic-12"}}]
 
 
+@pytest.mark.parametrize(("sign", "reals", "used", "left", "stands_for", "value"), [
+    (1, ["Air-14", "Air-15", "Air-16"], "Magic-14", "Magic-13", "Air-13", 300 - 13),
+    (-1, ["Air-1", "Air-2", "Air-3"], "Magic-13", "Magic-14", "Air-4", 300 + 14),
+])
+def test_a_mirror_left_out_is_listed_and_the_right_one_is_used(game, sign, reals, used, left, stands_for, value):
+    """Three cards of one picture and one of two Mirrors make a Perfect Four; the other Mirror is left
+    out, and listed so. A tableau (sign 1) uses the Mirror that would cost more left out (Magic-14:
+    300 - 13, better than both Mirrors in the set and Air-14 left out, 300 - 14); the hand's penalty
+    (sign -1, sets at full value) leaves that one out instead (300 + 14)."""
+    result = game.scorer.arrange(game.deck.codes([*reals, "Magic-13", "Magic-14"]), sign)
+    assert result["score"] == value
+    assert result["sets"] == [{"cards": [*reals, used], "kind": "perfect_four", "points": 300,
+                               "wild": {used: stands_for}}]
+    assert result["leftover"] == [left]
+
+
+def test_two_mirrors_are_shown_standing_for_two_different_cards(game):
+    """Each Mirror of a set is named with the card it stands for, and two Mirrors stand for two different
+    cards: Water 1-2 and two Mirrors are the Rain Perfect Four with the Mirrors as Water 3 and Water 4
+    (not both as one of them, which no deck holds twice)."""
+    result = score(game, ["Water-1", "Water-2", "Magic-13", "Magic-14"])
+    assert result["score"] == 300 and result["leftover"] == []
+    (entry,) = result["sets"]
+    assert (entry["kind"], entry["points"]) == ("perfect_four", 300)
+    assert sorted(entry["wild"]) == ["Magic-13", "Magic-14"]
+    assert sorted(entry["wild"].values()) == ["Water-3", "Water-4"]
+
+
+def test_a_sets_cards_are_listed_in_deck_order_mirrors_too(game):
+    """A set lists its cards in the deck's order, as the leftover list does, its Mirrors among them: the
+    Air Dragons' Perfect Four with a Mirror for the Lightning Dragon lists Magic-13 first (the Magic suit
+    comes before the Dragons), not after the real cards the optimiser hands over."""
+    result = score(game, ["Dragon-1", "Dragon-2", "Dragon-3", "Magic-13"])
+    assert result["sets"] == [{"cards": ["Magic-13", "Dragon-1", "Dragon-2", "Dragon-3"], "kind": "perfect_four",
+                               "points": 300, "wild": {"Magic-13": "Dragon-4"}}]
+
+
+def test_sets_of_equal_points_are_listed_by_their_cards(game):
+    """Sets worth the same points are listed by their cards (``cardgames score`` must print one order):
+    the Four of a Kind of threes (30) before the Plant Flush (30), though the optimiser finds the Flush,
+    a special, before the number side's sets."""
+    result = score(game, ["Air-3", "Earth-3", "Water-3", "Fire-3", "Plant-1", "Plant-5", "Plant-10", "Plant-16"])
+    assert result["score"] == 60
+    assert [(s["kind"], s["cards"][0]) for s in result["sets"]] == [("four_of_a_kind", "Air-3"), ("flush", "Plant-1")]
+
+
+def test_mirrors_as_good_as_themselves_keep_the_kind_they_make():
+    """A set whose Mirrors do as well as themselves is shown with them as themselves, and then with
+    the kind its cards make as they are. Under points where a Flush is worth a Perfect Four (300),
+    Magic 9-11 and Magic-13 are a Flush: not a Perfect Four (Wands), which they make only with the
+    Mirror standing for Magic-12, left unnamed. The shipped points never tie two kinds so."""
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    options = Catalog().resolve("torqu", (), 4).options
+    scorer = Scorer(load_game("torqu", (), 4).deck, {**options, "points": {**options["points"], "flush": 300}})
+    result = scorer.arrange(scorer.codes(["Magic-9", "Magic-10", "Magic-11", "Magic-13"]))
+    assert result["sets"] == [{"cards": ["Magic-9", "Magic-10", "Magic-11", "Magic-13"], "kind": "flush",
+                               "points": 300}]
+
+
 def test_mirror_left_out_costs_its_number(game):
     assert score(game, ["Magic-14"])["score"] == -14
 
@@ -156,6 +217,19 @@ def test_hand_penalty_wild_in_hand_option(wild_in_hand, penalty):
     codes = scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
     assert scorer.arrange(codes, -1, wild_in_hand)["score"] == scorer.hand_value(codes) == penalty
     assert scorer.value(codes, -1, wild=wild_in_hand) == penalty
+
+
+def test_hand_penalty_card_values_counts_a_mirror_at_its_number():
+    """With ``card_values`` the penalty is every hand card's number, a Mirror's too: Mirrors being wild
+    in the hand (the default) changes nothing there, so the Cloud picture a Mirror could complete is no
+    set at full value either (1 + 2 + 3 + 13, neither 1 + 2 + 3 nor 300)."""
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    options = {**Catalog().resolve("torqu", (), 4).options, "hand_penalty": "card_values"}
+    assert options["wild_in_hand"]
+    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    assert scorer.hand_value(scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])) == 19
 
 
 # -- completions of wild cards against brute force over every identity ------------------------
@@ -354,6 +428,23 @@ def test_specials_are_every_card_specific_group_in_order(game, dragons, codes, w
             suits = [reals[i].suit for i in picked]
             main = min(set(suits), key=lambda t: (-suits.count(t), t))
             assert (sp.group[k], sp.per[k]) == (main, suits.count(main))
+
+
+@pytest.mark.parametrize(("perfect_four", "listed"), [(18, []), (19, [(1, (0, 1, 2, 3), 0)])])
+def test_a_cross_suit_special_that_adds_nothing_is_not_listed(dragons, perfect_four, listed):
+    """``specials.find`` lists a group only if it can add value (a positive value with its wild
+    cards' best own numbers), the Dragons' cross-suit groups (found in Python) as the one-suit ones
+    (compiled). Water 2-4 and the Rain Dragon (Dragon-9) are a Rain Perfect Four and no other set;
+    for the hand's sign, under points ``validate`` accepts where a Perfect Four is worth 18 (their
+    numbers' sum), that group is worth 0 and is no special; worth 19, it is one. The shipped points
+    never bring a cross-suit group down to 0, so the tests above cannot tell."""
+    from cardgames.engine.games.torqu.specials import find
+
+    scorer = dragons.scorer
+    reals = [scorer.idents[c] for c in sorted(dragons.deck.codes(["Water-2", "Water-3", "Water-4", "Dragon-9"]))]
+    pts = scorer.points._replace(perfect_four=perfect_four)
+    sp = find(reals, 0, pts, -1, len(scorer.suit_ids), scorer.members, 0)
+    assert [(int(sp.value[k]), sp.members(k), int(sp.wilds[k])) for k in range(len(sp.value))] == listed
 
 
 @settings(max_examples=25, deadline=None)
@@ -733,6 +824,16 @@ def test_the_cpsat_model_agrees_on_two_player_tableaux(game, k):
     optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = drawn(game, 1, f"bench/{k}", 72)
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_the_cpsat_model_lets_a_mirror_stand_for_the_top_number(game, sign):
+    """A Mirror may fill a number pattern's slot of every number, the deck's top one (16) too: Air-16,
+    Earth-16, Water-16 and Magic-13 are a Four of a Kind of sixteens (160), whichever the sign, in the
+    CP-SAT model as in the optimiser (random draws rarely hold three cards of the top number)."""
+    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
+    codes = game.deck.codes(["Air-16", "Earth-16", "Water-16", "Magic-13"])
+    assert optimum(game.scorer, codes, sign) == game.scorer.arrange(codes, sign)["score"] == 160
 
 
 def test_the_cpsat_model_can_leave_mirrors_unwild(game):
