@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 
@@ -11,6 +12,8 @@ from hypothesis import strategies as st
 from test_solver import CATALOG, assert_line_wins, brute_force, position_after
 
 from cardgames.engine.games.pairing.intervals import IntervalSolver, OutOfBudget
+from cardgames.engine.games.pairing.refine import refine
+from cardgames.engine.games.pairing.rules import Play
 from cardgames.engine.games.pairing.solver import SEARCH_SHARE, Solver
 from cardgames.engine.registry import load_game
 
@@ -148,3 +151,77 @@ def test_intervals_agree_with_the_definition_from_many_positions(name, variants)
         verdicts.append(IntervalSolver(game, state, 10**7).winnable())
         assert verdicts[-1] is winnable_by_tops(state), (seed, state.next, state.waste)
     assert any(verdicts) and not all(verdicts)
+
+
+def with_rows(game, rows: int):
+    """``game`` with ``rows`` rows to play onto (the layout only deals them; positions placed by hand may hold more)."""
+    wider = copy.copy(game)
+    wider.num_rows = rows
+    wider.plays = tuple(Play(r) for r in range(rows))
+    return wider
+
+
+def placed_position(game, rand: random.Random):
+    """A position no play of the deal need reach: some of the deck's cards, shuffled, placed as 1-4 rows of one
+    card, a waste (within the Strict cap) and a stock: many pairs end up near the free-pair test's bounds, their
+    cards split between the waste, the next stock card and the rest of the stock."""
+    cards = game.new_state(rand.randrange(10**6)).all_cards()
+    rand.shuffle(cards)
+    cards = cards[:rand.randint(6, len(cards))]
+    game = with_rows(game, rand.randint(1, 4))
+    rows = [[cards.pop()] for _ in range(game.num_rows)]
+    waste = [cards.pop() for _ in range(rand.randint(0, min(len(cards), game.waste_cap or 6)))]
+    state = game.new_state(0)
+    state.place(rows, waste, cards)
+    return game, state
+
+
+@pytest.mark.parametrize("name, variants", [*GAMES, ("long-odd", ())])
+def test_intervals_agree_with_the_definition_on_placed_positions(name, variants):
+    """``winnable`` and ``solve`` against ``winnable_by_tops`` from 400 positions placed at random (not reached
+    by play): rows short of their pairs' cards, pairs whose only card left is the next stock card, more rows
+    than the layout. Pins the free-pair test's counts (every card still to play, the next stock card included:
+    with it left out, a pair whose last card is the next one is freed and its card "played" onto no row) and
+    that every found line wins."""
+    game = load_game(name, variants, catalog=CATALOG)
+    rand = random.Random(f"placed {name}{variants}")
+    verdicts = []
+    for _ in range(400):
+        wider, state = placed_position(game, rand)
+        truth = winnable_by_tops(state)
+        assert IntervalSolver(wider, state, 10**7).winnable() is truth, (state.rows, state.waste, state.stock)
+        line = IntervalSolver(wider, state, 10**7).solve()
+        assert (line is not None) is truth
+        if line is not None:
+            assert_line_wins(state, line)
+        verdicts.append(truth)
+    assert any(verdicts) and not all(verdicts)
+
+
+def test_refine_proves_nothing_from_an_undecided_sub_game():
+    """``refine`` answers None, never False, when a sub-game runs out of nodes before it is decided: tiny-odd
+    seed 3 is won, and each one-pair sub-game within a few nodes is left open. A "lost" there would be a won
+    deal called lost (``Solver._search_and_beam`` passes ``refine`` a node limit)."""
+    game = load_game("tiny-odd", (), catalog=CATALOG)
+    state = game.new_state(3)
+    assert brute_force(state.clone())
+    verdicts = {refine(Solver(game), state, frozenset([pair]), stop)[0] for pair in (1, 2) for stop in range(1, 25)}
+    assert False not in verdicts and None in verdicts
+
+
+def test_a_playable_waste_top_waits_for_a_later_card_of_its_class():
+    """The waste-top forced play (``_onwards``) is taken only when no card of its class is left in the stock,
+    whether or not one was turned before. Tiny-plain Strict (waste cap 3), pairs 1-4 and 2-3, rows [1] and [2],
+    waste [1], stock 1 4 4 2 1 3 3 4: the stock's first 1 and 4s must be played first (the cap leaves no other
+    way), which leaves the waste's 1 playable with a 1 still to come. It must wait: played then, the 2 and the
+    next 1 are stuck on the waste under a 3 and the cap is reached; kept, the next 1 takes the row and the waste's
+    1 goes last. Forcing that play wherever a card of its class came before (not after) calls this won position
+    lost."""
+    game = load_game("tiny-plain", ("strict",), catalog=CATALOG)
+    codes = {cls: [code for code, c in enumerate(game.card_class) if c == cls] for cls in (1, 2, 3, 4)}
+    state = game.new_state(0)
+    state.place([[codes[1].pop()], [codes[2].pop()]], [codes[1].pop()],
+                [codes[cls].pop() for cls in (1, 4, 4, 2, 1, 3, 3, 4)])
+    assert game.waste_cap == 3 and winnable_by_tops(state)
+    assert IntervalSolver(game, state, 10**6).winnable()
+    assert_line_wins(state, IntervalSolver(game, state, 10**6).solve())
