@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from itertools import combinations
 from pathlib import Path
 
 import orjson
@@ -9,6 +11,8 @@ import pytest
 
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import Playthrough
+from cardgames.engine.games.pairing import intervals
+from cardgames.engine.games.pairing import solver as solver_module
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.log import build_log, replay
 from cardgames.engine.registry import load_game
@@ -189,3 +193,204 @@ def test_solve_help_names_the_solvers_own_defaults(run_cli):
     shown = " ".join(run_cli("solve", "--help").stdout.split())
     assert f"default: {DEFAULT_BUDGET:,}; {SEARCH_ONLY_BUDGET:,} with wild cards" in shown
     assert f"(default: {SAT_EFFORT:g}; 0: no CP-SAT stage)" in shown
+
+
+# -- mutation audit of solver.py: what the tests above let through ------------------------------------------
+
+
+def custom_game(tmp_path, ident: str, deck: str, layout: list[int], row_cap: int | None, copies: int = 1,
+                match: int = 5, variants: tuple = ()):
+    """A pairing game written for one test (into ``tmp_path``, ahead of the test catalog): a layout or a
+    cap the fixture games lack."""
+    games = tmp_path / "games"
+    games.mkdir(exist_ok=True)
+    cap = "null" if row_cap is None else row_cap
+    (games / f"{ident}.yaml").write_text(
+        f"id: {ident}\nname: {ident} (test game)\nfamily: pairing\nengine: pairing\n"
+        "players: {min: 1, max: 1, default: 1}\n"
+        f"deck: {{type: {deck}, copies: {copies}}}\n"
+        f"options:\n  layout: {layout}\n  match: {match}\n  family_match: {{}}\n  row_cap: {cap}\n"
+        "  strict: false\n  strict_waste_cap: 3\n  strict_layout: null\nvariants: [strict]\n")
+    return load_game(ident, variants, catalog=Catalog([tmp_path, DATA, bundled_root()]))
+
+
+# Won positions of the plain (no cap, no wild card) test games where every win, somewhere along the line,
+# leaves a playable waste top unplayed while one card of its class is still to turn (a forced play at one
+# card left calls them all lost): the search's forced play may only take cards with none of their class left.
+BURIED_PAST_THE_LAST = [(("tiny-odd", ()), 795991, [4, 5, 5, 5, 1]), (("tiny-plain", ("strict",)), 842094, [6]),
+                        (("tiny-odd", ("strict",)), 277989, [0]), (("tiny-plain", ("strict",)), 363626, [4, 7])]
+
+
+@pytest.mark.parametrize("which, seed, moves", BURIED_PAST_THE_LAST)
+def test_forced_play_keeps_a_card_whose_class_is_still_to_come(which, seed, moves):
+    """Pins the forced-play rule of ``Solver._search`` (play a playable top at once only when no card of its
+    class is left in the stock): these won positions need a playable card buried, and a rule forcing the play
+    with one card of its class still to come calls them lost. Both the staged solver (whose search decides
+    them before the interval stage) and the search alone must say won, with a line that wins."""
+    game, state = position_after(which, seed, moves)
+    assert agrees_with_brute_force(Solver(game).solve(state), state) is True
+    solver = Solver(game)
+    line = solver._search(state, None, solver.search_memo(state))
+    assert line is not None
+    assert_line_wins(state, line)
+
+
+@pytest.mark.parametrize("variants", [(), ("strict",)])
+def test_rows_with_room_for_exactly_the_cards_left(monkeypatch, tmp_path, variants):
+    """Pins the search's room check (``len(waste) + stock > places``: strictly more cards than places is
+    lost, as many is not). Two rows of cap 4 for the tiny deck's eight cards leave exactly one place per card
+    to play, which no fixture game does; greedy play (which wins these deals before any search) is turned off
+    so that the search decides, and it must agree with brute force on won and lost deals alike."""
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    game = custom_game(tmp_path, "exact-capped", "tiny", [2], row_cap=4, variants=variants)
+    verdicts = []
+    for seed in range(20):
+        state = game.new_state(seed)
+        assert len(state.waste) + len(state.stock) == sum(4 - len(row) for row in state.rows)
+        verdicts.append(agrees_with_brute_force(Solver(game).solve(state), state))
+    assert any(verdicts) and not all(verdicts)
+
+
+@pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("duo-capped", ("strict",)),
+                                            ("octo-capped", ("strict",)), ("wild-capped", ())])
+def test_fits_is_the_least_cost_compared_with_a_bound(name, variants):
+    """Pins ``_Subgames.fits`` (the two-pair wild-row bound of ``Solver.wild_rows_suffice``, the lost pairs of
+    ``wild_row_sets``, ``triples_short``): it must answer exactly "least cost (``wild_cost``) <= bound", for
+    every two pairs and every bound, from deals and from positions mid-game. A "no" where a win within the
+    bound exists prunes a winnable position; its memo is keyed by the whole position (turned cards, waste, row
+    counts), and positions differing only in which row a card went onto must not share an answer."""
+    game = load_game(name, variants, catalog=CATALOG)
+    rng = random.Random(5)
+    for seed in range(120):
+        moves = [rng.randrange(8) for _ in range(rng.randrange(7))]
+        _, state = position_after((name, variants), seed, moves)
+        solver = Solver(game)
+        counts, waste, pool = solver._root(state)
+        for gs in combinations(solver.groups, 2):
+            cost = solver.search_memo(state).subgames.wild_cost(gs, 0, waste, counts)
+            subgames = solver.search_memo(state).subgames
+            for bound in range(pool + 2):
+                assert subgames.fits(gs, 0, waste, counts, bound) is (cost <= bound), (seed, moves, gs, bound)
+
+
+@pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("duo-capped", ("strict",)), ("wild-capped", ()),
+                                            ("mini-capped", ()), ("duo-wild", ())])
+def test_sub_game_queries_that_give_up_prove_nothing(monkeypatch, name, variants):
+    """Pins the fallbacks of ``_Subgames._query``: a query past its effort gives up answering "winnable" (or a
+    wild cost of 0), what a pruning test may always answer, and so do later queries of that sub-game. The test
+    decks' queries never reach ``SUBGAME_EFFORT``, so it is made tiny here (and greedy play, which wins most won
+    deals before any query, is turned off): the verdicts must still be brute force's, and queries must have
+    given up."""
+    monkeypatch.setattr(solver_module, "SUBGAME_EFFORT", 3)
+    monkeypatch.setattr(solver_module, "HASTY_EFFORT", 3)
+    monkeypatch.setattr(solver_module, "TRIPLE_EFFORT", 3)
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    gave_up = []
+    search_memo = Solver.search_memo
+
+    def watched(self, state):
+        memo = search_memo(self, state)
+        gave_up.append(memo.subgames)
+        return memo
+
+    monkeypatch.setattr(Solver, "search_memo", watched)
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = [agrees_with_brute_force(Solver(game, sat_effort=0).solve(game.new_state(seed)),
+                                        game.new_state(seed)) for seed in range(25)]
+    assert any(verdicts) and not all(verdicts)
+    assert any(sub.costly or sub.costly_costs for sub in gave_up)
+
+
+@pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("octo-capped", ("strict",)), ("duo-wild", ()),
+                                            ("tiny-plain", ())])
+def test_the_budget_bounds_sub_game_nodes_too(monkeypatch, name, variants):
+    """Pins the budget accounting of ``_Subgames._count_node``: a sub-game position counts as a node and the
+    solve stops (undecided) when the budget is spent, whichever query is under way; without that stop a query
+    may take up to ``SUBGAME_EFFORT`` nodes past it. On a small budget (greedy play off, so that the checks
+    run) the nodes counted stay within twice the budget (the stages finish a step or two past it), and most
+    deals are left undecided."""
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    game = load_game(name, variants, catalog=CATALOG)
+    budget, undecided = 60, 0
+    for seed in range(20):
+        solution = Solver(game, budget=budget, sat_effort=0).solve(game.new_state(seed))
+        assert solution.nodes <= 2 * budget, seed
+        undecided += solution.winnable is None
+    assert undecided
+
+
+# Won positions where one pair needs a wild-topped row and two others together use the rest of the pool: the
+# three-pair bound may take from the pool only what the other pairs' own needs leave.
+THREE_PAIRS_FIT = [(("duo-capped", ()), 256341, [7, 1, 7, 1]), (("duo-capped", ("strict",)), 505620, [5]),
+                   (("duo-capped", ("strict",)), 460028, []), (("duo-capped", ("strict",)), 484749, [6, 0, 5, 5, 0])]
+
+
+@pytest.mark.parametrize("which, seed, moves", THREE_PAIRS_FIT)
+def test_three_pairs_get_their_own_needs_back(which, seed, moves):
+    """Pins the bound of ``Solver.triples_short``: three pairs' sub-game may take the pool less the needs of
+    every other pair, i.e. ``pool - total + own[p] + own[q] + own[r]``; leaving out one of the three's own needs
+    refutes these won positions (the deal-level tests of the bound rarely meet two pairs needing rows)."""
+    game, state = position_after(which, seed, moves)
+    assert brute_force(state.clone())
+    solver = Solver(game)
+    subgames = solver.search_memo(state).subgames
+    needs = solver.wild_needs(state, subgames)
+    assert sum(1 for need in needs[0].values() if need) >= 2
+    assert not solver.triples_short(state, subgames, needs)
+
+
+@pytest.mark.parametrize("name, variants", [("wild-capped", ()), ("wild-capped", ("strict",)),
+                                            ("duo-capped", ("strict",))])
+def test_capped_wild_games_agree_with_brute_force_without_greedy_play(monkeypatch, name, variants):
+    """Pins the stages after greedy play on capped games with wild cards (the sub-games' phantom row, the
+    wild-row bounds, the sets of pairs, the hasty and full searches): greedy play wins nearly every won deal
+    of these small games first, so the brute-force tests above hardly see those stages say "won". With it off
+    they must still find every win (a line that replays) and refute only lost deals; a phantom row less roomy
+    than a wild card on a dealt card, for one, calls won deals of wild-capped lost."""
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    game = load_game(name, variants, catalog=CATALOG)
+    verdicts = []
+    for seed in range(30):
+        state = game.new_state(seed)
+        verdicts.append(agrees_with_brute_force(Solver(game, sat_effort=0).solve(state), state))
+    assert any(verdicts) and not all(verdicts)
+
+
+@pytest.mark.parametrize("variants", [(), ("strict",)])
+def test_the_search_resumes_with_the_rest_of_the_budget(monkeypatch, variants):
+    """Pins the stage orchestration's budget (``Solver._search_within`` gives a stage its share, then hands the
+    whole budget back): after the search's share ran out and the uncapped relaxation was won without a capped
+    line, the resumed search must decide with the rest of the budget. The CP-SAT stage is off, since it would
+    decide what a starved search leaves undecided; every deal must get brute force's verdict, none null."""
+    monkeypatch.setattr(solver_module, "SEARCH_SHARE", 0)
+    monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
+    monkeypatch.setattr(intervals.IntervalSolver, "capped_line", lambda self: None)
+    game = load_game("tight-capped", variants, catalog=CATALOG)
+    verdicts = []
+    for seed in range(15):
+        state = game.new_state(seed)
+        verdicts.append(agrees_with_brute_force(Solver(game, sat_effort=0).solve(state), state))
+    assert any(verdicts) and not all(verdicts)
+
+
+@pytest.mark.parametrize("name, variants", [("octo-capped", ("strict",)), ("duo-capped", ("strict",)),
+                                            ("wild-capped", ())])
+def test_a_won_rest_whose_weave_fails_refutes_nothing(monkeypatch, name, variants):
+    """Pins ``Solver.wild_row_sets``: it may say lost only when the game outside every largest set is lost;
+    a rest decided won (or undecided) refutes nothing even when no line is woven from it. Here no weave
+    succeeds and no greedy playout wins a rest, so every rest goes through ``decide``, and its refutations are
+    checked against brute force (they must still refute something)."""
+    monkeypatch.setattr(solver_module, "weave", lambda *args, **kwargs: None)
+    monkeypatch.setattr(Solver, "greedy_playout", lambda self, state: ([], 1))
+    game = load_game(name, variants, catalog=CATALOG)
+    refuted = 0
+    for seed in range(40):
+        state = game.new_state(seed)
+        solver = Solver(game)
+        if solver.over_capacity(state):
+            continue
+        subgames = solver.search_memo(state).subgames
+        if solver.wild_row_sets(state, subgames, solver.wild_needs(state, subgames))[0] is False:
+            assert not brute_force(state.clone()), seed
+            refuted += 1
+    assert refuted or name == "wild-capped"
