@@ -177,3 +177,29 @@ def test_an_uncapped_waste_is_never_searched():
     solver = Solver(game)
     projections, pool = solver.projections(game.new_state(5))
     assert projections.least(tuple(solver.groups[:2]), 0, pool + 1) == 0 and projections.nodes == 0
+
+
+# Strict duo-wild dealt by hand (rows 1a 1b 6a, waste 6b, then the stock): won deals where pairs 2-5 and 3-4
+# together must make a play onto a wild-topped row by the stock index just after a wild card
+JUST_IN_TIME_DEALS = ["1a 1b 6a 6b 3a 3b W1 2a 4a W2 4b 5b 5a 2b", "1a 1b 6a 6b 4a 3a W1 4b 5a 3b W2 2b 2a 5b"]
+
+
+@pytest.mark.parametrize("deal", JUST_IN_TIME_DEALS)
+def test_a_wild_card_just_before_a_deadline_has_come_by_then(deal):
+    """The first deal: the group of pairs 2-5 and 3-4 must make its first play onto a wild-topped row with at
+    most 3 stock cards turned (its deadline is stock index 3: 3a, 3b and W1 fill the waste), and W1, at
+    index 2, can have come by then: one play against one wild card, so the deadlines refute nothing, and
+    brute force wins both deals. Counting the wild card at the index before a deadline as still to come
+    (``wild_cards_from(index - 1)``), or starting a group's search from its subgroups' deadline one stock
+    card early (the bound ``high`` of ``Projections.deadlines`` one less: a deadline earlier than proved),
+    refutes these won deals."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    names = [card.name for card in game.deck.cards]
+    state = PairingState(game, [names.index(name) for name in deal.split()])
+    solver = Solver(game)
+    projections, pool = solver.projections(state)
+    assert pool == 2 and projections.least((2, 3), 0, pool + 1) == 2
+    assert not solver.wild_rows_short(state)[0]
+    assert brute_force(state.clone())
+    if deal == JUST_IN_TIME_DEALS[0]:
+        assert projections.deadlines((2, 3), [10, 10], 10) == [3, 6]
