@@ -70,7 +70,9 @@ class IntervalSolver:
         # Counter encoding: K = sum over two-valued groups of (rows topped by the lower class) * base.
         self.base = [0] * classes
         self.size = [1] * classes
-        self.kind = [0] * classes  # +1: lower class (raises the counter), -1: upper, 0: pairs with itself, None: never
+        # +1: lower class (raises the counter), -1: upper, 0: free (above: pairs with itself, or never blocked;
+        # only on the waste, since ``seq`` leaves free cards out), None: never playable
+        self.kind = [0] * classes
         weight = 1
         for c in range(1, classes):
             p = partner[c]
@@ -176,7 +178,7 @@ class IntervalSolver:
         if i < len(seq) and d > 0:
             c = seq[i]
             kind, step = self.kind[c], self.delta[c]
-            now = kind == 0 or (kind is not None and self.playable(c, k))  # may be played at once
+            now = self.playable(c, k)  # may be played at once
             later = self._burials(i, now) if kind else 0
             if later:
                 inner_d = d - 1 if self.cap is not None else d
@@ -249,7 +251,7 @@ class IntervalSolver:
             return
         c = self.seq[i]
         kind, step = self.kind[c], self.delta[c]
-        now = kind == 0 or (kind is not None and self.playable(c, k))
+        now = self.playable(c, k)
         if now:
             yield t, i + 1, k + step
         later = self._burials(i, now) if kind else 0
