@@ -56,6 +56,16 @@ def agrees_with_brute_force(solution, state) -> bool:
     return truth
 
 
+def assert_brute_force_verdicts(game, seeds, **options) -> None:
+    """Solve each deal of ``seeds`` with a fresh ``Solver(game, **options)`` and check it against brute force
+    (``agrees_with_brute_force``); the deals must give both outcomes, or the check could not tell."""
+    verdicts = []
+    for seed in seeds:
+        state = game.new_state(seed)
+        verdicts.append(agrees_with_brute_force(Solver(game, **options).solve(state), state))
+    assert any(verdicts) and not all(verdicts)
+
+
 def assert_line_wins(state, line) -> None:
     """Assert that ``line`` is legal from ``state`` (left unchanged) and ends in a win."""
     position = state.clone()
@@ -267,8 +277,8 @@ def test_fits_is_the_least_cost_compared_with_a_bound(name, variants):
         solver = Solver(game)
         counts, waste, pool = solver._root(state)
         for gs in combinations(solver.groups, 2):
-            cost = solver.search_memo(state).subgames.wild_cost(gs, 0, waste, counts)
-            subgames = solver.search_memo(state).subgames
+            cost = solver.search_memo(state).subgames.wild_cost(gs, 0, waste, counts)  # a memo of its own ...
+            subgames = solver.search_memo(state).subgames  # ... and one that fits fills over every bound
             for bound in range(pool + 2):
                 assert subgames.fits(gs, 0, waste, counts, bound) is (cost <= bound), (seed, moves, gs, bound)
 
@@ -294,10 +304,7 @@ def test_sub_game_queries_that_give_up_prove_nothing(monkeypatch, name, variants
         return memo
 
     monkeypatch.setattr(Solver, "search_memo", watched)
-    game = load_game(name, variants, catalog=CATALOG)
-    verdicts = [agrees_with_brute_force(Solver(game, sat_effort=0).solve(game.new_state(seed)),
-                                        game.new_state(seed)) for seed in range(25)]
-    assert any(verdicts) and not all(verdicts)
+    assert_brute_force_verdicts(load_game(name, variants, catalog=CATALOG), range(25), sat_effort=0)
     assert any(sub.costly or sub.costly_costs for sub in gave_up)
 
 
@@ -348,12 +355,7 @@ def test_capped_wild_games_agree_with_brute_force_without_greedy_play(monkeypatc
     they must still find every win (a line that replays) and refute only lost deals; a phantom row less roomy
     than a wild card on a dealt card, for one, calls won deals of wild-capped lost."""
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
-    game = load_game(name, variants, catalog=CATALOG)
-    verdicts = []
-    for seed in range(30):
-        state = game.new_state(seed)
-        verdicts.append(agrees_with_brute_force(Solver(game, sat_effort=0).solve(state), state))
-    assert any(verdicts) and not all(verdicts)
+    assert_brute_force_verdicts(load_game(name, variants, catalog=CATALOG), range(30), sat_effort=0)
 
 
 @pytest.mark.parametrize("variants", [(), ("strict",)])
@@ -365,12 +367,7 @@ def test_the_search_resumes_with_the_rest_of_the_budget(monkeypatch, variants):
     monkeypatch.setattr(solver_module, "SEARCH_SHARE", 0)
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
     monkeypatch.setattr(intervals.IntervalSolver, "capped_line", lambda self: None)
-    game = load_game("tight-capped", variants, catalog=CATALOG)
-    verdicts = []
-    for seed in range(15):
-        state = game.new_state(seed)
-        verdicts.append(agrees_with_brute_force(Solver(game, sat_effort=0).solve(state), state))
-    assert any(verdicts) and not all(verdicts)
+    assert_brute_force_verdicts(load_game("tight-capped", variants, catalog=CATALOG), range(15), sat_effort=0)
 
 
 @pytest.mark.parametrize("name, variants", [("octo-capped", ("strict",)), ("duo-capped", ("strict",)),

@@ -25,6 +25,12 @@ DEAL_TABLE = {2: (8, 16, 8, 8), 3: (5, 17, 8, 8), 4: (4, 16, 8, 8), 5: (4, 12, 8
               7: (4, 12, 8, 7), 8: (4, 16, 7, 7)}
 
 
+def with_options(variants: tuple, players: int, **options):
+    """Torqu for ``players`` with ``variants`` and some options changed (no config file written)."""
+    base = load_game("torqu", variants, players)
+    return type(base)(dataclasses.replace(base.spec, options={**base.spec.options, **options}))
+
+
 @pytest.mark.parametrize("players", sorted(DEAL_TABLE))
 def test_the_deal_table(players):
     game = load_game("torqu", (), players)
@@ -300,8 +306,7 @@ def test_tied_stones_move_in_seat_order_from_the_dealers_left(monkeypatch, first
     """Seats 0 and 2 score 300 alike from space 10 and aim at space 13: the one first from the
     dealer's left moves first and takes it, the other steps back to 12. With dealer 2 that is seat 0;
     with dealer 1 (``first_player: 2``) seat 2, so the order is not seat order from seat 0."""
-    base = load_game("torqu", (), 3)
-    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "first_player": first_player}))
+    game = with_options((), 3, first_player=first_player)
     state = game.new_state(5)
     assert state.dealer == dealer
     state.positions = [10, 0, 10]
@@ -341,8 +346,7 @@ def test_partners_share_a_tableau_and_a_stone():
 def test_partners_total_their_points(times):
     """The seed: "their points are totalled together". A team's match score is its tableau's
     score (once, or once for each partner: ``partners_tableau``) less both hand penalties."""
-    base = load_game("torqu", ("partners",), 4)
-    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "partners_tableau": times}))
+    game = with_options(("partners",), 4, partners_tableau=times)
     state = play(game, 3, make_agents(["random"] * 4, game)).state
     factor = {"once": 1, "each": 2}[times]
     for scores, details in zip(state.match_scores, state.match_details, strict=True):
@@ -489,29 +493,19 @@ def test_first_player_names_who_opens_the_first_match():
     plays first, the seat on its right deals; the deal then passes left each match."""
     game = load_game("torqu", (), 4)
     assert game.new_state(5).current_player == 0 and game.new_state(5).dealer == 3
-    spec = dataclasses.replace(game.spec, options={**game.spec.options, "first_player": 2})
-    moved = type(game)(spec).new_state(5)
+    moved = with_options((), 4, first_player=2).new_state(5)
     assert moved.current_player == 2 and moved.dealer == 1
     assert moved.deal_json()["matches"][0]["hands"][2] == game.new_state(5).deal_json()["matches"][0]["hands"][0]
     # one config serves every player count: a seat number past the count wraps round
-    two = load_game("torqu", (), 2)
-    wrapped = type(two)(dataclasses.replace(two.spec, options={**two.spec.options, "first_player": 5})).new_state(5)
+    wrapped = with_options((), 2, first_player=5).new_state(5)
     assert wrapped.current_player == 1 and wrapped.dealer == 0
 
 
 def test_the_collision_option_reaches_the_board():
     """The same 6-player games under ``collision: lower_steps_back``: identical matches, and on some seed
     different stone positions (a stone landing on the space of one that does not move, so scored less)."""
-    import dataclasses
-
-    from cardgames.engine.agents import make_agents
-    from cardgames.engine.config import Catalog
-    from cardgames.engine.core import play
-    from cardgames.engine.games.torqu.rules import TorquGame
-
-    spec = Catalog().resolve("torqu", (), 6)
-    lower = TorquGame(dataclasses.replace(spec, options={**spec.options, "collision": "lower_steps_back"}))
-    plain = TorquGame(spec)
+    lower = with_options((), 6, collision="lower_steps_back")
+    plain = load_game("torqu", (), 6)
     differ = 0
     for seed in range(1, 4):
         a = play(plain, seed, make_agents(["random"], plain)).state
@@ -582,8 +576,7 @@ def test_death_gives_the_only_player_who_can_draw_another_turn():
 def test_pair_wraps_makes_16_and_1_neighbours():
     """``pair_wraps: true`` (off by default: the seed's "two consecutive numbers" without a wrap) makes the
     highest and the lowest number consecutive for drawing, in either order, and nothing further apart."""
-    base = load_game("torqu", (), 4)
-    game = type(base)(dataclasses.replace(base.spec, options={**base.spec.options, "pair_wraps": True}))
+    game = with_options((), 4, pair_wraps=True)
     code = game.deck.code
 
     def pair(a: str, b: str) -> bool:

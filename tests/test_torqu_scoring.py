@@ -66,6 +66,17 @@ def test_a_group_scores_its_best_kind(game):
     assert kind(game, ["Water-1", "Water-2", "Water-3", "Water-4"])[1] == 300
 
 
+def scorer_with(points: dict | None = None, **options):
+    """A scorer of the shipped deck under the game's options with ``options`` changed, and the set
+    kinds' ``points`` changed key by key."""
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    shipped = Catalog().resolve("torqu", (), 4).options
+    changed = {**shipped, **options, "points": {**shipped["points"], **(points or {})}}
+    return Scorer(load_game("torqu", (), 4).deck, changed)
+
+
 def score(game, names):
     return game.scorer.tableau_score(game.deck.codes(names))
 
@@ -159,11 +170,7 @@ def test_mirrors_as_good_as_themselves_keep_the_kind_they_make():
     the kind its cards make as they are. Under points where a Flush is worth a Perfect Four (300),
     Magic 9-11 and Magic-13 are a Flush: not a Perfect Four (Wands), which they make only with the
     Mirror standing for Magic-12, left unnamed. The shipped points never tie two kinds so."""
-    from cardgames.engine.config import Catalog
-    from cardgames.engine.games.torqu.scoring import Scorer
-
-    options = Catalog().resolve("torqu", (), 4).options
-    scorer = Scorer(load_game("torqu", (), 4).deck, {**options, "points": {**options["points"], "flush": 300}})
+    scorer = scorer_with(points={"flush": 300})
     result = scorer.arrange(scorer.codes(["Magic-9", "Magic-10", "Magic-11", "Magic-13"]))
     assert result["sets"] == [{"cards": ["Magic-9", "Magic-10", "Magic-11", "Magic-13"], "kind": "flush",
                                "points": 300}]
@@ -191,15 +198,7 @@ def test_hand_penalty_counts_sets_at_full_value(game):
 
 
 def test_hand_penalty_card_values_option():
-    from cardgames.engine.config import Catalog
-
-    catalog = Catalog()
-    spec = catalog.resolve("torqu", (), 4)
-    options = dict(spec.options)
-    options["hand_penalty"] = "card_values"
-    from cardgames.engine.games.torqu.scoring import Scorer
-
-    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    scorer = scorer_with(hand_penalty="card_values")
     codes = scorer.codes(["Air-1", "Air-2", "Air-3", "Air-9"])
     assert scorer.hand_value(codes) == 15
 
@@ -209,11 +208,7 @@ def test_hand_penalty_wild_in_hand_option(wild_in_hand, penalty):
     """A Mirror in the hand completes the Cloud picture (a Perfect Four at full value) only when
     Mirrors are wild in the hand; otherwise it is a Magic card and every card counts its number.
     The game's value-only path and the named arrangement agree."""
-    from cardgames.engine.config import Catalog
-    from cardgames.engine.games.torqu.scoring import Scorer
-
-    options = {**Catalog().resolve("torqu", (), 4).options, "wild_in_hand": wild_in_hand}
-    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    scorer = scorer_with(wild_in_hand=wild_in_hand)
     codes = scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
     assert scorer.arrange(codes, -1, wild_in_hand)["score"] == scorer.hand_value(codes) == penalty
     assert scorer.value(codes, -1, wild=wild_in_hand) == penalty
@@ -223,12 +218,8 @@ def test_hand_penalty_card_values_counts_a_mirror_at_its_number():
     """With ``card_values`` the penalty is every hand card's number, a Mirror's too: Mirrors being wild
     in the hand (the default) changes nothing there, so the Cloud picture a Mirror could complete is no
     set at full value either (1 + 2 + 3 + 13, neither 1 + 2 + 3 nor 300)."""
-    from cardgames.engine.config import Catalog
-    from cardgames.engine.games.torqu.scoring import Scorer
-
-    options = {**Catalog().resolve("torqu", (), 4).options, "hand_penalty": "card_values"}
-    assert options["wild_in_hand"]
-    scorer = Scorer(load_game("torqu", (), 4).deck, options)
+    scorer = scorer_with(hand_penalty="card_values")
+    assert scorer.wild_in_hand
     assert scorer.hand_value(scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])) == 19
 
 
