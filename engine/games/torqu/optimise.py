@@ -135,7 +135,7 @@ def fits_number_kinds(pts: Points) -> tuple[str, str] | None:
     """Why the number side could overstate a packing under ``pts`` (the points key at fault and
     the reason), or None. It values four numbers as a Fifteen or a Straight whatever their suits,
     though a group of one suit is a Fifteen Flush or a Straight Flush instead: right only while
-    those are worth at least as much, so that the group's true kind is a special worth more."""
+    those are worth at least as much, so that the group's true kind is a special worth no less."""
     for key, flush, plain, name in (("fifteen_flush", pts.fifteen_flush, pts.fifteen, "Fifteen"),
                                     ("straight_flush", pts.straight_flush, pts.straight, "Straight")):
         if flush < plain:
