@@ -249,6 +249,41 @@ def test_two_sided_seating_puts_the_larger_half_on_the_near_side():
     assert sides == [geometry.ALIGNMENT_INDEX["CE"]] * 2 + [geometry.ALIGNMENT_INDEX["LG"]]
 
 
+def test_two_sided_far_seat_plays_do_not_depend_on_earlier_deals():
+    """One game deals many times (a batch of seeds): the Cyclone (CE) held by near seat 0 in one deal
+    fits as a CE card; held by far seat 1 in the next deal it fits as an LG card, as ``seating`` says."""
+    game = towers_game(2, seating="two_sided", first_player="seat0")
+
+    def cyclone_on_keys(state) -> set[str]:
+        return {a.position for a in state.legal_actions() if type(a) is Play and a.card == "The Cyclone"
+                and a.tower == "Keys"}
+
+    near = state_with(game, [["The Cyclone", "The Beating", "The Fiend"], ["The Paladin", "The Keep", "The Forge"]])
+    assert near.current_player == 0 and cyclone_on_keys(near) == set(FIRST_PLAYS["CE"])
+    far = state_with(game, [["The Paladin", "The Keep", "The Forge"], ["The Cyclone", "The Beating", "The Fiend"]])
+    far.apply(Play("The Paladin", "Books", "CG"))  # not the tower's suit: seat 1's turn
+    assert far.current_player == 1 and cyclone_on_keys(far) == set(FIRST_PLAYS["LG"])
+
+
+def test_two_sided_game_goes_on_while_a_far_seat_card_fits():
+    """The game ends when no player still in holds a card that fits an open tower, each card read from
+    its holder's side. Only Books is open, LG NG CG taken: only LG and CG cards fit. Seat 0 holds NE
+    cards; seat 1 sits across, so his Cyclone (CE) fits as an LG card, his Paladin (LG) does not (CE)."""
+    for far_card, over in (("The Cyclone", False), ("The Paladin", True)):
+        game = towers_game(2, seating="two_sided", first_player="seat0")
+        state = state_with(game, [["The Beating", "The Crows", "The Sickness"], [far_card]])
+        state.caches[1] = [game.deck.code(far_card)]
+        books = game.suits.index("Books")
+        for t in range(6):
+            if t != books:
+                state.occupied[t] = geometry.FULL
+        state.occupied[books] = geometry.mask_of(["LG", "NG", "CG"])
+        state._next_turn(0)
+        assert (state.current_player is None) == over, far_card
+        if not over:
+            assert state.current_player == 0 and [type(a) for a in state.legal_actions()] == [Flee]
+
+
 def test_a_foundation_must_be_true_neutral():
     from cardgames.engine.cards import Deck
     from cardgames.engine.config import Catalog
@@ -259,6 +294,19 @@ def test_a_foundation_must_be_true_neutral():
     bear = next(c for c in config["cards"] if c["name"] == "The Bear")
     bear["alignment"] = "CE"
     assert deck_problems(Deck(config)) == ["foundation 'The Bear' must be True Neutral (alignment N)"]
+
+
+def test_validate_accepts_caches_that_take_the_whole_stock():
+    """``cache_size`` is valid while the caches fit the 48-card stock: 4 caches of 12 take it all
+    (a playable deal, nothing left to draw), 4 caches of 13 would need 52 cards."""
+    from cardgames.engine.games.towers.rules import check_config
+
+    game = towers_game(4, cache_size=12)
+    assert check_config(game.spec) == []
+    assert check_config(towers_game(4, cache_size=13).spec) == [
+        (("options", "cache_size"), "4 caches of 13 need 52 cards; the stock holds 48")]
+    state = game.new_state(7)
+    assert state.stock == [] and [len(c) for c in state.dealt_caches] == [12] * 4
 
 
 # -- no legal play, fleeing, skipping -----------------------------------------------------
@@ -314,6 +362,28 @@ def test_flee_without_house_cut():
     assert state.net == [-3, 3] and state.house == 0
     assert state.current_player is None  # fewer than two players left: over
     assert state.result()["net"] == ["-3.00", "3.00"]
+
+
+def test_flee_cut_paid_on_top_by_the_payer():
+    """``house_cut_from: payer`` holds for a flee's payments too: fleeing with a solde of 3, seat 0
+    pays 3.15 to each of the two others; each receives 3, the house keeps 0.15 of each."""
+    game = towers_game(3, house_cut_from="payer", first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES)
+    state.apply(FLEE)
+    assert [money(n) for n in state.net] == ["-6.30", "3.00", "3.00"] and money(state.house) == "0.30"
+
+
+def test_without_a_cut_on_flee_the_final_settlement_is_still_cut():
+    """``house_cut_on_flee: false`` spares only the flee payments: at the end the house still keeps
+    5% of the debts. Soldes 3 and 1: seat 0 pays 2 coins, seat 1 receives 1.90, the house 0.10."""
+    game = towers_game(2, house_cut_on_flee=False, first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    state.caches[1] = state.caches[1][:1]
+    for t in range(6):
+        state.occupied[t] = geometry.FULL
+    state._next_turn(0)  # nobody can play: the end, each cache to its solde
+    assert state.current_player is None and [len(s) for s in state.soldes] == [3, 1]
+    assert [money(n) for n in state.net] == ["-2.00", "1.90"] and money(state.house) == "0.10"
 
 
 def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
@@ -429,6 +499,23 @@ def test_gross_settlement_cuts_each_debt():
     state._next_turn(0)  # nobody can play: the end, each cache of 3 to its solde, 3 coins each way
     assert state.current_player is None and [money(n) for n in state.net] == ["-0.15", "-0.15"]
     assert money(state.house) == "0.30"
+
+
+def test_gross_settlement_an_empty_solde_pays_nothing():
+    """Gross: each solde card is a coin owed, so an empty solde owes nothing and no 0-coin payment is
+    made (as for a flee with an empty solde, or equal soldes netted). Soldes 3 and 0 at the end: one
+    payment, 3 coins from seat 0 to seat 1."""
+    payments = final_payments({A: 3, B: 0}, parse_cut(0.05), "payee", netted=False)
+    assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 3)]
+    game = towers_game(2, settlement="gross", first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    state.caches[1] = []
+    for t in range(6):
+        state.occupied[t] = geometry.FULL
+    state._next_turn(0)
+    assert state.current_player is None
+    assert state.snapshot()["payments"] == [{"payer": 0, "payee": 1, "coins": 3, "paid": "3.00", "received": "2.85",
+                                             "house": "0.15"}]
 
 
 def test_settlement_cut_paid_by_the_payer():
