@@ -176,3 +176,10 @@ def test_enumeration_on_counts_equals_brute_force(value, counts):
         if any(vector) and splits(vector):
             expected.append(tuple(v for i, c in enumerate(vector) for v in [i + 1] * c))
     assert sorted(numeral_captures(value, counts)) == sorted(expected)
+
+
+def test_taken_cards_are_the_lowest_codes_whatever_the_table_order(game):
+    """Lowest card code first, clubs before spades, hearts and diamonds: one three of 3H, 3C is
+    the 3C, however ``--table`` lists them."""
+    assert captures_on(game, "3S", ["3H", "3D", "3C"]) == [["3C"], ["3C", "3H"], ["3C", "3H", "3D"]]
+    assert captures_on(game, "9S", ["5D", "4H", "4C", "5C"]) == [["4C", "5C"], ["4C", "4H", "5C", "5D"]]

@@ -30,6 +30,20 @@ def first_action(state):
     return GreedyAgent(state.game).choose(state, state.legal_actions(), None)
 
 
+def set_position(state, player: int, hand: list[str], pile: list[str]) -> None:
+    """Give ``player`` the hand ``hand`` and the turn, on a community pile of ``pile`` (card names)."""
+    game, code = state.game, state.game.deck.code
+    state.current_player = player
+    state.hands[player] = [code(name) for name in hand]
+    state.table = [[] for _ in game.rank_ids]
+    for name in pile:
+        state.table[game.rank_of[code(name)]].append(code(name))
+    for cards in state.table:
+        cards.sort()
+    state.tpack = game.pack([code(name) for name in pile])
+    state._legal = None
+
+
 @pytest.mark.parametrize("players,decks", [(2, 1), (4, 1), (5, 2), (7, 2), (8, 3), (12, 3)])
 def test_decks_by_player_count(players, decks):
     assert len(load_game("turup", players=players).deck) == 52 * decks
@@ -149,14 +163,8 @@ def test_the_seed_example_wins_four_cards():
     """Q, 10 and 5 in hand; community 3, 2, K, 5: the 5 takes 2, 3 and 5, four cards in all."""
     game = load_game("turup", players=2)
     state = game.new_state(1)
-    code = game.deck.code
     player = state.current_player
-    state.hands[player] = [code("QS"), code("TS"), code("5S")]
-    state.table = [[] for _ in game.rank_ids]
-    for name in ["3C", "2D", "KS", "5H"]:
-        state.table[game.rank_of[code(name)]].append(code(name))
-    state.tpack = game.pack([code(n) for n in ["3C", "2D", "KS", "5H"]])
-    state._legal = None
+    set_position(state, player, ["QS", "TS", "5S"], ["3C", "2D", "KS", "5H"])
     legal = state.legal_actions()
     assert legal == [Trail("5"), Capture("5", ("5",)), Capture("5", ("2", "3")), Capture("5", ("2", "3", "5")),
                      Trail("T"), Capture("T", ("2", "3", "5")), Trail("Q")]
@@ -274,13 +282,7 @@ def test_expert_avoids_leaving_an_easy_capture():
     state = game.new_state(1)
     code = game.deck.code
     player = state.current_player
-    state.hands[player] = [code("5S"), code("KS")]
-    state.table = [[] for _ in game.rank_ids]
-    pile = ["5H", "5D", "5C"]
-    for name in pile:
-        state.table[game.rank_of[code(name)]].append(code(name))
-    state.tpack = game.pack([code(n) for n in pile])
-    state._legal = None
+    set_position(state, player, ["5S", "KS"], ["5H", "5D", "5C"])
     # Taking all three fives (4 cards, empty pile) beats any trail or smaller take.
     assert expert.choose(state, state.legal_actions(), None) == Capture("5", ("5", "5", "5"))
     state.hands[player] = [code("2S"), code("KS")]
@@ -376,3 +378,82 @@ def test_the_expert_expects_the_next_players_share_of_a_short_deal(short_deal, s
 def test_a_full_deal_gives_everyone_a_hand():
     state = load_game("turup", players=4).new_state(1)
     assert state.next_deal_sizes() == [4, 4, 4, 4]
+
+
+def test_narration_names_the_cards_and_counts_the_card_played():
+    """The docs' narration example: a nine on A, 8, 9, 9 wins five cards, the nine played included;
+    the nines taken are the lowest codes (spades before hearts)."""
+    game = load_game("turup", players=4)
+    state = game.new_state(1)
+    set_position(state, 2, ["9D", "KC"], ["9H", "AS", "8S", "9S"])
+    capture = Capture("9", ("A", "8", "9", "9"))
+    assert capture in state.legal_actions()
+    assert game.describe_action(state, capture) == "player 2 plays 9D and takes AS 8S 9S 9H (5 cards)"
+    assert game.describe_action(state, Trail("K")) == "player 2 trails KC"
+
+
+def test_deal_packets_that_do_not_divide_the_hand():
+    """``deal_packet: 3`` with hands of 4: a packet of 3 to each player from the dealer's left, then
+    the last card each; nobody gets more than ``hand_size``."""
+    game = with_options(3, deal_packet=3)
+    state = game.new_state(11)
+    order = [game.deck.name(c) for c in reversed(game.shuffled(11, deal_number=0))]
+    seats = [(state.dealer + 1 + i) % 3 for i in range(3)]
+    hands = state.deals[0]["hands"]
+    assert [hands[s] for s in seats] == [order[0:3] + [order[9]], order[3:6] + [order[10]],
+                                         order[6:9] + [order[11]]]
+    assert state.deals[0]["community"] == order[12:16]
+
+
+@pytest.mark.parametrize("players", sorted(SHORT))
+def test_next_deal_sizes_foretell_a_short_round_robin_deal(players):
+    """Before the short last deal, ``next_deal_sizes`` gives each seat's share of it: the stock
+    dealt one card at a time from the dealer's left, so some seats get several cards (7 players:
+    16 cards, 3 each to the first two seats and 2 to the rest)."""
+    game = load_game("turup", players=players)
+    state = game.new_state(3)
+    while not (len(state.stock) < 4 * players and sum(map(len, state.hands)) == 1):
+        state.apply(first_action(state))
+    sizes = state.next_deal_sizes()
+    assert sum(sizes) == SHORT[players]
+    state.apply(first_action(state))  # the last hand card: the short deal follows
+    assert [len(hand) for hand in state.hands] == sizes
+
+
+def test_leftovers_go_to_the_last_capturer_not_the_last_player():
+    """``leftovers: last_capturer``, two players, seat 0 (the dealer, who plays last) always trails:
+    seat 1 is the last capturer, so the pile left at the end is his and seat 0 wins nothing."""
+    game = with_options(2, leftovers="last_capturer", rounds=1)
+    state = game.new_state(5)
+    captured = False
+    while state.current_player is not None:
+        legal = state.legal_actions()
+        if state.current_player == 0:
+            action = next(a for a in legal if type(a) is Trail)
+        else:
+            action = first_action(state)
+            captured = captured or type(action) is Capture
+        state.apply(action)
+    assert captured
+    assert state.result()["round1_scores"] == [0, 52] and state.result()["leftover"] == 0
+
+
+def test_a_first_deal_that_uses_the_whole_deck_fits():
+    """Two players, hands of 24 and 4 community cards: 52 cards, exactly one deck, accepted; one
+    more community card does not fit."""
+    spec = load_game("turup", players=2).spec
+    assert check_config(dataclasses.replace(spec, options={**spec.options, "hand_size": 24})) == []
+    problems = check_config(dataclasses.replace(spec, options={**spec.options, "hand_size": 24,
+                                                                "community_size": 5}))
+    assert problems and "the first deal needs 53 cards" in str(problems[0])
+
+
+def test_leftovers_of_a_round_without_a_capture_count_for_nobody():
+    """``leftovers: last_capturer`` when every player trails every card: nobody captured, so there
+    is no last capturer and the whole deck stays on the pile, counting for nobody."""
+    game = with_options(2, leftovers="last_capturer", rounds=1)
+    state = game.new_state(5)
+    while state.current_player is not None:
+        state.apply(next(a for a in state.legal_actions() if type(a) is Trail))
+    result = state.result()
+    assert result["round1_scores"] == [0, 0] and result["leftover"] == 52
