@@ -151,6 +151,14 @@ def test_percentiles_nearest_rank_hand_computed():
         percentiles({}, (50,))
 
 
+def test_percentiles_are_exact_whatever_the_order_of_q():
+    """Each q gets its own nearest rank, in whatever order the qs come, computed exactly: the 7th
+    percentile of 1..100 is 7 (7 / 100 * 100 in floats is 7.000000000000001, whose ceiling is 8)."""
+    one_to_hundred = {v: 1 for v in range(1, 101)}
+    assert percentiles(one_to_hundred, (95, 5, 50)) == [95, 5, 50]
+    assert percentiles(one_to_hundred, (7, 14, 28)) == [7, 14, 28]
+
+
 def test_describe_hand_computed():
     # 2 4 4 4 5 5 7 9: mean 5, sum of squared deviations 32, sample sd sqrt(32/7)
     row = describe({2: 1, 4: 3, 5: 2, 7: 1, 9: 1})
@@ -408,6 +416,15 @@ def test_the_largest_seed_is_a_valid_record(tmp_path):
     path = tmp_path / "r.jsonl"
     write_file(path, HEADER, [{"seed": 2**64 - 1, "won": True}])
     assert [r["seed"] for _, r in Reader(path).records()] == [2**64 - 1]
+
+
+def test_a_header_of_no_players_is_refused(tmp_path):
+    """A batch has at least one seat: players 0 (with agents []) is a header field of the wrong value."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, {**HEADER, "players": 0, "agents": []}, [{"seed": 1, "won": True}])
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value) == f"{path}:1: header field 'players' has the wrong type or value"
 
 
 def test_resuming_refuses_a_file_of_another_config():

@@ -233,6 +233,29 @@ def test_pysolfc_numbers(run_cli, tmp_path):
     assert first == {"seed": 1, **play(game, "ms1", make_agents([], game), "pysolfc").state.result()}
 
 
+def test_ms_numbers_from_32000_are_played_as_ms_numbers(run_cli, tmp_path):
+    """Below 32000 an ms number deals as the plain number does; from 32000 on they differ (the FreeCell
+    LCG for ms numbers, Mersenne Twister for plain ones): each record is the ms game's."""
+    out = tmp_path / "ms.jsonl"
+    batch(run_cli, "--seeds", "ms40000-ms40001", "--rng", "pysolfc", "--workers", "1", "--out", str(out))
+    game = load_game("eiffel-tower")
+    agents = make_agents([], game)
+    for line, number in zip(records(out), (40000, 40001), strict=True):
+        assert orjson.loads(line) == {"seed": number, **play(game, f"ms{number}", agents, "pysolfc").state.result()}
+    ms, plain = (play(game, number, agents, "pysolfc").state.result() for number in ("ms40000", "40000"))
+    assert ms != plain  # the premise: the prefix changes the game
+
+
+def test_a_range_whose_last_seed_is_no_game_is_refused_before_playing(run_cli, tmp_path):
+    """Both ends of --seeds are checked first: ms numbers run 1..2**33-1, so a range ending at ms8589934592
+    is one line of error, and no results file is started."""
+    out = tmp_path / "ms.jsonl"
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "ms8589934590-ms8589934592", "--rng", "pysolfc",
+                     "--workers", "1", "--out", str(out), "--quiet")
+    assert result.exit_code == 1 and "'ms8589934592': ms numbers run 1..2**33-1" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()
+
+
 @pytest.mark.parametrize("args, words, code", [
     (["--seeds", "10-5"], "ends (5) before it starts (10)", 1),
     (["--seeds", "a-b"], "expected a range A-B", 1),
@@ -263,6 +286,19 @@ def test_out_file_rules(run_cli, tmp_path):
     assert out.read_bytes() == before
     usage = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--resume")
     assert usage.exit_code == 2 and "--resume needs --out" in usage.stderr
+
+
+def test_resume_refuses_a_file_of_another_engine_version(run_cli, tmp_path):
+    """Results of two engine versions are not one experiment (docs/batch.md): --resume stops, file untouched."""
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-4", "--workers", "1", "--out", str(out))
+    header, rest = out.read_bytes().split(b"\n", 1)
+    older = orjson.dumps({**orjson.loads(header), "engine_version": "0.0.1"}) + b"\n" + rest
+    out.write_bytes(older)
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--out", str(out),
+                     "--resume")
+    assert result.exit_code == 1 and "holds results of another run (engine_version '0.0.1'" in result.stderr
+    assert out.read_bytes() == older
 
 
 def test_resume_never_overwrites_a_file_that_is_not_ours(run_cli, tmp_path):

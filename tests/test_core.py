@@ -7,8 +7,11 @@ import sys
 
 import pytest
 
-from cardgames.engine.core import State
+from cardgames.engine.agents import make_agents
+from cardgames.engine.core import State, play
+from cardgames.engine.errors import CardgamesError
 from cardgames.engine.registry import ENGINES, engine_agents, load_game
+from cardgames.engine.rng import SEED_MAX
 
 
 def test_default_clone_is_independent_and_shares_the_game():
@@ -29,3 +32,26 @@ def test_an_engines_agents_can_be_imported_first(engine):
     assert module.endswith(".agents")
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_text_seeds_run_to_2_64_minus_1_inclusive(run_cli):
+    """The CLI passes ``--seed`` as text: the largest seed, 20 digits (leading zeros not counted), is a
+    seed and deals as the integer does; one more is out of range."""
+    game = load_game("eiffel-tower")
+    assert game.check_seed("18446744073709551615", "native") == SEED_MAX
+    assert game.check_seed("00018446744073709551615", "native") == SEED_MAX
+    with pytest.raises(CardgamesError, match="out of range"):
+        game.check_seed("18446744073709551616", "native")
+    dealt = run_cli("deal", "eiffel-tower", "--seed", "18446744073709551615")
+    assert dealt.exit_code == 0 and dealt.stdout == game.render_deal(game.current_deal(game.new_state(SEED_MAX))) + "\n"
+
+
+def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
+    """``play(..., stop=)`` asks ``stop`` before every action (simulate --matches, scripts): the
+    playthrough ends there, unfinished, its history the first actions of the full game's."""
+    game = load_game("eiffel-tower")
+    agents = make_agents([], game)
+    full = play(game, 3, agents)
+    asked = []
+    stopped = play(game, 3, agents, stop=lambda state: asked.append(state) or len(asked) > 5)
+    assert len(asked) == 6 and stopped.history == full.history[:5] and not stopped.state.is_terminal()

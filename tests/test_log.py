@@ -78,6 +78,13 @@ def test_unknown_action_type_and_wrong_player(log):
         replay(bad)
 
 
+def test_a_log_of_another_seed_is_refused_at_its_deal_not_at_a_step(log):
+    """The deal is checked right after dealing: a log whose seed was edited (7 to 8) says its deal is
+    not the seed's, rather than blaming whichever step first fails to fit the other deal."""
+    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+        replay({**copy.deepcopy(log), "seed": 8})
+
+
 def test_extra_action_after_the_end(log):
     bad = copy.deepcopy(log)
     bad["actions"].append({"player": 0, "action": {"type": "turn"}})

@@ -75,6 +75,19 @@ def test_rejection_draws_again():
     assert Scripted([second]).below(3) == 2 and Scripted([0x5555_5555_5555_5556]).below(3) == 1
 
 
+def test_a_word_at_the_threshold_is_a_draw_not_a_redraw():
+    """Lemire's method redraws only while (x * n) mod 2**64 is *below* 2**64 mod n: for n = 3 the word
+    0xAAAA_AAAA_AAAA_AAAB leaves exactly the threshold, 1, and is a draw of 2 (the product's high word),
+    in below() and in the inlined shuffle alike; redrawing it would break exact uniformity."""
+    word = 0xAAAA_AAAA_AAAA_AAAB
+    assert (word * 3) % 2**64 == (2**64 - 3) % 3 == 1
+    rng = Scripted([word])
+    assert rng.below(3) == 2 and rng._pos == 1
+    items, shuffler = ["a", "b", "c"], Scripted([word, 1])  # below(3): 2, kept; below(2): 1 * 2 >> 64 = 0
+    shuffler.shuffle(items)
+    assert items == ["b", "a", "c"] and shuffler._pos == 2
+
+
 def test_inlined_shuffle_rejects_like_the_reference_loop():
     """A deal of 3 cards: its first draw is below 3, so the word 0 sends the inlined loop to
     below()'s rejection; both loops must use the same words and give the same order."""
