@@ -212,6 +212,17 @@ class Catalog:
     def variant(self, ident: str) -> dict[str, Any]:
         return self.document("variants", ident).data
 
+    def variant_misfit(self, doc: Document, gid: str, index: int) -> ConfigError | None:
+        """The error at game ``gid``'s ``variants[index]`` (``doc`` its file) when that variant's
+        ``applies_to`` names neither the game nor its family, else None. ``validate`` reports it, and
+        every command resolving the game stops on it, at the game's line, where it is to be mended."""
+        game, vid = doc.data, doc.data["variants"][index]
+        applies = self.variant(vid)["applies_to"]
+        if gid in applies or game["family"] in applies:
+            return None
+        return doc.error(("variants", index), f"variant {vid!r} applies to {', '.join(applies)}, not to {gid} "
+                                              f"(family {game['family']})")
+
     def variant_origin(self, spec: "GameSpec", keypath: tuple) -> Document | None:
         """The last of ``spec``'s variants that sets ``keypath`` of its resolved config (where a
         problem with that value is to be mended), or None when the game's own file does."""
@@ -288,6 +299,9 @@ class Catalog:
                     raise UnknownNameError("variant", vid, game["variants"], where=f" for {gid}")
                 raise OptionConflictError(f"variant {vid!r} does not apply to {gid} (its variants: "
                                      f"{', '.join(game['variants']) or 'none'})")
+            misfit = self.variant_misfit(doc, gid, game["variants"].index(vid))
+            if misfit is not None:
+                raise misfit
             errors = _overlay_errors(self.document("variants", vid), module.OPTIONS, game["engine"])
             if errors:
                 raise errors[0]

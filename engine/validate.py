@@ -176,12 +176,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(doc.error(("variants", i), f"variant {vid!r} does not exist"))
             return
         try:
-            applies = catalog.variant(vid)["applies_to"]
+            misfit = catalog.variant_misfit(doc, gid, i)
         except ConfigError:  # the variant file's own error is reported with the files checked
             return
-        if gid not in applies and data["family"] not in applies:
-            report.errors.append(doc.error(("variants", i), f"variant {vid!r} applies to {', '.join(applies)}, "
-                                                            f"not to {gid} (family {data['family']})"))
+        if misfit is not None:
+            report.errors.append(misfit)
             return
     module = engine_module(data["engine"])
     seen: set[str] = set()

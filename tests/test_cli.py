@@ -452,3 +452,13 @@ def test_a_folder_where_a_file_belongs_is_bad_input(run_cli, tmp_path, args):
     result = run_cli(*(a.format(d=tmp_path) for a in args))
     assert result.exit_code == 1
     assert result.stderr.count("\n") == 1 and str(tmp_path) in result.stderr and "Usage" not in result.stderr
+
+
+def test_validate_json_exits_1_when_a_check_fails(run_cli, tmp_path):
+    """--format json reports the errors as data and still exits 1 (a CI script reads the exit code)."""
+    bad = tmp_path / "games" / "broken.yaml"
+    bad.parent.mkdir()
+    bad.write_text("id: broken\n")
+    result = run_cli("validate", str(bad), "--format", "json")
+    assert result.exit_code == 1 and orjson.loads(result.stdout)["ok"] is False
+    assert run_cli("validate", "--format", "json").exit_code == 0

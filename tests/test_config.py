@@ -827,3 +827,118 @@ def test_an_unknown_long_card_name_is_clipped_in_the_message():
     with pytest.raises(CardgamesError) as err:
         Deck({"id": "d", "cards": [{"name": "X"}]}).code("Y" * 300)
     assert str(err.value) == f"unknown card '{'Y' * 35}...' in the d deck"
+
+
+def test_the_configs_environment_folder_is_searched_before_the_bundled_configs(tmp_path, monkeypatch):
+    """``Catalog()`` with no roots reads CARDGAMES_CONFIGS first: its eiffel-tower overrides the bundled one."""
+    make_root(tmp_path, EIFFEL.replace("[1, 2, 3, 4, 5, 5]", "[1, 2]"), "eiffel-tower")
+    monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path))
+    assert Catalog().resolve("eiffel-tower").options["layout"] == (1, 2)
+
+
+def test_a_value_two_variants_set_is_blamed_on_the_last_applied(tmp_path):
+    """Of two variants setting the same option, the later overlay's value is the one used, so the
+    problem is reported at that variant's file, whichever order they are named in."""
+    from cardgames.engine.registry import load_game
+
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower")
+                     .replace("variants: [strict]", "variants: [v-a, v-b]"))
+    (root / "variants").mkdir()
+    for vid in ("v-a", "v-b"):
+        (root / "variants" / f"{vid}.yaml").write_text(
+            f"id: {vid}\nname: Bad match\napplies_to: [my-tower]\noptions:\n  match: 15\n")
+    catalog = Catalog([root, BUNDLED])
+    for order in (("v-a", "v-b"), ("v-b", "v-a")):
+        with pytest.raises(ConfigError) as err:
+            load_game("my-tower", order, catalog=catalog)
+        assert (err.value.path, err.value.line) == (str(root / "variants" / f"{order[-1]}.yaml"), 5)
+
+
+def test_copies_by_players_thresholds_may_be_written_in_any_order(tmp_path):
+    """``{8: 3, 5: 2}`` means what ``{5: 2, 8: 3}`` does: the highest threshold reached sets the copies."""
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    root = make_root(tmp_path, turup.replace("{5: 2, 8: 3}", "{8: 3, 5: 2}"), "turup")
+    catalog = Catalog([root, BUNDLED])
+    assert [catalog.resolve("turup", players=n).copies for n in (4, 5, 8, 12)] == [1, 2, 3, 3]
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("copies: 2}", "copies: 17}", "'deck.copies': must be 1..16"),
+    ("copies: 2}", "copies: 2, copies_by_players: {5: 17}}", "'deck.copies_by_players': keys must be player counts"),
+])
+def test_deck_copies_are_at_most_sixteen(tmp_path, old, new, words):
+    """A game's deck copies, by default or by player count, are refused above MAX_COPIES (16), at their line."""
+    text = EIFFEL.replace(old, new)
+    report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
+    line = text.splitlines().index(f"deck: {{type: french, {new}") + 1
+    assert [e.line for e in report.errors] == [line] and words in report.errors[0].message
+
+
+def test_an_unknown_option_in_a_variant_is_named_at_its_line(tmp_path, run_cli):
+    """A variant setting an option its engine lacks: validate and deal both say which, at the
+    variant file's line, in one line (no KeyError traceback)."""
+    (tmp_path / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    text = strict.replace("  strict: true\n", "  strict: true\n  colour: 1\n")
+    path = tmp_path / "variants" / "strict.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("  colour: 1") + 1
+    expected = f"{path}:{line}: unknown option 'colour' for the pairing engine (known: family_match, layout"
+    checked = run_cli("--configs", str(tmp_path), "validate")
+    assert checked.exit_code == 1 and checked.stdout.startswith(expected) and checked.stdout.count("\n") == 1
+    dealt = run_cli("--configs", str(tmp_path), "deal", "strict-eiffel-tower", "--seed", "1")
+    assert dealt.exit_code == 1 and dealt.stderr.startswith(f"Error: {expected}") and dealt.stderr.count("\n") == 1
+
+
+def test_a_folder_named_like_a_config_file_is_one_error(tmp_path, run_cli):
+    """A folder ``games/odd.yaml`` is a file that cannot be read, said in one line, not a traceback."""
+    (tmp_path / "games" / "odd.yaml").mkdir(parents=True)
+    result = run_cli("validate", str(tmp_path))
+    assert result.exit_code == 1
+    assert result.stdout == f"{tmp_path / 'games' / 'odd.yaml'}: cannot read file: Is a directory\n"
+
+
+def test_an_unknown_key_in_a_nested_mapping_is_refused_at_its_line(tmp_path):
+    """``players`` and ``deck`` are closed mappings too: a misspelt key in them is named, not ignored."""
+    text = EIFFEL.replace("default: 1}", "default: 1, maximum: 2}")
+    report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
+    line = text.splitlines().index("players: {min: 1, max: 1, default: 1, maximum: 2}") + 1
+    assert [(e.line, e.message) for e in report.errors] == [
+        (line, "unknown key 'maximum' in 'players' (known: default, max, min)")]
+
+
+def test_a_loose_variant_file_is_checked_as_a_variant(tmp_path):
+    """A file outside a variants/ folder with ``applies_to`` is a variant: a sound one passes, and a
+    bad option value is named at its line (it was not read as a deck)."""
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    path = tmp_path / "draft.yaml"
+    path.write_text(strict)
+    assert validate([str(path)]).ok
+    path.write_text(strict.replace("  strict: true", "  strict: 7"))
+    line = strict.splitlines().index("  strict: true") + 1
+    assert [(e.line, e.message) for e in validate([str(path)]).errors] == [
+        (line, "'options.strict' must be true or false, not 7")]
+
+
+def test_a_game_offering_another_familys_variant_is_told_at_its_line(tmp_path):
+    """A game listing a variant that does not apply to it (Torqu's death on a pairing game) is
+    reported at the game's ``variants`` line, not at the bundled variant file: by ``validate``, and
+    by every command that resolves the game with that variant."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [death]")
+    root = make_root(tmp_path, text)
+    report = validate([str(root)])
+    line = text.splitlines().index("variants: [death]") + 1
+    expected = ("my-tower.yaml", line, "variant 'death' applies to torqu, not to my-tower (family pairing)")
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [expected]
+    Catalog([root, BUNDLED]).resolve("my-tower")  # without the variant the game is fine
+    with pytest.raises(ConfigError) as err:
+        Catalog([root, BUNDLED]).resolve("my-tower", ["death"])
+    assert (Path(err.value.path).name, err.value.line, err.value.message) == expected
+
+
+def test_an_unknown_engine_is_named_at_its_line(tmp_path):
+    """A game naming no engine of this installation is one error at its ``engine`` line, listing the known."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("engine: pairing", "engine: zzz")
+    report = validate([str(make_root(tmp_path, text))])
+    assert [(e.line, e.message) for e in report.errors] == [
+        (4, f"unknown engine 'zzz' (known: {', '.join(ENGINES)})")]
