@@ -201,6 +201,18 @@ def test_the_example_final_tower_is_closed_and_one_step_earlier_is_not():
     assert tables.closable[before]
 
 
+def test_closable_asks_for_a_legal_play():
+    """With LG, CG and LE taken a card on CE would close the tower, but no card may go there (each
+    would cover the foundation or a symbol already on it), so no play closes it: not closable."""
+    for adjacency in (4, 8):
+        tables = geometry.tables(adjacency)
+        mask = geometry.mask_of(["LG", "CG", "LE"])
+        assert not tables.closed[mask] and tables.closed[mask | geometry.mask_of(["CE"])]
+        assert not any(geometry.POSITION_INDEX["CE"] in tables.legal[a][mask]
+                       for a in range(len(geometry.ALIGNMENTS)))
+        assert not tables.closable[mask]
+
+
 FIRST_PLAYS = {  # alignment -> positions on an empty tower (the card must not cover the foundation)
     "LG": ["CG", "CN", "LE", "NE", "CE"], "NG": ["LE", "NE", "CE"], "CG": ["LG", "LN", "LE", "NE", "CE"],
     "LN": ["CG", "CN", "CE"], "CN": ["LG", "LN", "LE"], "LE": ["LG", "NG", "CG", "CN", "CE"],
@@ -213,6 +225,15 @@ def test_first_plays_on_an_empty_tower(alignment):
     tables = geometry.tables(8)
     a = geometry.ALIGNMENT_INDEX[alignment]
     assert [POSITIONS[p] for p in tables.legal[a][0]] == FIRST_PLAYS[alignment]
+
+
+def test_the_dealt_stock_is_listed_in_drawing_order():
+    """A log's deal lists the stock in drawing order (docs/log-format.md): the first card named is
+    the next one drawn, the last the bottom card."""
+    game = towers_game(4)
+    state = game.new_state(7)
+    listed = state.deal_json()["stock"]
+    assert len(listed) == 36 and names(game, state._draw(36)) == listed
 
 
 def test_first_plays_from_a_dealt_state_cover_the_whole_cache():
@@ -343,6 +364,7 @@ def test_fleeing_pays_the_solde_to_each_player_still_in():
         plays = [a for a in state.legal_actions() if type(a) is Play]
         state.apply(plays[0] if plays else state.legal_actions()[0])
     assert len(state.soldes[0]) == 5 and state.caches[0] == []
+    assert state.net[0] == -10  # the end's settlement is among the players still in: it costs him nothing more
     assert sum(state.net) + state.house == 0
 
 
@@ -472,6 +494,15 @@ def test_settlement_example():
     net = nets(payments)
     assert [money(net[s]) for s in (A, B, C)] == ["-12.00", "-0.20", "11.40"]
     assert sum(net.values()) + sum(p.house for p in payments) == 0
+
+
+def test_settlement_example_the_other_way_round():
+    """The same soldes seated the other way (A 2, B 6, C 10): the larger solde pays, whichever seat
+    comes first: B pays A 4, C pays A 8 and B 4."""
+    payments = final_payments({A: 2, B: 6, C: 10}, parse_cut(0.05), "payee", netted=True)
+    assert [(p.payer, p.payee, p.coins) for p in payments] == [(B, A, 4), (C, A, 8), (C, B, 4)]
+    net = nets(payments)
+    assert [money(net[s]) for s in (A, B, C)] == ["11.40", "-0.20", "-12.00"]
 
 
 def nets(payments) -> dict[int, Fraction]:
