@@ -20,6 +20,17 @@ def names(game, codes):
     return [game.deck.names[c] for c in codes]
 
 
+def books_alone_open(game, state, taken: list[str]) -> None:
+    """Close every tower but Books, which holds ``taken`` (position names), and give seat 0 the turn:
+    the position the tests of the game's end and of a stuck player start from."""
+    books = game.suits.index("Books")
+    for t in range(6):
+        if t != books:
+            state.occupied[t] = geometry.FULL
+    state.occupied[books] = geometry.mask_of(taken)
+    state._next_turn(0)
+
+
 # -- the seed's example -------------------------------------------------------------------
 EXAMPLE_CACHES = [["The Rakshasa", "The Joke", "The Big Sky"],
                   ["The Midwife", "The Lost", "The Mute Hag"],
@@ -294,12 +305,7 @@ def test_two_sided_game_goes_on_while_a_far_seat_card_fits():
         game = towers_game(2, seating="two_sided", first_player="seat0")
         state = state_with(game, [["The Beating", "The Crows", "The Sickness"], [far_card]])
         state.caches[1] = [game.deck.code(far_card)]
-        books = game.suits.index("Books")
-        for t in range(6):
-            if t != books:
-                state.occupied[t] = geometry.FULL
-        state.occupied[books] = geometry.mask_of(["LG", "NG", "CG"])
-        state._next_turn(0)
+        books_alone_open(game, state, ["LG", "NG", "CG"])
         assert (state.current_player is None) == over, far_card
         if not over:
             assert state.current_player == 0 and [type(a) for a in state.legal_actions()] == [Flee]
@@ -337,12 +343,7 @@ def test_no_legal_play_forces_flee_or_pass():
         # Seat 0 holds only NE cards (fit only G positions of an empty tower); seat 1 holds an LG card.
         state = state_with(game, [["The Beating", "The Crows", "The Sickness"],
                                   ["The Paladin", "The Keep", "The Snakebite"]])
-        books = game.suits.index("Books")
-        for t in range(6):
-            if t != books:
-                state.occupied[t] = geometry.FULL
-        state.occupied[books] = geometry.mask_of(["LG", "NG", "CG"])
-        state._next_turn(0)
+        books_alone_open(game, state, ["LG", "NG", "CG"])
         assert [type(a) for a in state.legal_actions()] == expected
 
 
@@ -426,12 +427,7 @@ def stuck_with_stock(no_play: str, stock: list[str]):
     state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
     state.caches[1] = [game.deck.code("The Mute Hag")]
     state.stock = [game.deck.code(name) for name in reversed(stock)]  # its end is the top
-    books = game.suits.index("Books")
-    for t in range(6):
-        if t != books:
-            state.occupied[t] = geometry.FULL
-    state.occupied[books] = geometry.mask_of(["NG", "CG"])
-    state._next_turn(0)
+    books_alone_open(game, state, ["NG", "CG"])
     return game, state
 
 
