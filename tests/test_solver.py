@@ -208,22 +208,6 @@ def test_solve_help_names_the_solvers_own_defaults(run_cli):
 # -- mutation audit of solver.py: what the tests above let through ------------------------------------------
 
 
-def custom_game(tmp_path, ident: str, deck: str, layout: list[int], row_cap: int | None, copies: int = 1,
-                match: int = 5, variants: tuple = ()):
-    """A pairing game written for one test (into ``tmp_path``, ahead of the test catalog): a layout or a
-    cap the fixture games lack."""
-    games = tmp_path / "games"
-    games.mkdir(exist_ok=True)
-    cap = "null" if row_cap is None else row_cap
-    (games / f"{ident}.yaml").write_text(
-        f"id: {ident}\nname: {ident} (test game)\nfamily: pairing\nengine: pairing\n"
-        "players: {min: 1, max: 1, default: 1}\n"
-        f"deck: {{type: {deck}, copies: {copies}}}\n"
-        f"options:\n  layout: {layout}\n  match: {match}\n  family_match: {{}}\n  row_cap: {cap}\n"
-        "  strict: false\n  strict_waste_cap: 3\n  strict_layout: null\nvariants: [strict]\n")
-    return load_game(ident, variants, catalog=Catalog([tmp_path, DATA, bundled_root()]))
-
-
 # Won positions of the plain (no cap, no wild card) test games where every win, somewhere along the line,
 # leaves a playable waste top unplayed while one card of its class is still to turn (a forced play at one
 # card left calls them all lost): the search's forced play may only take cards with none of their class left.
@@ -246,13 +230,13 @@ def test_forced_play_keeps_a_card_whose_class_is_still_to_come(which, seed, move
 
 
 @pytest.mark.parametrize("variants", [(), ("strict",)])
-def test_rows_with_room_for_exactly_the_cards_left(monkeypatch, tmp_path, variants):
+def test_rows_with_room_for_exactly_the_cards_left(monkeypatch, variants):
     """Pins the search's room check (``len(waste) + stock > places``: strictly more cards than places is
-    lost, as many is not). Two rows of cap 4 for the tiny deck's eight cards leave exactly one place per card
-    to play, which no fixture game does; greedy play (which wins these deals before any search) is turned off
+    lost, as many is not). The fixture game exact-capped's two rows of cap 4 for the tiny deck's eight cards
+    leave exactly one place per card to play; greedy play (which wins these deals before any search) is turned off
     so that the search decides, and it must agree with brute force on won and lost deals alike."""
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
-    game = custom_game(tmp_path, "exact-capped", "tiny", [2], row_cap=4, variants=variants)
+    game = load_game("exact-capped", variants, catalog=CATALOG)
     verdicts = []
     for seed in range(20):
         state = game.new_state(seed)
