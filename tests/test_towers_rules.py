@@ -20,14 +20,13 @@ def names(game, codes):
     return [game.deck.names[c] for c in codes]
 
 
-def books_alone_open(game, state, taken: list[str]) -> None:
-    """Close every tower but Books, which holds ``taken`` (position names), and give seat 0 the turn:
-    the position the tests of the game's end and of a stuck player start from."""
-    books = game.suits.index("Books")
+def close_towers(game, state, books: list[str] | None = None) -> None:
+    """Close every tower, or all but Books when ``books`` lists the positions Books holds, and give
+    seat 0 the turn: the position the tests of the game's end and of a stuck player start from."""
     for t in range(6):
-        if t != books:
-            state.occupied[t] = geometry.FULL
-    state.occupied[books] = geometry.mask_of(taken)
+        state.occupied[t] = geometry.FULL
+    if books is not None:
+        state.occupied[game.suits.index("Books")] = geometry.mask_of(books)
     state._next_turn(0)
 
 
@@ -305,7 +304,7 @@ def test_two_sided_game_goes_on_while_a_far_seat_card_fits():
         game = towers_game(2, seating="two_sided", first_player="seat0")
         state = state_with(game, [["The Beating", "The Crows", "The Sickness"], [far_card]])
         state.caches[1] = [game.deck.code(far_card)]
-        books_alone_open(game, state, ["LG", "NG", "CG"])
+        close_towers(game, state, ["LG", "NG", "CG"])
         assert (state.current_player is None) == over, far_card
         if not over:
             assert state.current_player == 0 and [type(a) for a in state.legal_actions()] == [Flee]
@@ -343,7 +342,7 @@ def test_no_legal_play_forces_flee_or_pass():
         # Seat 0 holds only NE cards (fit only G positions of an empty tower); seat 1 holds an LG card.
         state = state_with(game, [["The Beating", "The Crows", "The Sickness"],
                                   ["The Paladin", "The Keep", "The Snakebite"]])
-        books_alone_open(game, state, ["LG", "NG", "CG"])
+        close_towers(game, state, ["LG", "NG", "CG"])
         assert [type(a) for a in state.legal_actions()] == expected
 
 
@@ -402,9 +401,7 @@ def test_without_a_cut_on_flee_the_final_settlement_is_still_cut():
     game = towers_game(2, house_cut_on_flee=False, first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES[:2])
     state.caches[1] = state.caches[1][:1]
-    for t in range(6):
-        state.occupied[t] = geometry.FULL
-    state._next_turn(0)  # nobody can play: the end, each cache to its solde
+    close_towers(game, state)  # nobody can play: the end, each cache to its solde
     assert state.current_player is None and [len(s) for s in state.soldes] == [3, 1]
     assert [money(n) for n in state.net] == ["-2.00", "1.90"] and money(state.house) == "0.10"
 
@@ -412,9 +409,7 @@ def test_without_a_cut_on_flee_the_final_settlement_is_still_cut():
 def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
     game = towers_game(2, first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES[:2])
-    for t in range(6):
-        state.occupied[t] = geometry.FULL
-    state._next_turn(0)
+    close_towers(game, state)
     assert state.current_player is None and state.legal_actions() == []
     assert [len(s) for s in state.soldes] == [3, 3] and state.caches == [[], []]
     assert state.net == [0, 0]
@@ -427,7 +422,7 @@ def stuck_with_stock(no_play: str, stock: list[str]):
     state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
     state.caches[1] = [game.deck.code("The Mute Hag")]
     state.stock = [game.deck.code(name) for name in reversed(stock)]  # its end is the top
-    books_alone_open(game, state, ["NG", "CG"])
+    close_towers(game, state, ["NG", "CG"])
     return game, state
 
 
@@ -521,9 +516,7 @@ def test_gross_settlement_cuts_each_debt():
     assert [money(net[s]) for s in (A, B, C)] == ["-12.40", "-0.60", "11.20"]
     game = towers_game(2, settlement="gross", first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES[:2])
-    for t in range(6):
-        state.occupied[t] = geometry.FULL
-    state._next_turn(0)  # nobody can play: the end, each cache of 3 to its solde, 3 coins each way
+    close_towers(game, state)  # nobody can play: the end, each cache of 3 to its solde, 3 coins each way
     assert state.current_player is None and [money(n) for n in state.net] == ["-0.15", "-0.15"]
     assert money(state.house) == "0.30"
 
@@ -537,9 +530,7 @@ def test_gross_settlement_an_empty_solde_pays_nothing():
     game = towers_game(2, settlement="gross", first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES[:2])
     state.caches[1] = []
-    for t in range(6):
-        state.occupied[t] = geometry.FULL
-    state._next_turn(0)
+    close_towers(game, state)
     assert state.current_player is None
     assert state.snapshot()["payments"] == [{"payer": 0, "payee": 1, "coins": 3, "paid": "3.00", "received": "2.85",
                                              "house": "0.15"}]
