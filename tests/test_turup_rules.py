@@ -251,15 +251,13 @@ def test_rounds_option_and_matches_stop():
 
 
 def test_bad_configs_are_reported():
-    spec = load_game("turup", players=12).spec
-    problems = check_config(dataclasses.replace(spec, options={**spec.options, "hand_size": 20}))
+    problems = check_config(with_options(12, hand_size=20).spec)
     assert problems and "first deal needs" in str(problems[0])
 
 
 def test_first_dealer_counts_seats_modulo_the_player_count():
     """One config serves 2 to 12 players, so a seat number past the count wraps round."""
-    spec = load_game("turup", players=4).spec
-    state = TurupGame(dataclasses.replace(spec, options={**spec.options, "first_dealer": 6})).new_state(3)
+    state = with_options(4, first_dealer=6).new_state(3)
     assert state.dealer == 2
 
 
@@ -441,10 +439,8 @@ def test_leftovers_go_to_the_last_capturer_not_the_last_player():
 def test_a_first_deal_that_uses_the_whole_deck_fits():
     """Two players, hands of 24 and 4 community cards: 52 cards, exactly one deck, accepted; one
     more community card does not fit."""
-    spec = load_game("turup", players=2).spec
-    assert check_config(dataclasses.replace(spec, options={**spec.options, "hand_size": 24})) == []
-    problems = check_config(dataclasses.replace(spec, options={**spec.options, "hand_size": 24,
-                                                                "community_size": 5}))
+    assert check_config(with_options(2, hand_size=24).spec) == []
+    problems = check_config(with_options(2, hand_size=24, community_size=5).spec)
     assert problems and "the first deal needs 53 cards" in str(problems[0])
 
 
