@@ -8,7 +8,8 @@ from typing import Iterable
 
 def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
     """The "; did you mean 'x' or 'y'?" hint for an unknown name (empty if nothing is close): a
-    name differing only in case first (``5s`` for ``5S``), then up to three by similarity."""
+    name differing only in case first (``5s`` for ``5S``), then the closest by similarity, three names
+    at most in all."""
     import difflib
 
     known = list(known)

@@ -22,7 +22,7 @@ from cardgames.engine.batch.executors import (
     make_executor,
 )
 from cardgames.engine.batch.progress import Progress
-from cardgames.engine.batch.report import COLUMNS, Run, compared, csv_rows, text_report
+from cardgames.engine.batch.report import COLUMNS, Run, compared, comparisons, csv_rows, text_report
 from cardgames.engine.batch.results import (
     Reader,
     Writer,
@@ -329,6 +329,17 @@ def test_a_category_one_file_never_met_is_a_rate_of_0_there():
     assert test["significant"] and test["difference"] == pytest.approx(-1 / 3)
 
 
+def test_a_category_only_a_later_file_met_is_a_rate_of_0_in_the_first():
+    """The categories are those every run met, the first's included: ``reason=stuck`` in 5 of B's 10
+    games and in none of A's shows in A at 0 of its 10, and the two are compared."""
+    a = summary_of([{"won": False, "reason": "blocked"}] * 10)
+    b = summary_of([{"won": False, "reason": "stuck" if i < 5 else "blocked"} for i in range(10)])
+    runs = compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])
+    stuck = runs[0].figures["reason=stuck"]
+    assert (stuck["count"], stuck["n"], stuck["mean"]) == (0, 10, 0.0)
+    assert [t["figure"] for t in comparisons(runs)] == ["won", "reason=blocked", "reason=stuck"]
+
+
 # -- result files ---------------------------------------------------------------------
 HEADER = {"format": "cardgames-batch", "version": 1, "engine_version": "0.1.0", "game": "eiffel-tower",
           "variants": [], "players": 1, "agents": ["greedy"], "rng": "native", "generator": "shake128-ctr/1",
@@ -575,6 +586,17 @@ def test_significance_is_at_p_below_0_05_hand_computed():
     assert compare_figure({**base, "n": 0}, other) is None and compare_figure(base, {**other, "n": 0}) is None
 
 
+def test_a_p_value_of_exactly_0_05_is_not_significant(monkeypatch):
+    """docs/batch.md: significant means p < 0.05, so p = 0.05 itself is no difference (the test is
+    stubbed: no counts give exactly 0.05)."""
+    from cardgames.engine.batch import compare
+
+    monkeypatch.setattr(compare, "two_proportion", lambda *counts: compare.Test("z", 1.96, ALPHA))
+    base = {"kind": "proportion", "n": 4, "count": 1, "mean": 0.25}
+    other = {"kind": "proportion", "n": 4, "count": 4, "mean": 1.0}
+    assert compare_figure(base, other)["significant"] is False
+
+
 def test_comparisons_refuse_impossible_arguments():
     """No games on a side: no z test; no degrees of freedom or x outside [0, 1]: an error, not a number."""
     assert two_proportion(0, 0, 3, 10) == two_proportion(3, 10, 0, 0) == ("z", None, None)
@@ -643,6 +665,26 @@ def test_comparison_table_hand_computed():
     d, e = summary_of([{"won": False}] * 50), summary_of([{"won": True}] * 50)
     far = text_report(compared([Run("d", REPORT_HEADER, d), Run("e", REPORT_HEADER, e)])).splitlines()[-1]
     assert far.split() == ["won", "B", "vs", "A", "1.0000", "z", "10.0000", "1.5e-23", "yes"]
+
+
+def test_p_values_from_0_0001_up_are_written_with_four_decimals():
+    """0 wins in 20 against 9 in 20: pooled 9/40, se = sqrt(9/40 * 31/40 * (1/20 + 1/20)) = 0.1320511,
+    z = 0.45 / se = 3.4077710, p = erfc(z / sqrt 2) = 0.000655: 0.0007, as any p of 0.0001 or more; only
+    smaller ones are written in e-notation."""
+    a = summary_of([{"won": False}] * 20)
+    b = summary_of([{"won": i < 9} for i in range(20)])
+    last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
+    assert last.split() == ["won", "B", "vs", "A", "0.4500", "z", "3.4078", "0.0007", "yes"]
+
+
+def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():
+    """A figure the first file lacks (its records never held the field) still has its row, blank under A:
+    B's cards left 2 4 6, mean 4, sd 2, interval 4 -+ z * 2 / sqrt 3 = 4 -+ 2.2632."""
+    a = summary_of([{"won": True}] * 3)
+    b = summary_of([{"won": False, "cards_left": c} for c in (2, 4, 6)])
+    lines = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()
+    rows = [line.split() for line in lines if line.split()[:1] == ["cards_left"]]
+    assert rows == [["cards_left", "4.0000", "[1.7368,", "6.2632]"]]
 
 
 def test_one_file_given_twice_carries_its_comparison_in_its_later_row_only():

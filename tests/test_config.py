@@ -449,6 +449,17 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.stderr.endswith(" (`cardgames validate` lists them all)\n")  # the others, if any
 
 
+def test_a_game_of_an_unknown_engine_is_one_line_with_a_hint(tmp_path, run_cli):
+    """A game file whose engine is misspelt stops a command with the registry's one line, naming the
+    engine and the one meant, not a KeyError's traceback."""
+    (tmp_path / "games").mkdir()
+    eiffel = (BUNDLED / "games" / "eiffel-tower.yaml").read_text()
+    bad = eiffel.replace("engine: pairing", "engine: pairng")
+    assert bad != eiffel
+    (tmp_path / "games" / "eiffel-tower.yaml").write_text(bad)
+    result = run_cli("--configs", str(tmp_path), "deal", "eiffel-tower", "--seed", "1")
+    assert result.exit_code == 1 and result.stderr == "Error: unknown engine 'pairng'; did you mean 'pairing'?\n"
+
 
 def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cli):
     """A variant that makes a game unplayable twice over (both layouts too large for the deck): a command

@@ -27,3 +27,10 @@ def test_long_values_are_clipped_and_names_get_hints():
         "; did you mean 'greed' or 'greedy' or 'green'?"  # the case-blind match first, then up to three
     assert did_you_mean("5s", ["5S", "6S"], 0.5) == "; did you mean '5S'?"
     assert did_you_mean("zzz", ["5S"], 0.5) == ""
+
+
+def test_a_hint_names_three_at_most_the_case_blind_match_first():
+    """difflib compares case, so ``greedy`` is no close match for ``GREEDY``: it still comes first,
+    and the closest by similarity fill the rest of a hint of three names in all."""
+    assert did_you_mean("GREEDY", ["greedy", "GREED", "GREEN", "GREY"], 0.5) == \
+        "; did you mean 'greedy' or 'GREED' or 'GREY'?"
