@@ -9,6 +9,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import Playthrough
 from cardgames.engine.games.pairing import intervals
@@ -139,6 +140,23 @@ def test_solver_agent_wins_winnable_deals_and_plays_on_otherwise(run_cli, tmp_pa
     lost = run_cli("simulate", "--game", "eiffel-tower", "--seed", "1", "--agent", "solver",
                    "--log", str(tmp_path / "l.json"))
     assert orjson.loads(lost.stdout)["won"] is False
+
+
+def test_the_solver_agent_solves_again_at_a_position_off_its_line():
+    """Asked at a position its line does not pass through (the same deal and move count, reached by
+    other moves), the agent asks the solver again from there: it neither plays its line's next move,
+    illegal there, nor falls back to greedy play, which loses this winnable position (it used to
+    take the deal and the move count for the position)."""
+    game, elsewhere = position_after(("eiffel-tower",), 13, [2, 0])
+    assert Solver(game).solve(elsewhere).winnable  # the premise
+    agent, = make_agents(["solver"], game)
+    state = game.new_state(13)
+    for _ in range(2):  # the agent's own first two moves, on its winning line
+        state.apply(agent.choose(state, state.legal_actions(), None))
+    assert agent.plan[-1] not in elsewhere.legal_actions()  # the premise: the line is no use there
+    while not elsewhere.is_terminal():
+        elsewhere.apply(agent.choose(elsewhere, elsewhere.legal_actions(), None))
+    assert elsewhere.won()
 
 
 def test_solve_cli(run_cli, tmp_path):

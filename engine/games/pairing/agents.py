@@ -49,10 +49,11 @@ class GreedyAgent:
 class SolverAgent:
     """Plays the solver's winning line (it knows the stock's order, as the solver does).
 
-    The line is found once per deal and followed while the game is where the line expects it;
-    otherwise (a different deal or position) the solver is asked again from there. On a deal
-    the solver proves unwinnable, or cannot decide within its default budget, it plays like
-    ``greedy``.
+    The line is found once per deal and followed while the game is where the line expects it: the
+    agent keeps a copy of that position and compares the one it is asked about card by card, so
+    any other position (another deal, or the same deal reached by other moves) makes it ask the
+    solver again from there. On a deal the solver proves unwinnable, or cannot decide within its
+    default budget, it plays like ``greedy``.
     """
 
     name = "solver"
@@ -63,18 +64,24 @@ class SolverAgent:
         self.solver = Solver(game)
         self.greedy = GreedyAgent(game)
         self.plan: list[Any] = []
-        self.where: tuple | None = None
+        self.expected: PairingState | None = None
 
     def choose(self, state: PairingState, actions: Sequence[Any], rng: Any) -> Any:
-        where = (state.dealt, state.num_plays + state.num_turns)
-        if where != self.where:
+        expected = self.expected
+        if expected is None or not _same_position(state, expected):
             self.plan = self.solver.solve(state).line
             self.plan.reverse()
-        if self.plan and self.plan[-1] in actions:
-            self.where = (state.dealt, where[1] + 1)
-            return self.plan.pop()
-        self.plan, self.where = [], (state.dealt, where[1] + 1)
-        return self.greedy.choose(state, actions, rng)
+            self.expected = expected = state.clone()
+        # A line is legal move by move from where it was found, and ends in the win; a deal without
+        # one (lost or undecided) has an empty line.
+        action = self.plan.pop() if self.plan else self.greedy.choose(state, actions, rng)
+        expected.apply(action)
+        return action
+
+
+def _same_position(a: PairingState, b: PairingState) -> bool:
+    """Do ``a`` and ``b`` hold the same cards in the same places (rows, waste, stock)?"""
+    return a.next == b.next and a.waste == b.waste and a.rows == b.rows and a.stock == b.stock
 
 
 AGENTS = {"greedy": GreedyAgent, "solver": SolverAgent}
