@@ -707,6 +707,41 @@ def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_pat
     assert resumed.exit_code == 0 and "played 12 games" in resumed.stderr and "; 8 already in" in resumed.stderr
 
 
+def test_ctrl_c_without_a_results_file_names_no_resume(run_cli, monkeypatch):
+    """Without --out there is no file to continue: the message says how far the batch got, and no
+    more (the --resume hint would send the user to an option that refuses to run without --out)."""
+    real = executors.play_chunk
+    calls = []
+
+    def interrupted(job, chunk):
+        calls.append(chunk)
+        if len(calls) > 1:
+            raise KeyboardInterrupt
+        return real(job, chunk)
+
+    monkeypatch.setattr(executors, "play_chunk", interrupted)
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1")
+    assert result.exit_code == 130 and result.stderr == "interrupted after 8 games\n"
+
+
+def test_quiet_keeps_the_workers_notice_off_stderr(run_cli, monkeypatch):
+    """--quiet: no messages on stderr, the notice that --workers was capped to the cores included."""
+    monkeypatch.setattr("cardgames.cli.batch._default_workers", lambda: 1)
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-5", "--workers", "4", "--quiet")
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_stats_says_where_its_plot_went(run_cli, tmp_path):
+    """As batch does: the plot's file named on stderr, stdout left to the statistics."""
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(out))
+    png = tmp_path / "s.png"
+    result = run_cli("stats", str(out), "--plot", str(png), "--format", "json")
+    assert result.exit_code == 0 and result.stderr == f"plot written to {png}\n"
+    assert orjson.loads(result.stdout)["files"] and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_plot_draws_wins_and_scores_per_seat_for_one_file_and_per_file_for_several():
     """The left panel's figures are the seats' win shares ('won' for a solitaire); the right panel's
     series are one a seat, in seat order (seat 10 after seat 9), for one file, else the files'

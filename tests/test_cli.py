@@ -88,6 +88,19 @@ def test_show(run_cli):
     assert as_json["deck"] == {"id": "french", "name": "French", "copies": 2, "cards": 104}
 
 
+def test_show_names_each_setting_once(run_cli):
+    """The resolved config's top-level keys: the copies are the deck's (in "deck"), not also beside it,
+    and the game's id is "id", not also "game"."""
+    data = orjson.loads(run_cli("show", "torqu", "--format", "json").stdout)
+    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "config_sha256"}
+
+
+def test_list_variants_gives_every_row_the_same_fields(run_cli):
+    """A variant with no alias (death) lists "aliases": [] in JSON, as strict lists its one: never null."""
+    rows = {v["id"]: v for v in orjson.loads(run_cli("list", "--kind", "variants", "--format", "json").stdout)}
+    assert rows["death"]["aliases"] == [] and all(isinstance(v["aliases"], list) for v in rows.values())
+
+
 @pytest.mark.parametrize("args", [("torqu", "--variant", "dragons"), ("towers",), ("turup",), ("castle",)])
 def test_show_says_what_each_option_means_in_yaml_comments(run_cli, args):
     """Each option is preceded by its schema's description, and the comments change no value."""
@@ -193,6 +206,20 @@ def test_simulate_log_dash_is_the_log_alone_on_stdout(run_cli):
         assert piped.stdout_bytes == run_cli(*args, "--format", fmt).stdout_bytes
 
 
+@pytest.mark.parametrize("args", [
+    ("captures", "--card", "5S", "--table", "3C,2D,KS,5H"),
+    ("placements", "--card", "The Midwife", "--tower", "Books", "--played", "NG=The Rakshasa,LG=The Joke"),
+    ("deal", "eiffel-tower", "--seed", "7", "--format", "json"),
+    ("list", "--kind", "decks", "--format", "json"),
+])
+def test_json_output_is_pretty_printed(run_cli, args):
+    """--format json is indented with sorted keys (the README shows captures and placements
+    "(pretty-printed)"); one line a document is what jsonl is for."""
+    result = run_cli(*args)
+    assert result.exit_code == 0
+    assert result.stdout == json.dumps(json.loads(result.stdout), indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def test_simulate_is_identical_across_runs(run_cli):
     a = run_cli("simulate", "--game", "eiffel-tower", "--seed", "99", "--agent", "random", "--format", "jsonl")
     b = run_cli("simulate", "--game", "eiffel-tower", "--seed", "99", "--agent", "random", "--format", "jsonl")
@@ -288,6 +315,8 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
     (["deal", "eiffel-tower", "--seed", "ms3"], "the ms prefix is for --rng pysolfc", "cardgames deal"),
     (["deal", "--game", "eiffel-tower"], "deal takes the game as its argument, 'cardgames deal GAME ...'",
      "cardgames deal"),
+    (["deal", "eiffel-tower", "--seed", "1", "--sed", "2"], "No such option '--sed'. Did you mean '--seed'?",
+     "cardgames deal"),  # the GAME-argument hint is for --game alone
 ])
 def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, command):
     """Click's own usage block and hint made three lines; each error is one, ending with the help to read."""

@@ -214,6 +214,12 @@ def test_solve_says_what_it_decided(run_cli, tmp_path):
     assert lost.exit_code == 1 and lost.stdout == ""
 
 
+def test_a_ranges_summary_counts_lost_deals_apart_from_undecided_ones(run_cli):
+    """Seeds 1-4 are decided (1 and 2 lost, 3 and 4 won): a lost deal is no win and is not undecided."""
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
+    assert result.exit_code == 0 and result.stderr == "2/4 winnable, 0 undecided\n"
+
+
 def test_solve_help_names_the_solvers_own_defaults(run_cli):
     """The help's defaults are read from the solver when shown, so they cannot go stale."""
     from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, SEARCH_ONLY_BUDGET

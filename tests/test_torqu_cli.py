@@ -181,6 +181,13 @@ def test_score_refuses_what_no_player_holds_and_endless_lines(run_cli, tmp_path)
     assert result.exit_code == 1 and len(result.stderr) < 300  # the bad name is shortened, not echoed
 
 
+def test_one_card_more_than_a_player_can_hold_is_refused(run_cli):
+    """The limit is exact: 80 cards are scored (above), 81 refused before any search."""
+    result = run_cli("score", "torqu", "--cards", ",".join(load_game("torqu").deck.names[:81]))
+    assert result.exit_code == 1 and "81 cards, more than the largest personal tableau and dealt hand hold " \
+        "together (80)" in result.stderr
+
+
 def test_a_death_draw_names_the_tableau_its_second_card_came_from(run_cli):
     death = run_cli("simulate", "--game", "torqu", "--players", "4", "--seed", "2", "--variant", "death",
                     "--matches", "1", "--format", "text").stdout

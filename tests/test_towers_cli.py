@@ -40,6 +40,7 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
     (["--card", "The Midwife", "--tower", "Swords"], "unknown tower"),
     (["--card", "The Owl", "--tower", "Books"], "foundation"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "XX=The Joke"], "unknown position"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "XX = The Joke"], "unknown position 'XX':"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "NG The Joke"], "POSITION=CARD"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "NG= "], "'NG=' is not POSITION=CARD"),
     (["--card", "The Midwife", "--tower", "Books", "--played", " =The Joke"], "'=The Joke' is not POSITION=CARD"),
