@@ -683,9 +683,8 @@ def test_stats_says_it_ignores_a_torn_last_line(run_cli, tmp_path):
     assert orjson.loads(torn.stdout) == whole
 
 
-def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_path, monkeypatch):
-    """Stopped after its first chunk (8 seeds), a batch with --out exits 130, says how many games it
-    played and to resume; the file holds those games, and --resume plays only the rest."""
+def interrupt_after_first_chunk(monkeypatch):
+    """Ctrl-C as the batch asks for its second chunk; returns the real ``play_chunk``."""
     real = executors.play_chunk
     calls = []
 
@@ -696,6 +695,13 @@ def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_pat
         return real(job, chunk)
 
     monkeypatch.setattr(executors, "play_chunk", interrupted)
+    return real
+
+
+def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_path, monkeypatch):
+    """Stopped after its first chunk (8 seeds), a batch with --out exits 130, says how many games it
+    played and to resume; the file holds those games, and --resume plays only the rest."""
+    real = interrupt_after_first_chunk(monkeypatch)
     out = tmp_path / "r.jsonl"
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1", "--out", str(out))
     assert result.exit_code == 130
@@ -710,16 +716,7 @@ def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_pat
 def test_ctrl_c_without_a_results_file_names_no_resume(run_cli, monkeypatch):
     """Without --out there is no file to continue: the message says how far the batch got, and no
     more (the --resume hint would send the user to an option that refuses to run without --out)."""
-    real = executors.play_chunk
-    calls = []
-
-    def interrupted(job, chunk):
-        calls.append(chunk)
-        if len(calls) > 1:
-            raise KeyboardInterrupt
-        return real(job, chunk)
-
-    monkeypatch.setattr(executors, "play_chunk", interrupted)
+    interrupt_after_first_chunk(monkeypatch)
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1")
     assert result.exit_code == 130 and result.stderr == "interrupted after 8 games\n"
 
