@@ -434,7 +434,9 @@ class Solver:
         """Decide ``state`` (any position, not only a fresh deal) and find a winning line: the staged
         solver within the node budget, then, if it left the position undecided, the wild-row bound
         (:meth:`wild_rows_short`, games with wild cards and a waste cap but no row cap), then the
-        CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches."""
+        CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches,
+        then, for games with a waste cap and no row cap, the block relation (``blocks.py``), which
+        refutes but gives no line: last, because a won deal's relations grow up to its effort."""
         start = time.perf_counter()
         solution = self._staged(state)
         if solution.winnable is None and self.game.has_wilds and self.game.waste_cap is not None \
@@ -445,6 +447,11 @@ class Solver:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
+        if solution.winnable is None and self.game.waste_cap is not None and self.game.row_cap is None:
+            from .blocks import blocks_lost
+
+            lost, stored = blocks_lost(state)
+            solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
         return solution
 
     def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:

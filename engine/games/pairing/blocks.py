@@ -1,0 +1,221 @@
+"""An exact refutation for games with a waste cap and no row cap (Strict Wizard's Tower): the play
+split into nested blocks, whose outcomes are memoised without the waste below them.
+
+Why it is exact. The waste is a stack. If the card turned at stock index i is played once the
+stock is at m, the cards i+1..m-1 were turned after it and lay above it, so all of them were
+played first; and what they could do did not depend on the cards below card i, which no move
+reaches while card i is on the waste. So "from rows S, with d free places on the waste, the cards
+i..k-1 can all be turned and played, leaving rows S'" is a relation ``clear(i, S, d)`` on pairs
+(k, S') that does not depend on the waste below: it holds (i, S) itself and, for each (m, S1) in
+``clear(i + 1, S, d - 1)`` (card i turned and lying under them) and each S2 that playing card i
+makes of S1, all of ``clear(m, S2, d)``. A position whose waste holds w cards and whose stock is
+at s is won exactly when (stock end, some S') is in ``clear`` of the sequence "waste then stock"
+from rows S with the cap's free places, the waste's cards taken as not yet turned: exact for a
+deal (one card on the waste), a relaxation for a later position (its waste cards could then also
+be played before the next one is turned), so a loss is a loss either way. Rows are interchangeable
+without a row cap, so S is their count by top class: the search's own key without the waste.
+
+Two moves are never needed (a wild-topped row can do all any row can, and a card played onto it
+leaves the same row as on any row): a card goes onto a wild-topped row only when no row of its
+partner class is open, and a wild card onto a wild-topped row only when no other row is open.
+
+This is the only stage that refutes deals whose eight Wizards make every other relaxation winnable
+(issue 3's twenty-fourth pass: Strict Wizard's Tower 62, open at 380 million positions of the plain
+search, is lost after 276 million stored pairs); a won deal's relations grow without bound, so it
+answers only "lost" or "undecided", within :data:`BLOCK_EFFORT` stored pairs, and a win is left to
+CP-SAT, which gives its line. Compiled with numba: a pair is one integer (stock index and each top
+class's count in base ``radix``), each relation a slice of one growing array, found by its
+``(d, i, S)`` in an open-addressing table; the relations under computation (one per free place,
+as d falls by one a level) each have their own set and work list.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .rules import WILD, PairingState
+
+BLOCK_EFFORT = 300_000_000  # pairs stored at most per position (8 bytes each, and the tables around them)
+_FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _hash(key: np.uint64, mask: int) -> int:
+    h = key * _MIX
+    return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
+
+
+@njit(cache=True)
+def _insert(table: np.ndarray, key: np.uint64) -> bool:
+    """Put ``key`` (never 0: 0 marks a free slot) in the set ``table``; whether it was new."""
+    mask = table.shape[0] - 1
+    s = _hash(key, mask)
+    while table[s] != 0:
+        if table[s] == key:
+            return False
+        s = (s + 1) & mask
+    table[s] = key
+    return True
+
+
+@njit(cache=True)
+def _find(keys: np.ndarray, key: np.uint64) -> int:
+    """The memo's slot of ``key``, or the free slot where it would go."""
+    mask = keys.shape[0] - 1
+    s = _hash(key, mask)
+    while keys[s] != 0 and keys[s] != key:
+        s = (s + 1) & mask
+    return s
+
+
+@njit(cache=True)
+def _add(sets, works, size, d: int, pair: np.uint64) -> None:
+    """Add ``pair`` to the relation under computation at level ``d``, growing its set (and work
+    list) when half full."""
+    if 2 * (size[d] + 1) > sets[d].shape[0]:
+        bigger = np.zeros(2 * sets[d].shape[0], np.uint64)
+        for q in range(size[d]):
+            _insert(bigger, works[d][q])
+        sets[d] = bigger
+        longer = np.empty(bigger.shape[0], np.uint64)
+        longer[:size[d]] = works[d][:size[d]]
+        works[d] = longer
+    if _insert(sets[d], pair):
+        works[d][size[d]] = pair
+        size[d] += 1
+
+
+@njit(cache=True)
+def _start(sets, works, size, done, d: int, pair: np.uint64) -> None:
+    """Begin the relation of ``pair`` at level ``d``: its set emptied, ``pair`` its first member.
+    The set's slots are freed last in first out, so that each is found along a chain of slots
+    still held (clearing the whole table would cost its size, however few the last relation held)."""
+    table = sets[d]
+    mask = table.shape[0] - 1
+    for q in range(size[d] - 1, -1, -1):
+        s = _hash(works[d][q], mask)
+        while table[s] != works[d][q]:
+            s = (s + 1) & mask
+        table[s] = 0
+    size[d] = 0
+    done[d] = 0
+    _add(sets, works, size, d, pair)
+
+
+@njit(cache=True)
+def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray, partner: np.ndarray, cap: int,
+          effort: int) -> tuple[int, int]:
+    """(1 if lost, 0 if won, -1 if past ``effort`` pairs; pairs stored) for the card classes
+    ``seq`` (waste bottom first, then the stock), rows packed in base ``radix`` (``power[c]`` is
+    class c's digit, ``power[-1]`` a stock index's unit), ``cap`` free places on the waste."""
+    n = seq.shape[0]
+    unit = power[power.shape[0] - 1]
+    classes = power.shape[0] - 1
+    sets = [np.zeros(1 << _FIRST_BITS, np.uint64) for _ in range(cap + 1)]
+    works = [np.empty(1 << _FIRST_BITS, np.uint64) for _ in range(cap + 1)]
+    size = np.zeros(cap + 1, np.int64)
+    done = np.zeros(cap + 1, np.int64)
+    root = np.zeros(cap + 1, np.uint64)
+    keys = np.zeros(1 << _FIRST_BITS, np.uint64)
+    first = np.zeros(1 << _FIRST_BITS, np.int64)
+    length = np.zeros(1 << _FIRST_BITS, np.int64)
+    entries = 0
+    store = np.empty(1 << _FIRST_BITS, np.uint64)
+    stored = 0
+    level_unit = np.uint64(n + 1) * unit  # the memo's key: (d * (n + 1) + i) * unit + S
+    single = np.empty(1, np.uint64)
+    d = cap
+    root[d] = rows
+    _start(sets, works, size, done, d, rows)
+    while True:
+        if done[d] < size[d]:
+            pair = works[d][done[d]]
+            i = pair // unit
+            if i >= n:
+                done[d] += 1
+                continue
+            if d == 1:  # card i turned onto the last free place: it is played before any other is turned
+                single[0] = pair + unit
+                cleared = single
+            else:
+                s = _find(keys, np.uint64(d - 1) * level_unit + pair + unit)
+                if keys[s] == 0:  # clear(i + 1, below, d - 1) first
+                    d -= 1
+                    root[d] = pair + unit
+                    _start(sets, works, size, done, d, pair + unit)
+                    continue
+                cleared = store[first[s]:first[s] + length[s]]
+            c = seq[i]
+            for after in cleared:
+                tops = after % unit
+                if c != WILD:
+                    if (tops // power[partner[c]]) % radix:
+                        _add(sets, works, size, d, after + power[c] - power[partner[c]])
+                    elif tops % radix:
+                        _add(sets, works, size, d, after + power[c] - power[WILD])
+                else:
+                    other = False
+                    for t in range(1, classes):
+                        if (tops // power[t]) % radix:
+                            other = True
+                            _add(sets, works, size, d, after + power[WILD] - power[t])
+                    if not other:
+                        _add(sets, works, size, d, after)
+            if size[d] > effort:  # one relation alone past the effort (a won deal's do that)
+                return -1, stored
+            done[d] += 1
+            continue
+        if d == cap:
+            for q in range(size[d]):
+                if works[d][q] // unit == n:
+                    return 0, stored
+            return 1, stored
+        count = size[d]
+        if stored + count > effort:
+            return -1, stored
+        if stored + count > store.shape[0]:
+            grown = np.empty(min(max(2 * store.shape[0], stored + count), effort), np.uint64)  # never past the effort
+            grown[:stored] = store[:stored]
+            store = grown
+        store[stored:stored + count] = works[d][:count]
+        if 2 * (entries + 1) > keys.shape[0]:
+            old_keys, old_first, old_length = keys, first, length
+            keys = np.zeros(2 * old_keys.shape[0], np.uint64)
+            first = np.zeros(keys.shape[0], np.int64)
+            length = np.zeros(keys.shape[0], np.int64)
+            for q in range(old_keys.shape[0]):
+                if old_keys[q] != 0:
+                    s = _find(keys, old_keys[q])
+                    keys[s], first[s], length[s] = old_keys[q], old_first[q], old_length[q]
+        s = _find(keys, np.uint64(d) * level_unit + root[d])
+        keys[s], first[s], length[s] = np.uint64(d) * level_unit + root[d], stored, count
+        entries += 1
+        stored += count
+        d += 1
+
+
+def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, int]:
+    """(lost?, pairs stored): is ``state`` proven lost by the block relation (the module's
+    docstring)? False also when the relation is won (a win is found elsewhere, with its line),
+    when it took more than ``effort`` pairs, and when the game is not one it applies to (a waste
+    cap, no row cap) or its rows' counts do not fit one integer."""
+    game = state.game
+    if game.waste_cap is None or game.row_cap is not None:
+        return False, 0
+    seq = [game.card_class[c] for c in state.waste + state.stock[state.next:]]
+    classes = len(game.accepts)
+    most = [0] * classes  # a class's rows are at most its cards (or the rows), wild-topped ones at most the wild cards
+    for c in game.card_class:
+        most[c] += 1
+    radix = min(game.num_rows, max(most)) + 1
+    unit = radix ** classes
+    if (game.waste_cap + 1) * (len(seq) + 1) * unit >= 1 << 64:
+        return False, 0
+    power = np.array([radix ** c for c in range(classes)] + [unit], np.uint64)
+    partner = np.array([WILD] + [max(game.accepts[c] - {WILD}, default=WILD) for c in range(1, classes)], np.int64)
+    rows = sum(radix ** t for t in state.tops)
+    verdict, stored = _lost(np.array(seq, np.int64), np.uint64(rows), np.uint64(radix), power, partner,
+                            game.waste_cap, effort)
+    return verdict == 1, int(stored)

@@ -1,0 +1,77 @@
+"""The block relation (``blocks.py``): exact at a deal, a sound relaxation later, against brute force,
+and the last stage of the solver for games with a waste cap and no row cap."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_solver import CATALOG, brute_force, position_after
+
+from cardgames.engine.games.pairing.blocks import blocks_lost
+from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.registry import load_game
+
+# games with a waste cap and no row cap: wild cards (two decks of them), and none (odd values pair with themselves)
+CAPPED_WASTE = [("duo-wild", ("strict",)), ("mini-wild", ("strict",)), ("tiny-plain", ("strict",)),
+                ("tiny-odd", ("strict",))]
+
+
+@pytest.mark.parametrize("which", CAPPED_WASTE)
+def test_a_deal_is_lost_exactly_when_brute_force_finds_no_win(which):
+    game = load_game(*which, catalog=CATALOG)
+    verdicts = []
+    for seed in range(40):
+        state = game.new_state(seed)
+        lost, _ = blocks_lost(state)
+        assert lost is not brute_force(state.clone()), seed
+        verdicts.append(lost)
+    assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
+
+
+@settings(max_examples=80, deadline=None)
+@given(which=st.sampled_from(CAPPED_WASTE), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8))
+def test_a_position_it_refutes_is_lost(which, seed, moves):
+    """Later positions, whose waste cards it takes as not yet turned (a relaxation): a loss is a loss."""
+    _, state = position_after(which, seed, moves)
+    if blocks_lost(state)[0]:
+        assert not brute_force(state.clone())
+
+
+def test_past_its_effort_it_proves_nothing():
+    game = load_game("strict-wizards-tower")
+    state = game.new_state(7)  # lost: 1,663,862 pairs stored
+    assert blocks_lost(state) == (True, 1_663_862)
+    lost, stored = blocks_lost(state, effort=1_000_000)
+    assert not lost and stored <= 1_000_000
+
+
+def test_it_applies_only_under_a_waste_cap_without_a_row_cap():
+    for name, variants in [("wizards-tower", ()), ("wild-capped", ("strict",))]:
+        game = load_game(name, variants, catalog=CATALOG)
+        assert all(blocks_lost(game.new_state(seed)) == (False, 0) for seed in range(20)), name
+
+
+def test_the_solver_asks_it_last():
+    """A lost deal of strict duo-wild that the other stages are kept from deciding (no budget, no
+    wild-row bound, no CP-SAT): the block relation decides it."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    lost = next(seed for seed in range(40) if blocks_lost(game.new_state(seed))[0])
+    state = game.new_state(lost)
+    quiet = Solver(game, budget=1, sat_effort=0)
+    quiet.wild_rows_short = lambda _: (False, 0)
+    assert quiet._staged(state).winnable is None
+    assert quiet.solve(state).winnable is False
+
+
+
+def test_a_wild_card_may_go_onto_a_wild_topped_row_when_every_row_is_one():
+    """Strict wizards-narrow (two rows, the hex-a-deck): both rows topped by a Wizard, a third on the
+    waste and a fourth in the stock. No other row will ever open, so each can only go onto a
+    wild-topped row: won."""
+    game = load_game("wizards-narrow", ("strict",), catalog=CATALOG)
+    state = game.new_state(1)
+    code = {name: k for k, name in enumerate(game.deck.names)}
+    state.place([[code["Wizard1"]], [code["Wizard2"]]], [code["Wizard3"]], [code["Wizard4"]])
+    assert brute_force(state.clone())
+    assert not blocks_lost(state)[0]
