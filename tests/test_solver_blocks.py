@@ -12,7 +12,7 @@ from cardgames.engine.games.pairing.blocks import blocks_lost
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
 
-# games with a waste cap and no row cap: wild cards (two decks of them), and none (odd values pair with themselves)
+# games with a waste cap and no row cap: two with wild cards, two without (in tiny-odd a value pairs with itself)
 CAPPED_WASTE = [("duo-wild", ("strict",)), ("mini-wild", ("strict",)), ("tiny-plain", ("strict",)),
                 ("tiny-odd", ("strict",))]
 
@@ -53,8 +53,8 @@ def test_it_applies_only_under_a_waste_cap_without_a_row_cap():
 
 
 def test_the_solver_asks_it_last():
-    """A lost deal of strict duo-wild that the other stages are kept from deciding (no budget, no
-    wild-row bound, no CP-SAT): the block relation decides it."""
+    """A lost deal of strict duo-wild that the other stages are kept from deciding (a budget of one node,
+    no wild-row bound, no CP-SAT): the block relation decides it."""
     game = load_game("duo-wild", ("strict",), catalog=CATALOG)
     lost = next(seed for seed in range(40) if blocks_lost(game.new_state(seed))[0])
     state = game.new_state(lost)
@@ -62,7 +62,6 @@ def test_the_solver_asks_it_last():
     quiet.wild_rows_short = lambda _: (False, 0)
     assert quiet._staged(state).winnable is None
     assert quiet.solve(state).winnable is False
-
 
 
 def test_a_wild_card_may_go_onto_a_wild_topped_row_when_every_row_is_one():

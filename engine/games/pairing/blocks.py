@@ -21,7 +21,7 @@ partner class is open, and a wild card onto a wild-topped row only when no other
 
 This is the only stage that refutes deals whose eight Wizards make every other relaxation winnable
 (issue 3's twenty-fourth pass: Strict Wizard's Tower 62, open at 380 million positions of the plain
-search, is lost after 276 million stored pairs); a won deal's relations grow without bound, so it
+search, is lost after 275 million stored pairs); a won deal's relations grow without bound, so it
 answers only "lost" or "undecided", within :data:`BLOCK_EFFORT` stored pairs, and a win is left to
 CP-SAT, which gives its line. Compiled with numba: a pair is one integer (stock index and each top
 class's count in base ``radix``), each relation a slice of one growing array, found by its
@@ -36,7 +36,9 @@ from numba import njit
 
 from .rules import WILD, PairingState
 
-BLOCK_EFFORT = 300_000_000  # pairs stored at most per position (8 bytes each, and the tables around them)
+# Pairs stored at most per position: 8 bytes each, about 26 at the peak with the tables around them (Strict
+# Wizard's Tower 62: 275 million pairs, 7.2 GB); the smallest round figure above that deal's.
+BLOCK_EFFORT = 300_000_000
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 
@@ -209,7 +211,7 @@ def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, 
     most = [0] * classes  # a class's rows are at most its cards (or the rows), wild-topped ones at most the wild cards
     for c in game.card_class:
         most[c] += 1
-    radix = min(game.num_rows, max(most)) + 1
+    radix = min(len(state.tops), max(most)) + 1
     unit = radix ** classes
     if (game.waste_cap + 1) * (len(seq) + 1) * unit >= 1 << 64:
         return False, 0
