@@ -35,7 +35,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT
+from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, applies
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -119,7 +119,7 @@ def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]
     low, high, budget = plan
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
-    if game.waste_cap is not None and game.row_cap is None:
+    if applies(game):
         budget = f"{budget} + blocks {BLOCK_EFFORT}"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]

@@ -447,11 +447,12 @@ class Solver:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
-        if solution.winnable is None and self.game.waste_cap is not None and self.game.row_cap is None:
-            from .blocks import blocks_lost
+        if solution.winnable is None:  # imported only now: numba loads in a good part of a second
+            from .blocks import applies, blocks_lost
 
-            lost, stored = blocks_lost(state)
-            solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+            if applies(self.game):
+                lost, stored = blocks_lost(state)
+                solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
         return solution
 
     def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:
