@@ -50,26 +50,24 @@ def _hash(key: np.uint64, mask: int) -> int:
 
 
 @njit(cache=True)
-def _insert(table: np.ndarray, key: np.uint64) -> bool:
-    """Put ``key`` (never 0: 0 marks a free slot) in the set ``table``; whether it was new."""
-    mask = table.shape[0] - 1
-    s = _hash(key, mask)
-    while table[s] != 0:
-        if table[s] == key:
-            return False
-        s = (s + 1) & mask
-    table[s] = key
-    return True
-
-
-@njit(cache=True)
 def _find(keys: np.ndarray, key: np.uint64) -> int:
-    """The memo's slot of ``key``, or the free slot where it would go."""
+    """The slot of ``key`` (never 0: 0 marks a free slot) in the table ``keys``, or the free slot
+    where it would go: the memo's, and each level's set."""
     mask = keys.shape[0] - 1
     s = _hash(key, mask)
     while keys[s] != 0 and keys[s] != key:
         s = (s + 1) & mask
     return s
+
+
+@njit(cache=True)
+def _insert(table: np.ndarray, key: np.uint64) -> bool:
+    """Put ``key`` in the set ``table``; whether it was new."""
+    s = _find(table, key)
+    if table[s] == key:
+        return False
+    table[s] = key
+    return True
 
 
 @njit(cache=True)
@@ -94,13 +92,8 @@ def _start(sets, works, size, done, d: int, pair: np.uint64) -> None:
     """Begin the relation of ``pair`` at level ``d``: its set emptied, ``pair`` its first member.
     The set's slots are freed last in first out, so that each is found along a chain of slots
     still held (clearing the whole table would cost its size, however few the last relation held)."""
-    table = sets[d]
-    mask = table.shape[0] - 1
     for q in range(size[d] - 1, -1, -1):
-        s = _hash(works[d][q], mask)
-        while table[s] != works[d][q]:
-            s = (s + 1) & mask
-        table[s] = 0
+        sets[d][_find(sets[d], works[d][q])] = 0
     size[d] = 0
     done[d] = 0
     _add(sets, works, size, d, pair)
