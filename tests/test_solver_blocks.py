@@ -3,6 +3,8 @@ and the last stage of the solver for games with a waste cap and no row cap."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -29,6 +31,22 @@ def test_a_deal_is_lost_exactly_when_brute_force_finds_no_win(which):
     assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
 
 
+@pytest.mark.parametrize("cap", [1, 2])
+def test_exact_when_the_cap_leaves_only_the_levels_not_stored(cap):
+    """Caps of one and two free places: the relation's top level is then one of those it computes
+    again each time instead of storing (one free place: each card played before the next is turned)."""
+    verdicts = []
+    for which in CAPPED_WASTE:
+        game = copy.copy(load_game(*which, catalog=CATALOG))
+        game.waste_cap = cap
+        for seed in range(40):
+            state = game.new_state(seed)
+            lost, _ = blocks_lost(state)
+            assert lost is not brute_force(state.clone()), (which, seed)
+            verdicts.append(lost)
+    assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
+
+
 @settings(max_examples=80, deadline=None)
 @given(which=st.sampled_from(CAPPED_WASTE), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8))
 def test_a_position_it_refutes_is_lost(which, seed, moves):
@@ -40,10 +58,10 @@ def test_a_position_it_refutes_is_lost(which, seed, moves):
 
 def test_past_its_effort_it_proves_nothing():
     game = load_game("strict-wizards-tower")
-    state = game.new_state(7)  # lost: 1,663,862 pairs stored
-    assert blocks_lost(state) == (True, 1_663_862)
-    lost, stored = blocks_lost(state, effort=1_000_000)
-    assert not lost and stored <= 1_000_000
+    state = game.new_state(12)  # lost: 5,294,333 pairs stored, past the store's first chunk (4,194,304)
+    assert blocks_lost(state) == (True, 5_294_333)
+    lost, stored = blocks_lost(state, effort=4_000_000)
+    assert not lost and stored <= 4_000_000
 
 
 def test_it_applies_only_under_a_waste_cap_without_a_row_cap():

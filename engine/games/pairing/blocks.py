@@ -21,12 +21,15 @@ partner class is open, and a wild card onto a wild-topped row only when no other
 
 This is the only stage that refutes deals whose eight Wizards make every other relaxation winnable
 (issue 3's twenty-fourth pass: Strict Wizard's Tower 62, open at 380 million positions of the plain
-search, is lost after 275 million stored pairs); a won deal's relations grow without bound, so it
+search, is lost after 190 million stored pairs); a won deal's relations grow without bound, so it
 answers only "lost" or "undecided", within :data:`BLOCK_EFFORT` stored pairs, and a win is left to
 CP-SAT, which gives its line. Compiled with numba: a pair is one integer (stock index and each top
-class's count in base ``radix``), each relation a slice of one growing array, found by its
+class's count in base ``radix``), each relation a slice of a chunk of the store, found by its
 ``(d, i, S)`` in an open-addressing table; the relations under computation (one per free place,
-as d falls by one a level) each have their own set and work list.
+as d falls by one a level) each have their own set and work list. A relation of one free place
+(each card played before the next is turned) is computed again each time it is needed instead of
+stored, unless it holds :data:`_SMALL` pairs or more: most hold a few, but together they were about
+half of all pairs (issue 3's twenty-fifth pass: memory a half to a third, time within a fifth).
 """
 
 from __future__ import annotations
@@ -36,11 +39,16 @@ from numba import njit
 
 from .rules import WILD, PairingGame, PairingState
 
-# Pairs stored at most per position: 8 bytes each, about 26 at the peak with the tables around them (Strict
-# Wizard's Tower 62: 275 million pairs, 7.2 GB); the smallest round figure above that deal's.
+# Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
+# Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
+# smallest round figure above seed 62's need then (275 million); kept, so that every verdict stands.
 BLOCK_EFFORT = 300_000_000
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored
+_CHUNK = 1 << 22  # the store's pairs come in chunks of 2^22 (32 MB), so that it grows without copying
+_OFFSET_BITS = 40  # a relation's place in the store: its chunk's index, then its offset in the chunk
+_OFFSET_MASK = (1 << _OFFSET_BITS) - 1
 
 
 @njit(cache=True)
@@ -117,10 +125,12 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
     first = np.zeros(1 << _FIRST_BITS, np.int64)
     length = np.zeros(1 << _FIRST_BITS, np.int64)
     entries = 0
-    store = np.empty(1 << _FIRST_BITS, np.uint64)
+    chunks = [np.empty(_CHUNK, np.uint64)]
+    fill = 0  # pairs in the last chunk
     stored = 0
     level_unit = np.uint64(n + 1) * unit  # the memo's key: (d * (n + 1) + i) * unit + S
     single = np.empty(1, np.uint64)
+    fresh = False  # whether level 1 holds the relation that level 2's next pair asks for, unstored
     d = cap
     root[d] = rows
     _start(sets, works, size, done, d, rows)
@@ -136,12 +146,16 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                 cleared = single
             else:
                 s = _find(keys, np.uint64(d - 1) * level_unit + pair + unit)
-                if keys[s] == 0:  # clear(i + 1, below, d - 1) first
+                if keys[s] != 0:
+                    cleared = chunks[first[s] >> _OFFSET_BITS][first[s] & _OFFSET_MASK:][:length[s]]
+                elif fresh:  # level 1 has just computed it, and it was not worth storing
+                    fresh = False
+                    cleared = works[1][:size[1]]
+                else:  # clear(i + 1, below, d - 1) first
                     d -= 1
                     root[d] = pair + unit
                     _start(sets, works, size, done, d, pair + unit)
                     continue
-                cleared = store[first[s]:first[s] + length[s]]
             c = seq[i]
             for after in cleared:
                 tops = after % unit
@@ -167,14 +181,17 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                 if works[d][q] // unit == n:
                     return 0, stored
             return 1, stored
+        if d == 1 and size[d] < _SMALL:
+            fresh = True
+            d = 2
+            continue
         count = size[d]
         if stored + count > effort:
             return -1, stored
-        if stored + count > store.shape[0]:
-            grown = np.empty(min(max(2 * store.shape[0], stored + count), effort), np.uint64)  # never past the effort
-            grown[:stored] = store[:stored]
-            store = grown
-        store[stored:stored + count] = works[d][:count]
+        if fill + count > chunks[-1].shape[0]:  # a new chunk: the store never moves, so never doubles
+            chunks.append(np.empty(max(_CHUNK, count), np.uint64))
+            fill = 0
+        chunks[-1][fill:fill + count] = works[d][:count]
         if 2 * (entries + 1) > keys.shape[0]:
             old_keys, old_first, old_length = keys, first, length
             keys = np.zeros(2 * old_keys.shape[0], np.uint64)
@@ -185,8 +202,10 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                     s = _find(keys, old_keys[q])
                     keys[s], first[s], length[s] = old_keys[q], old_first[q], old_length[q]
         s = _find(keys, np.uint64(d) * level_unit + root[d])
-        keys[s], first[s], length[s] = np.uint64(d) * level_unit + root[d], stored, count
+        keys[s], length[s] = np.uint64(d) * level_unit + root[d], count
+        first[s] = ((len(chunks) - 1) << _OFFSET_BITS) + fill
         entries += 1
+        fill += count
         stored += count
         d += 1
 
