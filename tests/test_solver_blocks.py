@@ -33,8 +33,9 @@ def test_a_deal_is_lost_exactly_when_brute_force_finds_no_win(which):
 
 @pytest.mark.parametrize("cap", [1, 2])
 def test_exact_when_the_cap_leaves_only_the_levels_not_stored(cap):
-    """Caps of one and two free places: the relation's top level is then one of those it computes
-    again each time instead of storing (one free place: each card played before the next is turned)."""
+    """Caps of one and two free places: the level of one free place (each card played before the next
+    is turned), whose small relations are computed again each time instead of stored, is then the top
+    level or the one right below it."""
     verdicts = []
     for which in CAPPED_WASTE:
         game = copy.copy(load_game(*which, catalog=CATALOG))

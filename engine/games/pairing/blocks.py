@@ -29,7 +29,8 @@ class's count in base ``radix``), each relation a slice of a chunk of the store,
 as d falls by one a level) each have their own set and work list. A relation of one free place
 (each card played before the next is turned) is computed again each time it is needed instead of
 stored, unless it holds :data:`_SMALL` pairs or more: most hold a few, but together they were about
-half of all pairs (issue 3's twenty-fifth pass: memory a half to a third, time within a fifth).
+half of all pairs (issue 3's twenty-fifth pass: a half to a third of the memory, and about the time, a
+refutation took before).
 """
 
 from __future__ import annotations
