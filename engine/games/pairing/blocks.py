@@ -121,7 +121,6 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
     works = [np.empty(1 << _FIRST_BITS, np.uint64) for _ in range(cap + 1)]
     size = np.zeros(cap + 1, np.int64)
     done = np.zeros(cap + 1, np.int64)
-    root = np.zeros(cap + 1, np.uint64)
     keys = np.zeros(1 << _FIRST_BITS, np.uint64)
     first = np.zeros(1 << _FIRST_BITS, np.int64)
     length = np.zeros(1 << _FIRST_BITS, np.int64)
@@ -133,7 +132,6 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
     single = np.empty(1, np.uint64)
     fresh = False  # whether level 1 holds the relation that level 2's next pair asks for, unstored
     d = cap
-    root[d] = rows
     _start(sets, works, size, done, d, rows)
     while True:
         if done[d] < size[d]:
@@ -154,7 +152,6 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                     cleared = works[1][:size[1]]
                 else:  # clear(i + 1, below, d - 1) first
                     d -= 1
-                    root[d] = pair + unit
                     _start(sets, works, size, done, d, pair + unit)
                     continue
             c = seq[i]
@@ -202,8 +199,9 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                 if old_keys[q] != 0:
                     s = _find(keys, old_keys[q])
                     keys[s], first[s], length[s] = old_keys[q], old_first[q], old_length[q]
-        s = _find(keys, np.uint64(d) * level_unit + root[d])
-        keys[s], length[s] = np.uint64(d) * level_unit + root[d], count
+        key = np.uint64(d) * level_unit + works[d][0]  # a relation's first pair is its root
+        s = _find(keys, key)
+        keys[s], length[s] = key, count
         first[s] = ((len(chunks) - 1) << _OFFSET_BITS) + fill
         entries += 1
         fill += count
