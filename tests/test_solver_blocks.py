@@ -1,5 +1,6 @@
 """The block relation (``blocks.py``): exact at a deal, a sound relaxation later, against brute force,
-and the last stage of the solver for games with a waste cap and no row cap."""
+and a stage of the solver for games with a waste cap and no row cap: the last, and for games with wild
+cards also the first, at a small effort."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
+from cardgames.engine.games.pairing import blocks
 from cardgames.engine.games.pairing.blocks import blocks_lost
 from cardgames.engine.games.pairing.solver import Solver
 from cardgames.engine.registry import load_game
@@ -72,12 +74,37 @@ def test_it_applies_only_under_a_waste_cap_without_a_row_cap():
         assert all(blocks_lost(game.new_state(seed)) == (False, 0) for seed in range(20)), name
 
 
-def test_the_solver_asks_it_last():
-    """A lost deal of strict duo-wild that the other stages are kept from deciding (a budget of one node,
-    no wild-row bound, no CP-SAT): the block relation decides it."""
+def lost_deal(game):
+    """The first of ``game``'s deals 0..39 that the block relation refutes."""
+    return game.new_state(next(seed for seed in range(40) if blocks_lost(game.new_state(seed))[0]))
+
+
+def test_the_solver_asks_it_first_for_games_with_wild_cards():
+    """Strict duo-wild (wild cards, a waste cap, no row cap): a lost deal is refuted before the staged
+    solver is asked, and the pairs stored are its nodes."""
     game = load_game("duo-wild", ("strict",), catalog=CATALOG)
-    lost = next(seed for seed in range(40) if blocks_lost(game.new_state(seed))[0])
-    state = game.new_state(lost)
+    state = lost_deal(game)
+    first = Solver(game)
+    first._staged = lambda _: pytest.fail("the staged solver was asked")
+    solution = first.solve(state)
+    assert (solution.winnable, solution.nodes) == (False, blocks_lost(state, blocks.EARLY_EFFORT)[1])
+
+
+def test_without_wild_cards_the_staged_solver_comes_first(monkeypatch):
+    """Strict tiny-plain (a waste cap, no row cap, no wild card): its search settles deals in
+    milliseconds, so the block relation is not asked before it (nor after it, on a deal it decides)."""
+    game = load_game("tiny-plain", ("strict",), catalog=CATALOG)
+    state = lost_deal(game)
+    monkeypatch.setattr(blocks, "blocks_lost", lambda *_: pytest.fail("the block relation was asked"))
+    assert Solver(game).solve(state).winnable is False
+
+
+def test_the_solver_asks_it_last(monkeypatch):
+    """A lost deal of strict duo-wild that the other stages are kept from deciding (no early effort, a
+    budget of one node, no wild-row bound, no CP-SAT): the block relation, at its full effort, decides it."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    state = lost_deal(game)
+    monkeypatch.setattr(blocks, "EARLY_EFFORT", 0)
     quiet = Solver(game, budget=1, sat_effort=0)
     quiet.wild_rows_short = lambda _: (False, 0)
     assert quiet._staged(state).winnable is None

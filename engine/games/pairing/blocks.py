@@ -44,6 +44,10 @@ from .rules import WILD, PairingGame, PairingState
 # Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
 # smallest round figure above seed 62's need then (275 million); kept, so that every verdict stands.
 BLOCK_EFFORT = 300_000_000
+# Its effort as the solver's first stage for games with wild cards (Strict Wizard's Tower): 57 of seeds 1..100's 70 lost
+# deals are refuted within it, each in under 0.4 s, where the search and the wild-row bound took seconds; a won deal
+# pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
+EARLY_EFFORT = 1_000_000
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored

@@ -431,16 +431,26 @@ class Solver:
 
     # -- public ------------------------------------------------------------------------
     def solve(self, state: PairingState) -> Solution:
-        """Decide ``state`` (any position, not only a fresh deal) and find a winning line: the staged
+        """Decide ``state`` (any position, not only a fresh deal) and find a winning line: for games with
+        wild cards and a waste cap but no row cap, first the block relation (``blocks.py``) within
+        ``EARLY_EFFORT`` stored pairs, which refutes most of their lost deals in milliseconds; then the staged
         solver within the node budget, then, if it left the position undecided, the wild-row bound
         (:meth:`wild_rows_short`, games with wild cards and a waste cap but no row cap), then the
         CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches,
         then, for games with a waste cap and no row cap, the block relation (``blocks.py``), which
         refutes but gives no line: last, because a won deal's relations grow up to its effort."""
         start = time.perf_counter()
-        solution = self._staged(state)
-        if solution.winnable is None and self.game.has_wilds and self.game.waste_cap is not None \
-                and self.game.row_cap is None:
+        wild_uncapped = self.game.has_wilds and self.game.waste_cap is not None and self.game.row_cap is None
+        early = 0
+        if wild_uncapped:  # numba, which the block relation loads, is loaded for the wild-row bound anyway
+            from .blocks import EARLY_EFFORT, blocks_lost
+
+            lost, early = blocks_lost(state, EARLY_EFFORT)
+            if lost:
+                return Solution(False, early, time.perf_counter() - start)
+        staged = self._staged(state)
+        solution = Solution(staged.winnable, early + staged.nodes, time.perf_counter() - start, staged.line)
+        if solution.winnable is None and wild_uncapped:
             lost, nodes = self.wild_rows_short(state)
             solution = Solution(False if lost else None, solution.nodes + nodes, time.perf_counter() - start)
         if solution.winnable is None and self.sat_effort:
