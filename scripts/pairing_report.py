@@ -35,7 +35,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, applies
+from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -114,13 +114,15 @@ def cache_key(task: Task) -> str:
 
 def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]) -> str:
     """One game's table row (the budget cell names the CP-SAT stage's searches and effort, if any, and the
-    block relation's effort for games it applies to)."""
+    block relation's efforts for games it applies to: last, and for games with wild cards first as well)."""
     game = load_game(name)
     low, high, budget = plan
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
-    if applies(game):
+    if game.nested_blocks:
         budget = f"{budget} + blocks {BLOCK_EFFORT}"
+        if game.has_wilds:  # the solver asks it first too
+            budget = f"blocks {EARLY_EFFORT} + {budget}"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]
     layout = ", ".join(map(str, game.layout))

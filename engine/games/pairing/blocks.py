@@ -38,7 +38,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .rules import WILD, PairingGame, PairingState
+from .rules import WILD, PairingState
 
 # Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
 # Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
@@ -213,18 +213,13 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
         d += 1
 
 
-def applies(game: PairingGame) -> bool:
-    """Whether the block relation is a stage of ``game``'s solver: a waste cap and no row cap."""
-    return game.waste_cap is not None and game.row_cap is None
-
-
 def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, int]:
     """(lost?, pairs stored): is ``state`` proven lost by the block relation (the module's
     docstring)? False also when the relation is won (a win is found elsewhere, with its line),
     when it took more than ``effort`` pairs, and when the game is not one it applies to (a waste
-    cap, no row cap) or its rows' counts do not fit one integer."""
+    cap, no row cap: ``nested_blocks``) or its rows' counts do not fit one integer."""
     game = state.game
-    if not applies(game):
+    if not game.nested_blocks:
         return False, 0
     seq = [game.card_class[c] for c in state.waste + state.stock[state.next:]]
     classes = len(game.accepts)

@@ -79,6 +79,9 @@ class PairingGame(Game):
         # are exactly those topped by its one partner class (class 0 is empty when there are
         # no wilds, so it stands for "no partner").
         self.simple = not self.has_wilds and self.row_cap is None
+        # A waste cap and no row cap: play splits into nested blocks whose effect on the rows does not depend
+        # on the waste below them (the solver's block relation, blocks.py, applies).
+        self.nested_blocks = self.waste_cap is not None and self.row_cap is None
         self.partner_of = tuple(max(self.accepts[c]) for c in self.card_class)
 
     def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:

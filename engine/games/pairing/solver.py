@@ -85,18 +85,20 @@ without wild cards, the interval solver run as if rows had no cap refutes furthe
 (that game allows every move of the capped one), or finds a line that, with the roomiest row
 named for each play, often keeps the cap and so wins, before the search resumes.
 
-With wild cards and a waste cap but no row cap (Strict Wizard's Tower), what that leaves undecided
-meets the wild-row partition bound (``wildrows.py``): the least plays onto wild-topped rows of the
-projections onto groups of pairs, summed over a partition of the pairs, must fit in the wild-topped
-rows and wild cards left, in all and by each stock index (the plays made by then against the wild
-cards come by then); the phantom-row argument of the sub-games, for groups of up to six pairs,
-searched by compiled code.
+With wild cards and a waste cap but no row cap (Strict Wizard's Tower), the block relation
+(``blocks.py``) comes first, within a small effort: it refutes most lost deals in milliseconds, where
+the search and the bound below take seconds, and costs a won deal a fraction of a second. What the
+stages leave undecided there then meets the wild-row partition bound (``wildrows.py``): the least
+plays onto wild-topped rows of the projections onto groups of pairs, summed over a partition of the
+pairs, must fit in the wild-topped rows and wild cards left, in all and by each stock index (the plays
+made by then against the wild cards come by then); the phantom-row argument of the sub-games, for
+groups of up to six pairs, searched by compiled code.
 
 What all of that leaves undecided goes to a CP-SAT model of the whole position (``cpsat.py``):
 CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
 refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
-second or more.
+second or more. Last of all, under a waste cap without a row cap, the block relation at its full effort.
 """
 
 from __future__ import annotations
@@ -440,9 +442,9 @@ class Solver:
         then, for games with a waste cap and no row cap, the block relation (``blocks.py``), which
         refutes but gives no line: last, because a won deal's relations grow up to its effort."""
         start = time.perf_counter()
-        wild_uncapped = self.game.has_wilds and self.game.waste_cap is not None and self.game.row_cap is None
+        wild_blocks = self.game.has_wilds and self.game.nested_blocks
         early = 0
-        if wild_uncapped:  # numba, which the block relation loads, is loaded for the wild-row bound anyway
+        if wild_blocks:  # numba, which the block relation loads, is loaded for the wild-row bound anyway
             from .blocks import EARLY_EFFORT, blocks_lost
 
             lost, early = blocks_lost(state, EARLY_EFFORT)
@@ -450,19 +452,18 @@ class Solver:
                 return Solution(False, early, time.perf_counter() - start)
         staged = self._staged(state)
         solution = Solution(staged.winnable, early + staged.nodes, time.perf_counter() - start, staged.line)
-        if solution.winnable is None and wild_uncapped:
+        if solution.winnable is None and wild_blocks:
             lost, nodes = self.wild_rows_short(state)
             solution = Solution(False if lost else None, solution.nodes + nodes, time.perf_counter() - start)
         if solution.winnable is None and self.sat_effort:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
-        if solution.winnable is None:  # imported only now: numba loads in a good part of a second
-            from .blocks import applies, blocks_lost
+        if solution.winnable is None and self.game.nested_blocks:  # imported only now: numba loads slowly
+            from .blocks import blocks_lost
 
-            if applies(self.game):
-                lost, stored = blocks_lost(state)
-                solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+            lost, stored = blocks_lost(state)
+            solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
         return solution
 
     def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:
