@@ -1,4 +1,5 @@
-"""The solver's last stage: a position as a CP-SAT model of which row each card goes onto, and when.
+"""The solver's last stage that can find a line: a position as a CP-SAT model of which row each card
+goes onto, and when.
 
 Why a model and not more search: with wild cards the rows move between pairs, so neither the
 sub-games nor the interval solver refute much, and the search drowns in the waste's orders
