@@ -595,3 +595,121 @@ def test_a_dragon_pairs_with_its_picture_not_its_elements_suit():
     mates = game.partner[code("Dragon-9")]
     assert all(code(f"Water-{n}") in mates for n in (1, 2, 3, 4))
     assert code("Water-13") not in mates and code("Water-5") not in mates
+
+
+# -- gaps found by a second mutation audit of rules.py ----------------------------------------
+
+def test_partners_refuse_an_odd_player_count():
+    """The seed's Partners is for "an even numbered game": five and seven players are refused as three
+    are (above), while 4, 6 and 8 make 2, 3 and 4 teams."""
+    for players in (5, 7):
+        with pytest.raises(CardgamesError, match="even number"):
+            load_game("torqu", ("partners",), players)
+    assert [load_game("torqu", ("partners",), n).teams for n in (4, 6, 8)] == [2, 3, 4]
+
+
+def test_a_match_whose_first_player_cannot_draw_ends_at_once():
+    """"When the center tableau is no longer playable, the match ends", even before its first turn. The shipped
+    rows always expose a pair (nine exposed cards cannot all be two numbers apart), but a deal row that
+    validate accepts can leave a single card exposed: match 1 is then scored at the deal, with no action."""
+    from cardgames.engine.games.torqu.rules import check_config
+
+    game = with_options((), 4, deal={"4": {"hand": 4, "center": 144, "primary": 0, "secondary": 0}},
+                        exposed_at_start=1, max_matches=1)
+    assert not check_config(game.spec)
+    state = game.new_state(5)
+    assert state.rounds_played == 1 and state.current_player is None and state.moves == 0
+    assert state.match_details[0]["tableau_scores"] == [0, 0, 0, 0]
+
+
+def test_death_draws_are_listed_in_card_order():
+    """docs/rules/torqu.md (turn actions): "every legal pair, sorted by card order (Death: first from the
+    centre)": draws whose second card lies on a personal tableau (Earth-2, on seat 1's) are merged into the
+    centre's own pairs by their first card, then their second, not listed after them."""
+    state = _death_endgame(2, 1)  # centre Air-1, Earth-2 on seat 1's tableau
+    code = state.game.deck.code
+    for i, name in enumerate(("Fire-9", "Fire-10", "Water-1")):
+        state.center.secondaries[i] = [code(name)]
+    state.phase, state._legal = "draw", None
+    assert [d.cards for d in state.legal_actions()] == [("Air-1", "Earth-2"), ("Air-1", "Water-1"),
+                                                        ("Water-1", "Earth-2"), ("Fire-9", "Fire-10")]
+
+
+def test_partners_share_the_tableau_but_each_keeps_his_own_hand():
+    """Partners: "each two players build on one personal tableau"; the hands stay each partner's own (each
+    is charged his own hand penalty). Seat 2 draws into his hand, not seat 0's, and lays on the team's
+    tableau (team 0)."""
+    game = with_options(("partners",), 4, first_player=2)
+    state = game.new_state(5)
+    assert state.current_player == 2
+    hands = [list(h) for h in state.hands]
+    draw = state.legal_actions()[0]
+    drawn = [game.deck.code(n) for n in draw.cards]
+    state.apply(draw)
+    assert state.hands[2] == hands[2] + drawn and state.hands[0] == hands[0]
+    state.apply(Lay(draw.cards[0]))
+    assert state.tableaus[0].cards() == drawn[:1] and state.tableaus[1].cards() == []
+    assert state.hands[2] == hands[2] + drawn[1:]
+
+
+def test_each_match_says_why_it_ended():
+    """The narration names why a match ended (docs/rules/torqu.md): Death's match ends when the centre is
+    empty; a plain one when no pair can be drawn from what is left. Here match 1 is not the game's last, so
+    match 2 is dealt at once: the reason is the ended match's, not read from the new centre."""
+    state = _death_endgame(2, 1)
+    state.apply(EndTurn())
+    state.apply(Draw(("Air-1", "Earth-2")))
+    state.apply(EndTurn())
+    assert state.rounds_played == 1 and len(state.center)  # match 2 dealt
+    assert state.game.describe_deal_end(state)[0] == "match 1 ends (the centre is empty):"
+    game = load_game("torqu", (), 2)
+    state = game.new_state(1)
+    code = game.deck.code
+    state.center = Tableau()
+    state.center.center, state.center.secondaries[0] = [code("Air-1")], [code("Fire-9")]  # no pair
+    state.phase, state._current, state._legal = "lay", 0, None
+    state.apply(EndTurn())
+    assert state.rounds_played == 1 and len(state.center)
+    assert game.describe_deal_end(state)[0] == "match 1 ends (no pair can be drawn):"
+
+
+def test_a_clone_that_ends_the_match_leaves_the_original_in_it():
+    """A clone is played on apart from its original (agents probe actions on clones): the clone's action that
+    ends match 1 records the match and deals match 2 on the clone only."""
+    state = _death_endgame(2, 1)
+    state.apply(EndTurn())
+    state.apply(Draw(("Air-1", "Earth-2")))
+    probe = state.clone()
+    probe.apply(EndTurn())
+    assert probe.rounds_played == 1 and len(probe.deals) == 2
+    assert len(probe.match_scores) == len(probe.match_details) == 1
+    assert state.rounds_played == 0 and len(state.deals) == 1
+    assert state.match_scores == [] and state.match_details == []
+
+
+def test_partners_win_together():
+    """Partners share a stone: both partners of the stone furthest along are winners, and the result
+    names each seat's team (docs/rules/torqu.md, results)."""
+    game = load_game("torqu", ("partners",), 4)
+    state = game.new_state(1)
+    state.positions = [3, 5]
+    result = state.result()
+    assert state.winners() == result["winners"] == [1, 3]
+    assert result["teams"] == [0, 1, 0, 1] and result["scores"] == [3, 5, 3, 5]
+
+
+def test_check_config_refuses_a_tableau_without_room_and_a_wrong_exposed_count():
+    """``check_config``: a personal tableau row with no room, and a deal row leaving other than
+    ``exposed_at_start`` cards exposed (the shipped rows leave 9), are refused at their rows."""
+    from cardgames.engine.games.torqu.rules import check_config
+
+    spec = load_game("torqu", (), 4).spec
+
+    def errors(**options):
+        return check_config(dataclasses.replace(spec, options={**spec.options, **options}))
+
+    assert errors() == []
+    empty = {**spec.options["tableau"], "4": {"center": 0, "primary": 0, "secondary": 0}}
+    assert errors(tableau=empty) == [(("options", "tableau", "4"), "options.tableau for 4 players has no room")]
+    assert errors(exposed_at_start=8) == [(("options", "deal", "4"),
+                                           "options.deal for 4 players leaves 9 cards exposed, not 8")]

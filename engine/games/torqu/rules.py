@@ -175,7 +175,7 @@ class TorquGame(Game):
     def describe_deal_end(self, state: "TorquState") -> list[str]:
         """Each team's tableau score, hand penalties, match score and stone move."""
         detail, scores = state.match_details[-1], state.match_scores[-1]
-        why = "the centre is empty" if not len(state.center) else "no pair can be drawn"
+        why = "the centre is empty" if detail["center_empty"] else "no pair can be drawn"
         lines = [f"match {len(state.match_scores)} ends ({why}):"]
         for team in range(self.teams):
             seats = self.seats_of(team)
@@ -362,8 +362,9 @@ class TorquState(State):
         before = list(self.positions)
         self.positions = move_stones(self.positions, team, order, game.per_space, game.end, game.collision)
         self.match_scores.append(scores)
+        # why the match ended is kept with it: the next match is dealt before anyone reads it
         self.match_details.append({"tableau_scores": tableau_scores, "hand_penalties": penalties, "before": before,
-                                   "after": list(self.positions)})
+                                   "after": list(self.positions), "center_empty": not len(self.center)})
         self.rounds_played += 1
         if game.end in self.positions:
             self.finished = True
