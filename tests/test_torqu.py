@@ -713,3 +713,59 @@ def test_check_config_refuses_a_tableau_without_room_and_a_wrong_exposed_count()
     assert errors(tableau=empty) == [(("options", "tableau", "4"), "options.tableau for 4 players has no room")]
     assert errors(exposed_at_start=8) == [(("options", "deal", "4"),
                                            "options.deal for 4 players leaves 9 cards exposed, not 8")]
+
+
+# -- gaps found by a second mutation audit of board.py and layout.py -------------------------
+
+def test_a_stone_stepping_back_passes_a_taken_space_1_to_space_0():
+    """Collisions: a stone whose target is taken steps back one space at a time to the nearest free one,
+    and only space 0 holds any number. Seat 2 (200) aims at 2, held by seat 1; 1 is held by seat 0, so it
+    goes on to 0, which seat 3 already holds. Under ``lower_steps_back`` seat 1 (0 points) is the one pushed
+    from 2, past seat 0 on 1, to 0 as well."""
+    assert move_stones([1, 2, 0, 0], [0, 0, 200, 0], [0, 1, 2, 3], 100, 72, "step_back") == [1, 2, 0, 0]
+    assert move_stones([1, 2, 0, 0], [0, 0, 200, 0], [0, 1, 2, 3], 100, 72, "lower_steps_back") == [1, 0, 2, 0]
+
+
+def test_a_stone_pushed_back_from_space_1_joins_the_stones_on_space_0():
+    """``collision: lower_steps_back``: seat 0 (100) lands on space 1, held by seat 1 (0 points, not moving):
+    seat 1 scored less, so it steps back, to space 0, which holds any number (seat 2 is there). Under
+    ``step_back`` the mover itself stops on 0 instead."""
+    assert move_stones([0, 1, 0], [100, 0, 0], [0, 1, 2], 100, 72, "lower_steps_back") == [1, 0, 0]
+    assert move_stones([0, 1, 0], [100, 0, 0], [0, 1, 2], 100, 72, "step_back") == [0, 1, 0]
+
+
+@pytest.mark.parametrize("players", sorted(DEAL_TABLE))
+def test_deal_json_lists_each_stack_bottom_to_top_in_dealing_order(run_cli, players):
+    """The deal (docs/rules/torqu.md, Dealer): after the hands, the pile's next cards go to the centre stack,
+    then to the primaries N..NW, then to the secondaries N-NE..NW-N, each stack bottom to top; ``deal
+    --format json`` lists them so, and the last card of the centre and of each secondary is the exposed one."""
+    import json
+
+    game = load_game("torqu", (), players)
+    hand, center, primary, secondary = DEAL_TABLE[players]
+    names = game.deck.names
+    pile = [names[c] for c in game.shuffled(4)[::-1][players * hand:]]  # games deal from the shuffled list's end
+    deal = json.loads(run_cli("deal", "torqu", "--seed", "4", "--players", str(players), "--format", "json").stdout)
+    assert deal["center"] == pile[:center]
+    pile = pile[center:]
+    assert deal["primaries"] == [pile[primary * i:primary * (i + 1)] for i in range(8)]
+    pile = pile[8 * primary:]
+    assert deal["secondaries"] == [pile[secondary * i:secondary * (i + 1)] for i in range(8)]
+    exposed = {names[c] for c in game.new_state(4).center.exposed()}
+    assert exposed == {deal["center"][-1]} | {s[-1] for s in deal["secondaries"]}
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_a_personal_tableau_is_the_centre_halved_or_quartered(players):
+    """The seed: personal tableaus are built as the centre (16/8/8) with each stack divided by 2 for 2 or 3
+    players (centre 8, primaries and secondaries 4: 72 cards) and by 4 for 4 or more (4/2/2: 36 cards)."""
+    game = load_game("torqu", (), players)
+    tableau = game.new_state(1).tableaus[0]
+    laid = 0
+    while tableau.room():
+        tableau.lay(1000 + laid)
+        laid += 1
+    divisor = 2 if players <= 3 else 4
+    assert laid == 144 // divisor
+    assert len(tableau.center) == 16 // divisor
+    assert [len(s) for s in tableau.primaries] == [len(s) for s in tableau.secondaries] == [8 // divisor] * 8
