@@ -627,3 +627,126 @@ def test_greedy_ranks_its_plays_as_documented():
                         decided[k] += len({r[k] for r in ranks if r[:k] == best[:k]}) > 1
                 state.apply(choice)
     assert all(decided), decided
+
+
+# -- gaps found by a mutation audit of rules.py and settlement.py ---------------------------------
+EXAMPLE_SIX = [("NG", "The Rakshasa"), ("LG", "The Joke"), ("LN", "The Big Sky"), ("LE", "The Midwife"),
+               ("CG", "The Inquisitor"), ("CN", "The Hidden Truth")]
+
+
+def books_one_play_from_closing(game, state, seat: int) -> None:
+    """Put the seed example's first six plays on the Books tower (taking their cards from the stock), so
+    that a card of alignment NG on CE closes it, as the Theater does in the example; ``seat`` to play."""
+    t = game.suits.index("Books")
+    for pos, name in EXAMPLE_SIX:
+        code = game.deck.code(name)
+        state.stock.remove(code)
+        state.played[t].append(code)
+        state.positions[t].append(geometry.POSITION_INDEX[pos])
+    state.occupied[t] = geometry.mask_of([pos for pos, _ in EXAMPLE_SIX])
+    state._next_turn(seat)
+
+
+def test_under_pass_a_player_who_can_play_may_not_pass():
+    """Pass is for a player with cards and no legal play (docs/rules/towers.md, Actions: "`no_play: pass`
+    and no legal play"); one who can play plays or flees: "A son tour, un joueur peut fuir ou jouer une
+    carte de sa cache"."""
+    game = towers_game(2, no_play="pass", first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    actions = state.legal_actions()
+    assert any(type(a) is Play for a in actions) and type(actions[-1]) is Flee
+    assert not any(type(a) is Pass for a in actions)
+    with pytest.raises(IllegalActionError):
+        state.apply(PASS)
+
+
+def test_closing_a_tower_with_its_own_suit_still_earns_a_bonus_play():
+    """"Si la carte jouée porte le même symbole que la fondation, le joueur peut jouer une autre carte de sa
+    cache", also when that card closes the tower. The Wanderer (Books, NG) on CE closes the Books tower, its
+    8 cards go to seat 1, and seat 0 may still play another cache card on an open tower, or stop."""
+    game = towers_game(2, first_player="seat0")
+    state = state_with(game, [["The Wanderer", "The Paladin", "The Keep"], ["The Lost", "The Liar", "The Unicorn"]])
+    books_one_play_from_closing(game, state, 0)
+    state.apply(Play("The Wanderer", "Books", "CE"))
+    assert state.closed == [game.suits.index("Books")] and len(state.soldes[1]) == 8
+    assert state.current_player == 0
+    plays = [a for a in state.legal_actions() if type(a) is Play]
+    assert {a.card for a in plays} == {"The Paladin", "The Keep"} and "Books" not in {a.tower for a in plays}
+    assert type(state.legal_actions()[-1]) is Stop
+
+
+def test_a_closed_tower_is_dealt_round_the_table_from_the_closers_left():
+    """"En commençant par le joueur de gauche, chaque adversaire reçoit une des cartes de la tour (y compris
+    la fondation)": seat 1 of three closes, so seat 2 (his left) gets the foundation, seat 0 the next card,
+    and so on round the table, the played cards in the order played."""
+    game = towers_game(3, first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"],
+                              ["The Theater", "The Lost", "The Mute Hag"], ["The Paladin", "The Keep", "The Forge"]])
+    books_one_play_from_closing(game, state, 1)
+    assert state.current_player == 1
+    state.apply(Play("The Theater", "Books", "CE"))
+    assert names(game, state.soldes[2]) == ["The Foreign Trader", "The Joke", "The Midwife", "The Hidden Truth"]
+    assert names(game, state.soldes[0]) == ["The Rakshasa", "The Big Sky", "The Inquisitor", "The Theater"]
+
+
+def test_the_result_counts_the_closed_towers(example):
+    """``closed_towers``: how many towers were closed (docs/rules/towers.md, Result). In the seed's example
+    C closes the tower of Intelligence; the game then ends with every tower closed (all made full here)."""
+    game, state = example
+    play_example_to_b(state)
+    for action in (Play("The Midwife", "Books", "LE"), Play("The Inquisitor", "Books", "CG"),
+                   Play("The Hidden Truth", "Books", "CN"), Play("The Theater", "Books", "CE")):
+        state.apply(action)
+    assert state.result()["closed_towers"] == 1
+    close_towers(game, state)  # the other five are made full (closed by the table, not by a play)
+    assert state.current_player is None and state.result()["closed_towers"] == 1
+
+
+def test_snapshot_names_the_tower_of_a_pending_bonus_play(example):
+    """A snapshot shows the bonus play under way: after the Rakshasa (Books on the Books tower) A may play
+    again, the snapshot's ``bonus_tower`` is Books; before it and once the turn ends it is None."""
+    game, state = example
+    assert state.snapshot()["bonus_tower"] is None
+    state.apply(Play("The Rakshasa", "Books", "NG"))
+    assert state.snapshot()["bonus_tower"] == "Books" and state.clone().snapshot()["bonus_tower"] == "Books"
+    state.apply(STOP)
+    assert state.snapshot()["bonus_tower"] is None
+
+
+def test_final_settlement_cut_paid_on_top_by_the_payer():
+    """``house_cut_from: payer`` holds for the end's settlement as for a flee: "La maison perçoit 5% de
+    chaque dette". Soldes 3 and 1: seat 0 pays 2 coins plus 0.10, seat 1 receives 2.00."""
+    game = towers_game(2, house_cut_from="payer", first_player="seat0")
+    state = state_with(game, EXAMPLE_CACHES[:2])
+    state.caches[1] = state.caches[1][:1]
+    close_towers(game, state)  # nobody can play: the end, each cache to its solde
+    assert state.current_player is None and [len(s) for s in state.soldes] == [3, 1]
+    assert [money(n) for n in state.net] == ["-2.10", "2.00"] and money(state.house) == "0.10"
+
+
+def test_a_suit_without_a_foundation_cannot_found_a_tower():
+    """"Les six cartes neutres ... représentent les fondations des tours": each suit needs exactly one
+    foundation card; a deck whose Hammers have none is refused."""
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.towers.rules import deck_problems
+
+    config = Catalog().deck("harrow")
+    bear = next(c for c in config["cards"] if c["name"] == "The Bear")
+    bear["foundation"] = False
+    assert deck_problems(Deck(config)) == ["suit Hammers has 0 foundation cards; a tower needs exactly one"]
+
+
+def test_placements_read_the_card_from_the_given_seats_side():
+    """``seating: two_sided``: a far-side seat sees every offset negated, so for seat 1 of two the Cyclone
+    (CE) goes where an LG card goes on an empty tower; for seat 0 where a CE card goes."""
+    game = towers_game(2, seating="two_sided")
+    assert game.placements("The Cyclone", "Keys", [], seat=1) == FIRST_PLAYS["LG"]
+    assert game.placements("The Cyclone", "Keys", [], seat=0) == FIRST_PLAYS["CE"]
+
+
+def test_final_payments_pair_the_players_in_seat_order():
+    """``final_payments``: "Pairs in seat order", however the soldes are listed: the settlement example's
+    soldes A 10, B 6, C 2 give A->B, A->C, B->C."""
+    payments = final_payments({C: 2, A: 10, B: 6}, parse_cut(0.05), "payee", netted=True)
+    assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 4), (A, C, 8), (B, C, 4)]
