@@ -74,6 +74,14 @@ def test_score_bad_input(run_cli, tmp_path):
     assert result.exit_code == 1 and "no set scorer" in result.stderr
 
 
+def test_score_names_a_card_listed_twice_under_two_spellings(run_cli):
+    """A card may be spelt with spaces around it (" Air-1" is Air-1), so one card written two ways is still
+    listed twice: exit 1 naming it as the deck does, the line's place given, never a traceback."""
+    result = run_cli("score", "torqu", "--input", "-", input='{"cards": ["Air-1", " Air-1"]}\n')
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "card 'Air-1' is listed twice" in result.stderr and "<stdin>:1" in result.stderr
+
+
 @pytest.mark.parametrize("line", ['[1, 2]', '{"cards": "Air-1"}', '{"cards": ["Air-1", 2]}', '{"hand": ["Air-1"]}'])
 def test_score_input_names_a_line_that_is_not_a_cards_object(run_cli, line):
     """Each --input line must be {"cards": [names]}: anything else is exit 1 naming the line (never

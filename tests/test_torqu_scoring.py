@@ -61,6 +61,27 @@ def test_set_kinds(game, names, expected):
     assert kind(game, names) == expected
 
 
+def test_four_ones_are_a_four_of_a_kind(game):
+    """Four of a Kind: 10 times the number, the lowest number too: four 1s of different suits are a set
+    worth 10, better than leaving them out (-4), in the named arrangement and the game's value alike."""
+    codes = game.deck.codes(["Air-1", "Earth-1", "Water-1", "Fire-1"])
+    assert game.scorer.tableau_score(codes) == {
+        "score": 10, "leftover": [],
+        "sets": [{"cards": ["Air-1", "Earth-1", "Water-1", "Fire-1"], "kind": "four_of_a_kind", "points": 10}]}
+    assert game.scorer.tableau_value(codes) == 10
+
+
+def test_the_highest_straight_is_a_set(game):
+    """Straight: 30 + sum, four consecutive numbers not all of one suit, the top four too: 13-16 of four
+    suits are worth 30 + 58, in the named arrangement and the game's value alike (the number side lists
+    every window up to the suits' top number)."""
+    codes = game.deck.codes(["Air-13", "Earth-14", "Water-15", "Fire-16"])
+    assert game.scorer.tableau_score(codes) == {
+        "score": 88, "leftover": [],
+        "sets": [{"cards": ["Air-13", "Earth-14", "Water-15", "Fire-16"], "kind": "straight", "points": 88}]}
+    assert game.scorer.tableau_value(codes) == 88
+
+
 def test_a_group_scores_its_best_kind(game):
     # Rain is also a straight flush (1-4) but scores as a Perfect Four.
     assert kind(game, ["Water-1", "Water-2", "Water-3", "Water-4"])[1] == 300
@@ -221,6 +242,112 @@ def test_hand_penalty_card_values_counts_a_mirror_at_its_number():
     scorer = scorer_with(hand_penalty="card_values")
     assert scorer.wild_in_hand
     assert scorer.hand_value(scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])) == 19
+
+
+def test_fifteen_kinds_sum_to_the_fifteen_sum_option():
+    """Fifteen: "the sum of their values is 15", the sum being the ``fifteen_sum`` option: with it set
+    to 16, four cards of different suits summing to 16 are a Fifteen and the seed's 1 + 2 + 3 + 9 no
+    set at all (its numbers left out)."""
+    scorer = scorer_with(fifteen_sum=16)
+    result = scorer.arrange(scorer.codes(["Air-1", "Earth-2", "Water-3", "Fire-10"]))
+    assert result["score"] == 120
+    assert result["sets"] == [{"cards": ["Air-1", "Earth-2", "Water-3", "Fire-10"], "kind": "fifteen", "points": 120}]
+    assert scorer.arrange(scorer.codes(["Air-1", "Earth-2", "Water-3", "Fire-9"]))["score"] == -15
+
+
+def test_a_mirror_may_stand_for_a_suits_top_card_in_a_fifteen_flush():
+    """A Mirror may stand for any card not otherwise in its set, the suit's top number too: with
+    ``fifteen_sum`` 31, Air 1, 5, 9 and a Mirror standing for Air-16 are a Fifteen Flush (180), not the
+    Fifteen (120) a Mirror standing for another suit's 16 makes."""
+    scorer = scorer_with(fifteen_sum=31)
+    result = scorer.arrange(scorer.codes(["Air-1", "Air-5", "Air-9", "Magic-13"]))
+    assert result["score"] == 180
+    assert result["sets"] == [{"cards": ["Air-1", "Air-5", "Air-9", "Magic-13"], "kind": "fifteen_flush",
+                               "points": 180, "wild": {"Magic-13": "Air-16"}}]
+
+
+def test_mirrors_completing_a_fifteen_flush_stand_for_the_largest_numbers_that_fit(game):
+    """What Mirrors stand for is printed, so it must be one answer: in a Fifteen Flush, the largest
+    numbers that fit, largest first. Air-1, Air-5 and two Mirrors make 15 as Air 7 and 2 (not 6 and 3)."""
+    result = score(game, ["Air-1", "Air-5", "Magic-13", "Magic-14"])
+    assert result["score"] == 180
+    assert result["sets"] == [{"cards": ["Air-1", "Air-5", "Magic-13", "Magic-14"], "kind": "fifteen_flush",
+                               "points": 180, "wild": {"Magic-13": "Air-2", "Magic-14": "Air-7"}}]
+
+
+def test_mirrors_completing_a_fifteen_stand_for_the_largest_numbers_that_fit(game):
+    """What Mirrors stand for is printed, so it must be one answer: a Fifteen's wild numbers are the
+    largest that fit (docs/rules/torqu.md). Air-1, Earth-2 and two Mirrors make 15 as an 11 and a 1
+    (Air-11, and Earth-1 since Air-1 is in the set), not as two 6s."""
+    result = score(game, ["Air-1", "Earth-2", "Magic-13", "Magic-14"])
+    assert result["score"] == 120
+    assert result["sets"] == [{"cards": ["Air-1", "Earth-2", "Magic-13", "Magic-14"], "kind": "fifteen",
+                               "points": 120, "wild": {"Magic-13": "Earth-1", "Magic-14": "Air-11"}}]
+
+
+def test_a_mirror_completing_a_straight_of_several_suits_takes_the_first_free_suit(game):
+    """A Straight is "not all one suit"; when the real cards are of several suits already, the Mirror
+    need not keep off any suit and is printed in the first free one in the deck's order: Air-6, Earth-7,
+    Water-8 and Magic-13 as Air-9 (the highest window, 30 + 6 + 7 + 8 + 9)."""
+    result = score(game, ["Air-6", "Earth-7", "Water-8", "Magic-13"])
+    assert result["score"] == 60
+    assert result["sets"] == [{"cards": ["Air-6", "Earth-7", "Water-8", "Magic-13"], "kind": "straight",
+                               "points": 60, "wild": {"Magic-13": "Air-9"}}]
+
+
+def test_a_mirror_completing_a_four_of_a_kind_takes_the_first_free_suit(game):
+    """Four of a Kind: one number, the four cards distinct; a Mirror completing three 10s is printed as
+    the 10 of the first suit in the deck's order not in the set (Fire-10), one answer of the seven."""
+    result = score(game, ["Air-10", "Earth-10", "Water-10", "Magic-13"])
+    assert result["score"] == 100
+    assert result["sets"] == [{"cards": ["Air-10", "Earth-10", "Water-10", "Magic-13"], "kind": "four_of_a_kind",
+                               "points": 100, "wild": {"Magic-13": "Fire-10"}}]
+
+
+def test_with_dragons_mirrors_complete_a_picture_with_its_first_free_members(dragons):
+    """With Dragons the Rain picture has five members, Water 1-4 and Dragon-9 (the Rain Dragon, also a
+    Rain card); Mirrors completing Water 1-2 stand for its first free members in the deck's order,
+    Water-3 and Water-4, not the Rain Dragon."""
+    result = score(dragons, ["Water-1", "Water-2", "Magic-13", "Magic-14"])
+    assert result["score"] == 300
+    (entry,) = result["sets"]
+    assert entry["kind"] == "perfect_four"
+    assert sorted(entry["wild"].values()) == ["Water-3", "Water-4"]
+
+
+def test_a_mirror_completing_a_flush_stands_for_the_suits_highest_free_card(game):
+    """A Mirror that can only complete a Flush (one suit, 30) is printed as the highest card of that
+    suit not in the set: Air 1, 5, 10 and Magic-13 as Air-16 (one answer, whatever card would do)."""
+    result = score(game, ["Air-1", "Air-5", "Air-10", "Magic-13"])
+    assert result["score"] == 30
+    assert result["sets"] == [{"cards": ["Air-1", "Air-5", "Air-10", "Magic-13"], "kind": "flush", "points": 30,
+                               "wild": {"Magic-13": "Air-16"}}]
+
+
+def test_mirrors_complete_a_lone_dragon_to_the_elemental_picture_it_is_named_for(dragons):
+    """With Dragons, Dragon-9 (the Rain Dragon) is both a Water Dragon and a Rain card; three Mirrors
+    complete it to a Perfect Four, shown as the first of its pictures in the deck's order: Rain
+    (Water 1-3), not the Water Dragons (Dragon 10-12)."""
+    scorer = dragons.scorer
+    result = scorer.arrange(scorer.codes(["Dragon-9", "Magic-13", "Magic-14", "Magic-15"]))
+    assert result["score"] == 300
+    (entry,) = result["sets"]
+    assert entry["kind"] == "perfect_four"
+    assert sorted(entry["wild"].values()) == ["Water-1", "Water-2", "Water-3"]
+    assert scorer.picture_of([entry["wild"].get(c, c) for c in entry["cards"]]) == "Rain"
+
+
+def test_kinds_tied_on_a_designers_points_are_named_in_the_seeds_order():
+    """A group scores its best kind; when a designer's points tie two kinds (a Flush worth a Perfect
+    Four's 300), the one the seed lists first names it, Mirrors completing it or not: Water 1-4, and
+    Water 1-3 with a Mirror as Water-4, are Perfect Fours (Rain), not Flushes."""
+    scorer = scorer_with(points={"flush": 300})
+    result = scorer.arrange(scorer.codes(["Water-1", "Water-2", "Water-3", "Water-4"]))
+    assert result["sets"] == [{"cards": ["Water-1", "Water-2", "Water-3", "Water-4"], "kind": "perfect_four",
+                               "points": 300}]
+    result = scorer.arrange(scorer.codes(["Water-1", "Water-2", "Water-3", "Magic-13"]))
+    assert result["sets"] == [{"cards": ["Water-1", "Water-2", "Water-3", "Magic-13"], "kind": "perfect_four",
+                               "points": 300, "wild": {"Magic-13": "Water-4"}}]
 
 
 # -- completions of wild cards against brute force over every identity ------------------------

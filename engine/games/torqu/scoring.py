@@ -163,7 +163,7 @@ class Scorer:
     def codes(self, names: Sequence[str]) -> list[int]:
         """Card codes of ``names``; each card at most once."""
         codes = self.deck.codes(names)
-        if len(set(codes)) != len(codes):
-            dup = next(n for n in names if names.count(n) > 1)
-            raise CardgamesError(f"card {dup!r} is listed twice (the deck holds one of each)")
+        if len(set(codes)) != len(codes):  # named by the deck, as two spellings (" Air-1", "Air-1") may meet
+            dup = next(c for i, c in enumerate(codes) if c in codes[:i])
+            raise CardgamesError(f"card {self.deck.names[dup]!r} is listed twice (the deck holds one of each)")
         return codes
