@@ -453,3 +453,92 @@ def test_leftovers_of_a_round_without_a_capture_count_for_nobody():
         state.apply(next(a for a in state.legal_actions() if type(a) is Trail))
     result = state.result()
     assert result["round1_scores"] == [0, 0] and result["leftover"] == 52
+
+
+def test_a_capture_takes_the_lowest_codes_of_a_pile_built_in_play():
+    """Rules page: "The physical cards are chosen by a fixed rule: lowest card code first ... within each rank
+    taken." A nine trailed onto a pile that holds 9H is the 9S, a lower code: one nine taken is the 9S."""
+    game = load_game("turup", players=4)
+    code = game.deck.code
+    state = game.new_state(1)
+    player = state.current_player
+    set_position(state, player, ["9S", "KC"], ["9H"])
+    state.apply(Trail("9"))
+    following = state.current_player
+    state.hands[following] = [code("9D"), code("KD")]
+    state._legal = None
+    capture = Capture("9", ("9",))
+    assert game.describe_action(state, capture) == f"player {following} plays 9D and takes 9S (2 cards)"
+    state.apply(capture)
+    assert [game.deck.name(c) for pile in state.table for c in pile] == ["9H"]
+
+
+def test_expert_breaks_ties_by_the_legal_order():
+    """The expert: "Ties go to the first action in the legal order." A queen or a king trailed on an
+    empty pile, with as many of each unseen, leave the same threat: the queen, first in deck order."""
+    game = load_game("turup", players=2)
+    expert = ExpertAgent(game)
+    state = game.new_state(1)
+    player = state.current_player
+    set_position(state, player, ["KS", "QS"], [])
+    assert state.legal_actions() == [Trail("Q"), Trail("K")]
+    assert expert.choose(state, state.legal_actions(), None) == Trail("Q")
+
+
+def test_scores_include_the_cards_won_in_the_round_under_way():
+    """``scores``: cards won by each seat over the match so far, the current round's included."""
+    game = load_game("turup", players=3)
+    state = game.new_state(2)
+    player = state.current_player
+    set_position(state, player, ["5S", "KS"], ["5H", "2C"])
+    state.apply(Capture("5", ("5",)))
+    assert state.rounds_played == 0
+    expected = [0, 0, 0]
+    expected[player] = 2
+    assert state.scores() == expected and state.result()["scores"] == expected
+
+
+def test_set_aside_cards_count_for_nobody_even_with_last_capturer():
+    """Rules page: "Set-aside cards of a ``discard`` short deal count for nobody either way": six players, two
+    decks, 4 cards set aside; the last capturer gets the pile, not them."""
+    game = with_options(6, short_deal="discard", leftovers="last_capturer", rounds=1)
+    state = play(game, 3, make_agents(["greedy"], game)).state
+    result = state.result()
+    assert result["leftover"] == 4 and sum(result["scores"]) == 100
+
+
+def test_the_last_capturer_is_the_last_of_the_same_round():
+    """``leftovers: last_capturer`` gives the pile left at the end of a round to the last player who
+    captured in it: a round without a capture leaves its pile to nobody, whoever captured the round before."""
+    game = with_options(2, leftovers="last_capturer", rounds=2)
+    state = game.new_state(7)  # a second deal whose pile of trails stays cheap to list
+    while state.rounds_played == 0:
+        state.apply(first_action(state))
+    assert sum(state.round_scores[0]) == 52  # round 1 had captures: its last capturer took the pile
+    while state.current_player is not None:
+        state.apply(next(a for a in state.legal_actions() if type(a) is Trail))
+    result = state.result()
+    assert result["round2_scores"] == [0, 0] and result["leftover"] == 52
+
+
+def test_compulsory_capture_still_offers_every_capture_of_every_card():
+    """``capture_optional: false`` "makes capturing compulsory whenever any card in hand can capture":
+    the trails go, but every capture of every card in hand stays legal."""
+    game = with_options(2, capture_optional=False)
+    state = game.new_state(1)
+    set_position(state, state.current_player, ["5S", "7S", "KS"], ["5H", "2C", "KH"])
+    assert state.legal_actions() == [Capture("5", ("5",)), Capture("7", ("2", "5")), Capture("K", ("K",))]
+
+
+@pytest.mark.parametrize("community_first", [False, True])
+def test_community_size_and_hand_size_options_set_the_deal(community_first):
+    """``hand_size``: cards dealt to each player in every deal; ``community_size``: cards dealt face
+    up to the community pile at the start of a round (either dealing order)."""
+    game = with_options(3, hand_size=5, community_size=2, community_first=community_first)
+    state = game.new_state(11)
+    deal = state.deals[0]
+    assert [len(hand) for hand in deal["hands"]] == [5, 5, 5]
+    assert len(deal["community"]) == 2 and len(deal["stock"]) == 52 - 15 - 2
+    for _ in range(15):  # every hand played out: the redeal gives 5 cards each again
+        state.apply(Trail(game.rank_ids[game.rank_of[state.hands[state.current_player][0]]]))
+    assert [len(hand) for hand in state.hands] == [5, 5, 5] and len(state.stock) == 52 - 30 - 2
