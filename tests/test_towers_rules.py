@@ -395,15 +395,21 @@ def test_flee_cut_paid_on_top_by_the_payer():
     assert [money(n) for n in state.net] == ["-6.30", "3.00", "3.00"] and money(state.house) == "0.30"
 
 
-def test_without_a_cut_on_flee_the_final_settlement_is_still_cut():
-    """``house_cut_on_flee: false`` spares only the flee payments: at the end the house still keeps
-    5% of the debts. Soldes 3 and 1: seat 0 pays 2 coins, seat 1 receives 1.90, the house 0.10."""
-    game = towers_game(2, house_cut_on_flee=False, first_player="seat0")
+@pytest.mark.parametrize("options, net", [
+    ({"house_cut_on_flee": False}, ["-2.00", "1.90"]),
+    ({"house_cut_from": "payer"}, ["-2.10", "2.00"]),
+])
+def test_the_final_settlement_is_cut(options, net):
+    """"La maison perçoit 5% de chaque dette", at the end too. ``house_cut_on_flee: false`` spares only
+    the flee payments: soldes 3 and 1, seat 0 pays 2 coins, seat 1 receives 1.90, the house 0.10.
+    ``house_cut_from: payer`` holds at the end as for a flee: seat 0 pays 2 coins plus 0.10, seat 1
+    receives 2.00."""
+    game = towers_game(2, first_player="seat0", **options)
     state = state_with(game, EXAMPLE_CACHES[:2])
     state.caches[1] = state.caches[1][:1]
     close_towers(game, state)  # nobody can play: the end, each cache to its solde
     assert state.current_player is None and [len(s) for s in state.soldes] == [3, 1]
-    assert [money(n) for n in state.net] == ["-2.00", "1.90"] and money(state.house) == "0.10"
+    assert [money(n) for n in state.net] == net and money(state.house) == "0.10"
 
 
 def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
@@ -711,17 +717,6 @@ def test_snapshot_names_the_tower_of_a_pending_bonus_play(example):
     assert state.snapshot()["bonus_tower"] == "Books" and state.clone().snapshot()["bonus_tower"] == "Books"
     state.apply(STOP)
     assert state.snapshot()["bonus_tower"] is None
-
-
-def test_final_settlement_cut_paid_on_top_by_the_payer():
-    """``house_cut_from: payer`` holds for the end's settlement as for a flee: "La maison perçoit 5% de
-    chaque dette". Soldes 3 and 1: seat 0 pays 2 coins plus 0.10, seat 1 receives 2.00."""
-    game = towers_game(2, house_cut_from="payer", first_player="seat0")
-    state = state_with(game, EXAMPLE_CACHES[:2])
-    state.caches[1] = state.caches[1][:1]
-    close_towers(game, state)  # nobody can play: the end, each cache to its solde
-    assert state.current_player is None and [len(s) for s in state.soldes] == [3, 1]
-    assert [money(n) for n in state.net] == ["-2.10", "2.00"] and money(state.house) == "0.10"
 
 
 def test_a_suit_without_a_foundation_cannot_found_a_tower():
