@@ -61,25 +61,19 @@ def test_set_kinds(game, names, expected):
     assert kind(game, names) == expected
 
 
-def test_four_ones_are_a_four_of_a_kind(game):
-    """Four of a Kind: 10 times the number, the lowest number too: four 1s of different suits are a set
-    worth 10, better than leaving them out (-4), in the named arrangement and the game's value alike."""
-    codes = game.deck.codes(["Air-1", "Earth-1", "Water-1", "Fire-1"])
+@pytest.mark.parametrize("names, kind_name, points", [
+    (["Air-1", "Earth-1", "Water-1", "Fire-1"], "four_of_a_kind", 10),
+    (["Air-13", "Earth-14", "Water-15", "Fire-16"], "straight", 88),
+], ids=["four-1s", "straight-13-16"])
+def test_number_kinds_reach_the_ends_of_the_numbers(game, names, kind_name, points):
+    """The number kinds at the deck's ends, which random draws rarely reach: four 1s of different suits are a
+    Four of a Kind worth 10 x 1 (better than leaving them out, -4); 13-16 of four suits a Straight worth
+    30 + 58 (the number side lists every window up to the suits' top number). The named arrangement and the
+    game's value agree."""
+    codes = game.deck.codes(names)
     assert game.scorer.tableau_score(codes) == {
-        "score": 10, "leftover": [],
-        "sets": [{"cards": ["Air-1", "Earth-1", "Water-1", "Fire-1"], "kind": "four_of_a_kind", "points": 10}]}
-    assert game.scorer.tableau_value(codes) == 10
-
-
-def test_the_highest_straight_is_a_set(game):
-    """Straight: 30 + sum, four consecutive numbers not all of one suit, the top four too: 13-16 of four
-    suits are worth 30 + 58, in the named arrangement and the game's value alike (the number side lists
-    every window up to the suits' top number)."""
-    codes = game.deck.codes(["Air-13", "Earth-14", "Water-15", "Fire-16"])
-    assert game.scorer.tableau_score(codes) == {
-        "score": 88, "leftover": [],
-        "sets": [{"cards": ["Air-13", "Earth-14", "Water-15", "Fire-16"], "kind": "straight", "points": 88}]}
-    assert game.scorer.tableau_value(codes) == 88
+        "score": points, "leftover": [], "sets": [{"cards": names, "kind": kind_name, "points": points}]}
+    assert game.scorer.tableau_value(codes) == points
 
 
 def test_a_group_scores_its_best_kind(game):
@@ -266,42 +260,24 @@ def test_a_mirror_may_stand_for_a_suits_top_card_in_a_fifteen_flush():
                                "points": 180, "wild": {"Magic-13": "Air-16"}}]
 
 
-def test_mirrors_completing_a_fifteen_flush_stand_for_the_largest_numbers_that_fit(game):
-    """What Mirrors stand for is printed, so it must be one answer: in a Fifteen Flush, the largest
-    numbers that fit, largest first. Air-1, Air-5 and two Mirrors make 15 as Air 7 and 2 (not 6 and 3)."""
-    result = score(game, ["Air-1", "Air-5", "Magic-13", "Magic-14"])
-    assert result["score"] == 180
-    assert result["sets"] == [{"cards": ["Air-1", "Air-5", "Magic-13", "Magic-14"], "kind": "fifteen_flush",
-                               "points": 180, "wild": {"Magic-13": "Air-2", "Magic-14": "Air-7"}}]
-
-
-def test_mirrors_completing_a_fifteen_stand_for_the_largest_numbers_that_fit(game):
-    """What Mirrors stand for is printed, so it must be one answer: a Fifteen's wild numbers are the
-    largest that fit (docs/rules/torqu.md). Air-1, Earth-2 and two Mirrors make 15 as an 11 and a 1
-    (Air-11, and Earth-1 since Air-1 is in the set), not as two 6s."""
-    result = score(game, ["Air-1", "Earth-2", "Magic-13", "Magic-14"])
-    assert result["score"] == 120
-    assert result["sets"] == [{"cards": ["Air-1", "Earth-2", "Magic-13", "Magic-14"], "kind": "fifteen",
-                               "points": 120, "wild": {"Magic-13": "Earth-1", "Magic-14": "Air-11"}}]
-
-
-def test_a_mirror_completing_a_straight_of_several_suits_takes_the_first_free_suit(game):
-    """A Straight is "not all one suit"; when the real cards are of several suits already, the Mirror
-    need not keep off any suit and is printed in the first free one in the deck's order: Air-6, Earth-7,
-    Water-8 and Magic-13 as Air-9 (the highest window, 30 + 6 + 7 + 8 + 9)."""
-    result = score(game, ["Air-6", "Earth-7", "Water-8", "Magic-13"])
-    assert result["score"] == 60
-    assert result["sets"] == [{"cards": ["Air-6", "Earth-7", "Water-8", "Magic-13"], "kind": "straight",
-                               "points": 60, "wild": {"Magic-13": "Air-9"}}]
-
-
-def test_a_mirror_completing_a_four_of_a_kind_takes_the_first_free_suit(game):
-    """Four of a Kind: one number, the four cards distinct; a Mirror completing three 10s is printed as
-    the 10 of the first suit in the deck's order not in the set (Fire-10), one answer of the seven."""
-    result = score(game, ["Air-10", "Earth-10", "Water-10", "Magic-13"])
-    assert result["score"] == 100
-    assert result["sets"] == [{"cards": ["Air-10", "Earth-10", "Water-10", "Magic-13"], "kind": "four_of_a_kind",
-                               "points": 100, "wild": {"Magic-13": "Fire-10"}}]
+@pytest.mark.parametrize("names, kind_name, points, wild", [
+    # a Fifteen Flush's wild numbers: the largest that fit, largest first (Air 7 and 2, not 6 and 3)
+    (["Air-1", "Air-5", "Magic-13", "Magic-14"], "fifteen_flush", 180, {"Magic-13": "Air-2", "Magic-14": "Air-7"}),
+    # a Fifteen's: the largest that fit (docs/rules/torqu.md), an 11 and a 1, not two 6s; Earth-1 as Air-1 is in it
+    (["Air-1", "Earth-2", "Magic-13", "Magic-14"], "fifteen", 120, {"Magic-13": "Earth-1", "Magic-14": "Air-11"}),
+    # a Straight's real cards of several suits already: the highest window (30 + 6 + 7 + 8 + 9), the first free suit
+    (["Air-6", "Earth-7", "Water-8", "Magic-13"], "straight", 60, {"Magic-13": "Air-9"}),
+    # a Four of a Kind's: the first suit in the deck's order not in the set, one answer of the seven
+    (["Air-10", "Earth-10", "Water-10", "Magic-13"], "four_of_a_kind", 100, {"Magic-13": "Fire-10"}),
+    # a Mirror that can only complete a Flush (one suit, 30): the suit's highest card not in the set
+    (["Air-1", "Air-5", "Air-10", "Magic-13"], "flush", 30, {"Magic-13": "Air-16"}),
+], ids=["fifteen-flush", "fifteen", "straight", "four-of-a-kind", "flush"])
+def test_what_a_mirror_is_printed_as(game, names, kind_name, points, wild):
+    """What Mirrors stand for is printed, so it must be one answer among the cards that would do as well
+    (docs/rules/torqu.md, "Scoring is exact")."""
+    result = score(game, names)
+    assert result["score"] == points
+    assert result["sets"] == [{"cards": names, "kind": kind_name, "points": points, "wild": wild}]
 
 
 def test_with_dragons_mirrors_complete_a_picture_with_its_first_free_members(dragons):
@@ -313,15 +289,6 @@ def test_with_dragons_mirrors_complete_a_picture_with_its_first_free_members(dra
     (entry,) = result["sets"]
     assert entry["kind"] == "perfect_four"
     assert sorted(entry["wild"].values()) == ["Water-3", "Water-4"]
-
-
-def test_a_mirror_completing_a_flush_stands_for_the_suits_highest_free_card(game):
-    """A Mirror that can only complete a Flush (one suit, 30) is printed as the highest card of that
-    suit not in the set: Air 1, 5, 10 and Magic-13 as Air-16 (one answer, whatever card would do)."""
-    result = score(game, ["Air-1", "Air-5", "Air-10", "Magic-13"])
-    assert result["score"] == 30
-    assert result["sets"] == [{"cards": ["Air-1", "Air-5", "Air-10", "Magic-13"], "kind": "flush", "points": 30,
-                               "wild": {"Magic-13": "Air-16"}}]
 
 
 def test_mirrors_complete_a_lone_dragon_to_the_elemental_picture_it_is_named_for(dragons):
