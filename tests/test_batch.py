@@ -9,6 +9,7 @@ import random as stdlib_random  # test data only: shuffling chunk orders, never 
 import signal
 import types
 from dataclasses import replace
+from pathlib import Path
 
 import orjson
 import pytest
@@ -58,6 +59,14 @@ def test_parse_range_rejects(text, words):
     with pytest.raises(CardgamesError, match=r"--seeds") as err:
         parse_range(text)
     assert words in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_single_seed_and_an_upper_case_prefix_read_as_ms_numbers() -> None:
+    """``ms7`` is the range ms7-ms7 (its one end is both ends, prefix included), and the prefix is
+    matched and kept in lower case whatever case it is typed in: ``MS1-ms5`` is ms1-ms5."""
+    assert parse_range("ms7") == SeedRange(7, 7, "ms")
+    assert parse_range("MS1-ms5") == SeedRange(1, 5, "ms")
+    assert parse_range("Ms3") == SeedRange(3, 3, "ms")
 
 
 def test_seed_set_keeps_runs():
@@ -122,6 +131,14 @@ def test_chunk_sizes_follow_the_games_speed():
         ((0, 2),), ((2, 3),), ((3, 5), (9, 10)), ((10, 11),)]
 
 
+def test_a_chunk_measured_at_0_seconds_keeps_the_first_chunk_size() -> None:
+    """A clock too coarse to see a fast chunk reports 0 s: no speed is measured yet, so chunks stay
+    at the first size (8 seeds), rather than dividing by zero."""
+    pace = Pace(largest=1000)
+    pace.record(8, 0.0)
+    assert pace.size() == 8
+
+
 # -- statistics: hand-computed values --------------------------------------------------
 def test_wilson_hand_computed():
     # p = 0.4, n = 100, z = 1.959964: centre 0.41920729 / 1.03841459, half-width 0.0942985
@@ -137,6 +154,14 @@ def test_wilson_hand_computed():
         wilson(11, 10)
     # the exact bounds at 0 and n successes, whatever the rounding of the formula would leave
     assert all(wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0 for n in range(1, 500))
+
+
+def test_wilson_names_successes_outside_0_to_n() -> None:
+    """More successes than games, or fewer than none, is the caller's error, said as such (not the
+    square root's "math domain error" that the formula would raise on its own)."""
+    for successes in (11, -1):
+        with pytest.raises(ValueError, match=rf"^successes {successes} not in 0\.\.10$"):
+            wilson(successes, 10)
 
 
 def test_percentiles_nearest_rank_hand_computed():
@@ -225,6 +250,15 @@ def test_summary_multiplayer_hand_computed():
     assert "bonus" not in f
 
 
+def test_a_pooled_figure_averages_each_game_over_the_seats_with_a_value() -> None:
+    """A seat's None is no value (skipped), so it is not a seat of the game's mean either: games
+    [4, None, 2] and [1, 1, 1] have means 3 and 1 (not 2 and 1), so the pooled mean is 2 and its sd
+    sqrt(((3 - 2)^2 + (1 - 2)^2) / 1) = sqrt(2), over 2 games and 5 values."""
+    f = summary_of([{"scores": [4, None, 2]}, {"scores": [1, 1, 1]}]).figures(3)
+    assert (f["scores"]["n"], f["scores"]["values"], f["scores"]["mean"]) == (2, 5, 2.0)
+    assert f["scores"]["sd"] == pytest.approx(math.sqrt(2), rel=1e-12) and f["scores[1]"]["n"] == 1
+
+
 def test_first_player_advantage_is_measured_against_the_average_seat():
     """Seat 0's win share minus the average seat's: a tie counts for each of its winners, so the
     shares need not sum to 1, and a seat that never won is a share of 0, not left out."""
@@ -238,6 +272,15 @@ def test_first_player_advantage_is_measured_against_the_average_seat():
     summary.add({"scores": [0, 0, 0, 0], "winners": [0, 1]})
     f = summary.figures(4)
     assert f["first_player_advantage"]["mean"] == pytest.approx(3 / 4 - 3 / 8)  # shares 3/4, 2/4, 1/4, 0
+
+
+def test_seats_that_won_beyond_players_count_in_the_average_seat() -> None:
+    """``players`` names the seats that never won; seats that did win count whatever ``players`` says:
+    with ``players`` 1 and wins by seats 1 and 2, the seats are 0, 1, 2 with shares 0, 1/2, 1/2, so
+    the average seat wins 1/3 and seat 0 is 1/3 below it."""
+    f = summary_of([{"winners": [1]}, {"winners": [2]}]).figures(1)
+    assert [f[f"wins[{s}]"]["count"] for s in range(3)] == [0, 1, 1]
+    assert f["first_player_advantage"]["mean"] == pytest.approx(-1 / 3)
 
 
 def test_summary_merge_is_order_independent():
@@ -286,6 +329,33 @@ def test_welch_against_scipy():
     assert welch(3, 0, 10, 3, 0, 10).p_value == 1.0 and welch(3, 0, 10, 4, 0, 10).p_value == 0.0
     # one game on a side has no spread to estimate: no test, not a verdict
     assert welch(1.0, 0.0, 1, 2.0, 1.0, 10) == welch(1.0, 1.0, 10, 2.0, 0.0, 1) == ("welch-t", None, None)
+
+
+def test_welch_is_the_same_at_any_scale_of_the_values() -> None:
+    """t and its degrees of freedom do not change when every value is multiplied by k. Base sd sqrt(12),
+    n 2 (variance of the mean 6); other sd 3, n 3 (variance of the mean 3); means 0 and 3: se = 3,
+    t = 1, df = 9^2 / (6^2 / 1 + 3^2 / 2) = 2, p = 1 - 1/sqrt(3). From k = 1e100 the variances'
+    squares (1e400) are beyond a float, from 1e160 the variances themselves, and from k = 1e-100
+    (1e-400) down they are below its smallest: the same t and p all the same, not an error."""
+    for k in (1.0, 1e100, 1e160, 1e-100, 1e-170):
+        test = welch(0.0, math.sqrt(12) * k, 2, 3.0 * k, 3.0 * k, 3)
+        assert test.statistic == pytest.approx(1.0, rel=1e-12), k
+        assert test.p_value == pytest.approx(1 - 1 / math.sqrt(3), rel=1e-9), k
+
+
+def test_welch_without_a_finite_spread_is_no_test() -> None:
+    """A spread beyond a float (values near 1e308: the sd is infinite) leaves nothing to test with:
+    no statistic and no p-value, as with one game on a side, never a verdict."""
+    assert welch(0.0, math.inf, 3, 1.0, 1.0, 3) == welch(0.0, 1.0, 3, 1.0, math.inf, 3) == ("welch-t", None, None)
+
+
+def test_welch_with_one_sd_dwarfing_the_other() -> None:
+    """sd 1e100 in 2 games against sd 1e-100 in 3: the second mean is as good as exact, so se = 1e100 /
+    sqrt(2), t = 1e100 / se = sqrt(2), df = 2 - 1 = 1 (Cauchy), and p = 1 - 2/pi * atan(sqrt(2)) =
+    0.3918266; the sds' ratio squared (1e400) is beyond a float, but never computed."""
+    test = welch(0.0, 1e100, 2, 1e100, 1e-100, 3)
+    assert test.statistic == pytest.approx(math.sqrt(2), rel=1e-12)
+    assert test.p_value == pytest.approx(1 - 2 / math.pi * math.atan(math.sqrt(2)), rel=1e-9)
 
 
 def test_betainc_known_values():
@@ -454,6 +524,60 @@ def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path)
     assert summary.games == 1 and all(not seen.add(s) for s in (1, 2, 3))
 
 
+@pytest.mark.parametrize("records, message", [
+    ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": 3}],
+     ":3: figure 'reason' is 3 here, true/false or text before"),
+    ([{"seed": 1, "cards_left": 3}, {"seed": 2, "cards_left": True}],
+     ":3: figure 'cards_left' is True here, a number or text before"),
+    ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": True}],
+     ":3: figure 'reason' is True here, a number or text before"),
+    ([{"seed": 1, "won": True}, {"seed": 2, "won": "yes"}],
+     ":3: figure 'won' is 'yes' here, a number or true/false before"),
+])
+def test_a_figure_that_changes_kind_is_named_at_its_line(tmp_path: Path, records: list[dict], message: str) -> None:
+    """A figure keeps its kind (a number, true/false or text) from record to record: text then a number,
+    a number then true/false, text then true/false, true/false then text are each refused at the line
+    of the change, rather than folded into two kinds of statistics under one name."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, records)
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value) == f"{path}{message}"
+
+
+def test_a_winner_without_a_team_is_named_at_its_line(tmp_path: Path) -> None:
+    """``teams`` gives each seat's team: a winning seat 2 with teams [0, 1] has none, and is refused as
+    a record the summary cannot read (at its line, not an IndexError)."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, {**HEADER, "game": "torqu", "players": 4, "agents": ["random"] * 4},
+               [{"seed": 1, "scores": [1, 2, 3, 4], "winners": [2], "teams": [0, 1]}])
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value) == f"{path}:2: teams must give every seat's team as an integer"
+
+
+def test_a_header_names_1_to_64_players_as_an_integer(tmp_path: Path) -> None:
+    """64 players (MAX_PLAYERS, with 64 agents) is a valid header; ``true`` is no player count, even
+    with one agent (true == 1 in Python)."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, {**HEADER, "players": 64, "agents": ["random"] * 64}, [{"seed": 1, "winners": [63]}])
+    header, summary, _ = read_summary(path)
+    assert header["players"] == 64 and summary.wins == {63: 1}
+    write_file(path, {**HEADER, "players": True}, [{"seed": 1, "won": True}])
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value) == f"{path}:1: header field 'players' has the wrong type or value"
+
+
+def test_true_is_no_winning_seat(tmp_path: Path) -> None:
+    """Winners are seat numbers: ``true`` (equal to seat 1 in Python) is refused at its line."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, {**HEADER, "players": 2, "agents": ["greedy"] * 2}, [{"seed": 1, "winners": [True]}])
+    with pytest.raises(CardgamesError) as err:
+        read_summary(path)
+    assert str(err.value) == f"{path}:2: winners must list seats 0..1"
+
+
 def test_progress_line():
     stream = io.StringIO()
     progress = Progress(enabled=True, stream=stream)
@@ -586,6 +710,19 @@ def test_significance_is_at_p_below_0_05_hand_computed():
     assert compare_figure({**base, "n": 0}, other) is None and compare_figure(base, {**other, "n": 0}) is None
 
 
+def test_compare_figure_gives_each_file_its_own_spread_and_games() -> None:
+    """Welch's test takes each file's own sd and n: base sd sqrt(12) in 2 games, other sd 3 in 3 games,
+    means 0 and 3: t = 1 on 2 degrees of freedom, p = 1 - 1/sqrt(3) = 0.4226497 (see
+    test_welch_is_the_same_at_any_scale_of_the_values); the sds or the ns swapped would give
+    t = 3 / sqrt(4.5 + 4) = 1.0289."""
+    base = {"kind": "distribution", "n": 2, "mean": 0.0, "sd": math.sqrt(12)}
+    other = {"kind": "distribution", "n": 3, "mean": 3.0, "sd": 3.0}
+    test = compare_figure(base, other)
+    assert test["test"] == "welch-t" and test["difference"] == 3.0
+    assert test["statistic"] == pytest.approx(1.0, rel=1e-12)
+    assert test["p_value"] == pytest.approx(1 - 1 / math.sqrt(3), rel=1e-9) and not test["significant"]
+
+
 def test_a_p_value_of_exactly_0_05_is_not_significant(monkeypatch):
     """docs/batch.md: significant means p < 0.05, so p = 0.05 itself is no difference (the test is
     stubbed: no counts give exactly 0.05)."""
@@ -675,6 +812,18 @@ def test_p_values_from_0_0001_up_are_written_with_four_decimals():
     b = summary_of([{"won": i < 9} for i in range(20)])
     last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
     assert last.split() == ["won", "B", "vs", "A", "0.4500", "z", "3.4078", "0.0007", "yes"]
+
+
+def test_a_p_value_of_exactly_0_0001_is_written_with_four_decimals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """0.0001 itself is the smallest p written as a decimal (0.0001), not 1.0e-04 (the test is stubbed:
+    no counts give exactly 0.0001)."""
+    from cardgames.engine.batch import compare
+
+    monkeypatch.setattr(compare, "two_proportion", lambda *counts: compare.Test("z", 3.8906, 1e-4))
+    a = summary_of([{"won": False}] * 20)
+    b = summary_of([{"won": i < 9} for i in range(20)])
+    last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
+    assert last.split() == ["won", "B", "vs", "A", "0.4500", "z", "3.8906", "0.0001", "yes"]
 
 
 def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():

@@ -659,6 +659,33 @@ def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):
     assert "inf" in run_cli("stats", str(huge)).stdout.splitlines()[-1]
 
 
+def test_stats_compares_files_of_values_near_the_float_limit(run_cli, tmp_path: Path) -> None:
+    """Files of huge or tiny values are put side by side without a traceback. x's spread is beyond a
+    float (an infinite sd): its means have no test (n/a), which is no difference. y (0, 1e100, 2e100
+    against 1e100, 2e100, 3e100) and z (the same times 1e-200) have sds 1e100 and 1e-100, whose
+    squares' squares leave a float: they are tested as any other, t = 1 / sqrt(2 / 3) = sqrt(1.5) = 1.2247."""
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    header = good.read_bytes().split(b"\n", 1)[0] + b"\n"
+    files = []
+    for name, xs, steps in (("a", ("1e308", "-1e308", "1e308"), (0, 1, 2)),
+                            ("b", ("-1e308", "1e308", "-1e308"), (1, 2, 3))):
+        path = tmp_path / f"{name}.jsonl"
+        path.write_bytes(header + "".join(f'{{"seed":{s},"x":{x},"y":{n}e100,"z":{n}e-100}}\n'
+                                          for s, (x, n) in enumerate(zip(xs, steps, strict=True))).encode())
+        files.append(path)
+    report = stats_json(run_cli, *files)
+    tests = {t["figure"]: t for t in report["comparisons"]}
+    assert (tests["x"]["statistic"], tests["x"]["p_value"], tests["x"]["significant"]) == (None, None, False)
+    for figure in ("y", "z"):
+        assert tests[figure]["statistic"] == pytest.approx(1.5 ** 0.5, rel=1e-9), figure
+        assert tests[figure]["p_value"] > 0.05 and not tests[figure]["significant"], figure
+    table = run_cli("stats", *map(str, files))
+    assert table.exit_code == 0 and "Traceback" not in table.output
+    assert next(line for line in table.stdout.splitlines() if line.split()[:2] == ["x", "B"]).split()[-3:] == [
+        "n/a", "n/a", "no"]
+
+
 def test_workers_default_to_every_core_and_a_scheduler_is_not_capped(run_cli, monkeypatch):
     """No --workers: one a core. More than the cores: capped, and said in the plural; with --scheduler
     the workers are a remote cluster's, never capped by this machine's cores."""

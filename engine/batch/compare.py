@@ -36,13 +36,15 @@ def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
 
 def welch(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) -> Test:
     """Welch's unequal-variance t test of mean1 == mean2 (Welch-Satterthwaite degrees of freedom)."""
-    if n1 < 2 or n2 < 2:
+    if n1 < 2 or n2 < 2 or not math.isfinite(sd1 + sd2):  # an infinite sd: a spread beyond a float
         return Test("welch-t", None, None)
-    v1, v2 = sd1 * sd1 / n1, sd2 * sd2 / n2
-    se2 = v1 + v2
-    if se2 == 0:
+    scale = max(sd1, sd2)
+    if scale == 0:
         return Test("welch-t", None, 1.0 if mean1 == mean2 else 0.0)
-    t = (mean2 - mean1) / math.sqrt(se2)
+    # In units of the larger sd: the variances and their squares neither overflow nor underflow
+    v1, v2 = (sd1 / scale) ** 2 / n1, (sd2 / scale) ** 2 / n2
+    se2 = v1 + v2
+    t = (mean2 - mean1) / scale / math.sqrt(se2)
     df = se2 * se2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
     return Test("welch-t", t, student_t_two_sided(t, df))
 
