@@ -5,10 +5,11 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import orjson
 import pytest
 
 from cardgames.engine.agents import make_agents
-from cardgames.engine.core import State, play
+from cardgames.engine.core import Game, State, play
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.registry import ENGINES, engine_agents, load_game
 from cardgames.engine.rng import SEED_MAX
@@ -55,3 +56,29 @@ def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
     asked = []
     stopped = play(game, 3, agents, stop=lambda state: asked.append(state) or len(asked) > 5)
     assert len(asked) == 6 and stopped.history == full.history[:5] and not stopped.state.is_terminal()
+
+
+def test_tuple_fields_are_json_lists_and_come_back_as_the_same_action() -> None:
+    """An action's JSON form writes a tuple field as a list (Turup's ``take``), so it is what its log file
+    reads back as; ``action_from_json`` turns the list back into a tuple, giving the very action (hashable,
+    and equal to the legal one)."""
+    game = load_game("turup", (), 2)
+    captures = [action for _, action in play(game, 3, make_agents(["random"], game)).history
+                if type(action).__name__ == "Capture"]
+    assert captures
+    for action in captures:
+        data = game.action_to_json(action)
+        assert isinstance(data["take"], list) and orjson.loads(orjson.dumps(data)) == data
+        rebuilt = game.action_from_json(data)
+        assert rebuilt == action and hash(rebuilt) == hash(action)
+
+
+def test_the_base_narration_and_drawing_a_new_game_inherits() -> None:
+    """Every bundled game overrides them; a new game inherits these: an action narrated as "player <seat>:
+    <its JSON form>" with the seat 0-based as in logs, and a deal drawn as its JSON indented by two spaces."""
+    game = load_game("eiffel-tower")
+    state = game.new_state(3)
+    assert Game.describe_action(game, state, state.legal_actions()[0]) == "player 0: {'type': 'play', 'row': 2}"
+    deal = state.deal_json()
+    drawing = Game.render_deal(game, deal)
+    assert drawing.splitlines()[:2] == ["{", '  "rows": ['] and orjson.loads(drawing) == deal

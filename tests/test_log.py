@@ -12,6 +12,8 @@ import stat
 import sys
 import tempfile
 import threading
+from pathlib import Path
+from typing import Any, Callable
 
 import orjson
 import pytest
@@ -30,6 +32,13 @@ from cardgames.engine.rng import RNG_NAME
 def log():
     game = load_game("eiffel-tower")
     return build_log(game, play(game, 7, make_agents([], game)))
+
+
+@pytest.fixture(scope="module")
+def turup_log() -> dict[str, Any]:
+    """A game of two rounds, so of two deals (the second made when round 2 starts)."""
+    game = load_game("turup", (), 2)
+    return build_log(game, play(game, 3, make_agents(["random"], game)))
 
 
 def test_header(log):
@@ -85,6 +94,47 @@ def test_a_log_of_another_seed_is_refused_at_its_deal_not_at_a_step(log):
         replay({**copy.deepcopy(log), "seed": 8})
 
 
+@pytest.mark.parametrize("kept", [None, 10], ids=["whole", "first-10-actions"])
+def test_a_deal_cut_short_is_not_the_seeds_deal(log: dict[str, Any], kept: int | None) -> None:
+    """A logged deal missing its last stock card is not the seed's deal (the seed's lists may only be
+    shorter than the logged ones, by deals still to come): refused at the deal, not replayed and then
+    blamed on missing actions, even in a log whose actions are cut short too."""
+    bad = copy.deepcopy(log)
+    bad["actions"] = bad["actions"][:kept]
+    bad["deal"]["stock"].pop()
+    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+        replay(bad)
+
+
+@pytest.mark.parametrize("kept", [None, -5], ids=["whole", "cut-in-round-2"])
+def test_a_changed_later_deal_is_not_blamed_on_missing_actions(turup_log: dict[str, Any], kept: int | None) -> None:
+    """Round 2's deal is made when round 2 starts, so two of its stock cards swapped in the log pass the
+    check after the first deal; once the actions have replayed the deals differ, and the log says a deal the
+    seed does not give, not that actions are missing: none are, or (a log cut short in round 2) the game has
+    made that deal, so more actions would not make it the logged one."""
+    bad = copy.deepcopy(turup_log)
+    bad["actions"] = bad["actions"][:kept]
+    stock = bad["deal"]["rounds"][1]["stock"]
+    stock[-1], stock[-2] = stock[-2], stock[-1]
+    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+        replay(bad)
+
+
+@pytest.mark.parametrize("which,grow", [
+    ("log", lambda deal: deal["stock"].append(deal["stock"][0])),  # one deal, a stock card too many
+    ("turup_log", lambda deal: deal["rounds"].append(copy.deepcopy(deal["rounds"][0]))),  # a third round
+], ids=["a-card-too-many", "a-round-too-many"])
+def test_a_finished_games_longer_deal_is_not_the_seeds(request: pytest.FixtureRequest, which: str,
+                                                       grow: Callable[[dict[str, Any]], None]) -> None:
+    """A logged deal longer than the seed's passes the check after dealing (later deals only append), but
+    once every action has replayed and the game is over no deal is still to come: the deal is not the seed's,
+    and the log is not cut short (its actions all replayed and finished the game)."""
+    bad = copy.deepcopy(request.getfixturevalue(which))
+    grow(bad["deal"])
+    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+        replay(bad)
+
+
 def test_extra_action_after_the_end(log):
     bad = copy.deepcopy(log)
     bad["actions"].append({"player": 0, "action": {"type": "turn"}})
@@ -118,6 +168,25 @@ def test_a_changed_result_is_named_where_it_differs(run_cli, tmp_path):
         replay(bad)
 
 
+def test_a_result_field_only_the_log_has_is_named(log: dict[str, Any]) -> None:
+    """A field the log's result has and the game's has not is named as missing from the game's result."""
+    bad = copy.deepcopy(log)
+    bad["result"]["bonus"] = 1
+    with pytest.raises(LogError, match=r"steps the result\.bonus is missing, but the log says 1$"):
+        replay(bad)
+
+
+def test_a_result_list_of_another_length_is_named_whole(turup_log: dict[str, Any]) -> None:
+    """A list of another length (a score too many) is shown whole where it differs, as a LogError, not a
+    crash comparing its items pairwise."""
+    bad = copy.deepcopy(turup_log)
+    bad["result"]["scores"].append(0)
+    fresh, said = (orjson.dumps(s).decode() for s in (turup_log["result"]["scores"], bad["result"]["scores"]))
+    with pytest.raises(LogError, match=rf"steps the result\.scores is {re.escape(fresh)}, but the log says "
+                                       rf"{re.escape(said)}$"):
+        replay(bad)
+
+
 def test_changed_config_is_detected(log, tmp_path):
     shutil.copytree(bundled_root(), tmp_path / "cfg", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     path = tmp_path / "cfg" / "games" / "eiffel-tower.yaml"
@@ -145,6 +214,20 @@ def test_truncated_log_file(tmp_path, log):
     path = tmp_path / "log.json"
     path.write_bytes(dumps(log)[:500])
     with pytest.raises(LogError, match="truncated"):
+        read_log(path)
+
+
+def test_a_log_over_the_size_limit_is_refused_as_too_large(tmp_path: Path, log: dict[str, Any],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """A log of exactly ``MAX_LOG_BYTES`` is read; one byte more is refused by its size, not read cut to
+    the limit (which here would drop only the final newline and leave a log that reads)."""
+    path = tmp_path / "log.json"
+    path.write_bytes(dumps(log))
+    size = path.stat().st_size
+    monkeypatch.setattr("cardgames.engine.log.MAX_LOG_BYTES", size)
+    assert read_log(path) == orjson.loads(dumps(log))
+    monkeypatch.setattr("cardgames.engine.log.MAX_LOG_BYTES", size - 1)
+    with pytest.raises(LogError, match=rf"^{re.escape(str(path))}: larger than .+; not a game log$"):
         read_log(path)
 
 
@@ -265,6 +348,16 @@ def test_an_action_entry_with_another_field_is_malformed(log):
         replay(bad)
 
 
+def test_a_long_value_is_cut_to_one_short_line(log: dict[str, Any]) -> None:
+    """A value shown in an error is its JSON cut to 120 characters, the last three "...", however long."""
+    bad = copy.deepcopy(log)
+    bad["actions"][3]["note"] = "x" * 500
+    with pytest.raises(LogError) as err:
+        replay(bad)
+    shown = str(err.value).removeprefix("step 4: malformed entry ")
+    assert shown.startswith('{"action":') and shown.endswith("x...") and len(shown) == 120
+
+
 @pytest.mark.parametrize("change,words", [
     (lambda action: action.update(extra=1), "a 'play' action has 'row' (this one: unknown field 'extra')"),
     (lambda action: action.pop("row"), "a 'play' action has 'row' (this one: no field 'row')"),
@@ -275,6 +368,32 @@ def test_an_action_with_wrong_fields_says_which(log, change, words):
     change(bad["actions"][first]["action"])
     with pytest.raises(LogError, match=f"^step {first + 1}: {re.escape(words)}$"):
         replay(bad)
+
+
+@pytest.mark.parametrize("action", [{"row": 0}, {"type": ["play"], "row": 0}, {"type": 1, "row": 0}])
+def test_an_action_without_a_text_type_is_malformed(log: dict[str, Any], action: dict[str, Any]) -> None:
+    """An action's ``type`` names its kind as text: none, a list or a number is a malformed action at its
+    step (not an unknown type None, nor Python's "unhashable type")."""
+    bad = copy.deepcopy(log)
+    first = next(i for i, e in enumerate(bad["actions"]) if e["action"]["type"] == "play")
+    bad["actions"][first]["action"] = action
+    with pytest.raises(LogError, match=f"^step {first + 1}: malformed action "):
+        replay(bad)
+
+
+@pytest.mark.parametrize("action, words", [
+    ({"type": "y" * 3000}, "unknown action type 'yyy"),
+    ({"type": "play", "row": 0, "z" * 3000: 1}, "a 'play' action has 'row' (this one: unknown field 'zzz"),
+    ({"type": 1, "row": "x" * 3000}, "malformed action {'type': 1, 'row': 'xxx"),
+])
+def test_a_long_action_is_named_in_one_short_line(log: dict[str, Any], action: dict[str, Any], words: str) -> None:
+    """An action's type, field names and whole form are cut short in its error like any other value in a
+    log, so a corrupted action of thousands of characters still gives a line that can be read."""
+    bad = copy.deepcopy(log)
+    bad["actions"][0]["action"] = action
+    with pytest.raises(LogError) as err:
+        replay(bad)
+    assert str(err.value).startswith(f"step 1: {words}") and len(str(err.value)) < 200
 
 
 def test_write_atomic_errors_name_the_file(tmp_path, monkeypatch):
@@ -337,3 +456,11 @@ def test_a_missing_folder_is_named_as_given(tmp_path, monkeypatch):
     """A relative name's missing folder is named as the user wrote it, not as an absolute path."""
     monkeypatch.chdir(tmp_path)
     assert target_problem("nodir/g.json") == "there is no folder nodir"
+
+
+def test_a_file_where_a_folder_belongs_is_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``notes.txt/g.json`` where notes.txt is a file: there is no folder notes.txt (it exists, but is
+    not a folder, so not one that is merely unwritable)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("x")
+    assert target_problem("notes.txt/g.json") == "there is no folder notes.txt"

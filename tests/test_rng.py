@@ -49,6 +49,14 @@ def test_extreme_seeds_are_accepted():
     assert Rng(0).next64() != Rng(SEED_MAX).next64()
 
 
+def test_seeds_that_differ_only_above_bit_32_name_different_streams() -> None:
+    """A seed is all 64 bits of its key: 1 and 2**32 + 1, or 2**32 - 1 and 2**64 - 1, are different deals
+    (a key cut to 32 bits would give each pair one stream)."""
+    assert stream_key(1, "deal") != stream_key(2**32 + 1, "deal")
+    assert Rng(1).next64() != Rng(2**32 + 1).next64()
+    assert Rng(2**32 - 1).next64() != Rng(SEED_MAX).next64()
+
+
 @given(st.integers(0, SEED_MAX), st.integers(0, 300))
 def test_inlined_shuffle_consumes_the_stream_like_the_reference_loop(seed, n):
     fast, reference = list(range(n)), list(range(n))
