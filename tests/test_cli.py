@@ -139,6 +139,16 @@ def test_validate_reports_file_and_line(run_cli, tmp_path):
                       "errors": [{"file": str(bad), "line": 7, "message": "missing key 'layout' in 'options'"}]}
 
 
+def test_validate_counts_the_errors_not_the_files_in_its_summary(run_cli, tmp_path):
+    """One file with several errors: the summary line counts the errors listed, not the files."""
+    bad = tmp_path / "games" / "broken.yaml"
+    bad.parent.mkdir()
+    bad.write_text("id: broken\nname: Broken\nfamily: pairing\nengine: pairing\n")
+    result = run_cli("validate", str(bad))
+    assert result.exit_code == 1 and len(result.stdout.splitlines()) == 4  # players, deck, options, variants
+    assert result.stderr == "1 config files checked: 4 error(s)\n"
+
+
 def test_validate_refuses_a_missing_path(run_cli, tmp_path):
     result = run_cli("validate", str(tmp_path / "nope.yaml"))
     assert result.exit_code == 1 and "no such file" in result.stdout

@@ -13,7 +13,7 @@ from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
 from cardgames.engine.registry import ENGINES, engine_module, located
-from cardgames.engine.schema import INT, STR, Field, between, check_mapping, positive
+from cardgames.engine.schema import INT, LIST, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
 from cardgames.engine.yamlfile import MAX_BYTES, parse_document, read_document
 
@@ -953,3 +953,146 @@ def test_an_unknown_engine_is_named_at_its_line(tmp_path):
     report = validate([str(make_root(tmp_path, text))])
     assert [(e.line, e.message) for e in report.errors] == [
         (4, f"unknown engine 'zzz' (known: {', '.join(ENGINES)})")]
+
+
+# -- from a mutation audit of config.py, yamlfile.py, schema.py and validate.py ---------------------
+
+
+def test_a_player_count_of_zero_is_refused_not_read_as_the_default():
+    """``resolve(players=0)`` is a count outside the game's range, not "no count given"."""
+    with pytest.raises(CardgamesError, match="^towers is for 2-4 players, not 0$"):
+        Catalog().resolve("towers", players=0)
+
+
+def test_a_default_player_count_below_the_minimum_is_refused(tmp_path: Path) -> None:
+    """``min <= default`` is checked as well as ``default <= max``, at the ``players`` line."""
+    towers = (BUNDLED / "games" / "towers.yaml").read_text()
+    assert "players: {min: 2, max: 4, default: 4}" in towers
+    text = towers.replace("players: {min: 2, max: 4, default: 4}", "players: {min: 2, max: 4, default: 1}")
+    report = validate([str(make_root(tmp_path, text, "towers"))])
+    line = text.splitlines().index("players: {min: 2, max: 4, default: 1}") + 1
+    assert [str(e) for e in report.errors] == [f"{tmp_path / 'games' / 'towers.yaml'}:{line}: players: need min <= "
+                                               "default <= max"]
+
+
+def test_a_games_own_bad_value_is_blamed_on_the_game_under_a_variant_that_leaves_it(tmp_path: Path) -> None:
+    """Strict sets ``options.strict``, not the layout: a layout too large for the deck is the game
+    file's line under Strict too (a variant is blamed only for the very key it sets)."""
+    from cardgames.engine.registry import load_game
+
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", "[60, 60]")
+    root = make_root(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_game("my-tower", ("strict",), catalog=Catalog([root, BUNDLED]))
+    line = text.splitlines().index("  layout: [60, 60]") + 1
+    assert (err.value.path, err.value.line) == (str(root / "games" / "my-tower.yaml"), line)
+    assert err.value.message.startswith("the layout has 120 rows")
+
+
+def test_a_title_template_wraps_the_name_as_far_as_it_goes():
+    """A titled variant after an untitled one wraps the name so far ("Strict Castle + Loose"),
+    and two titles nest; neither starts again from the game's bare name."""
+    from cardgames.engine.config import game_title
+
+    loose, strict = {"name": "Loose"}, {"name": "Strict", "title": "Strict {game}"}
+    assert game_title("Castle", [loose, strict]) == "Strict Castle + Loose"
+    assert game_title("Castle", [strict, {"name": "Big", "title": "{game} XL"}]) == "Strict Castle XL"
+
+
+def test_a_command_stops_at_the_first_error_validate_lists(tmp_path: Path, run_cli) -> None:
+    """A game file with two schema errors: a command names the first that ``validate`` lists."""
+    text = EIFFEL.replace("name: Eiffel Tower", "name: 7") + "colour: blue\n"
+    root = make_root(tmp_path, text, "eiffel-tower")
+    errors = validate([str(root)]).errors
+    assert len(errors) == 2
+    dealt = run_cli("--configs", str(root), "deal", "eiffel-tower", "--seed", "1")
+    assert dealt.exit_code == 1 and dealt.stderr == f"Error: {errors[0]}\n"
+
+
+def test_a_bad_option_of_a_variant_fitting_a_game_and_its_family_is_reported_once(tmp_path: Path) -> None:
+    """A variant that applies to both ``pairing`` and ``eiffel-tower`` (one engine twice) has its bad
+    option named once, not once per target."""
+    (tmp_path / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    text = strict.replace("applies_to: [pairing]", "applies_to: [pairing, eiffel-tower]").replace(
+        "  strict: true", "  strict: 7")
+    path = tmp_path / "variants" / "strict.yaml"
+    path.write_text(text)
+    line = text.splitlines().index("  strict: 7") + 1
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{line}: 'options.strict' must be true or false, not 7"]
+
+
+def test_copies_by_players_refuses_true_as_a_copy_count(tmp_path: Path) -> None:
+    """YAML's true is a bool, which Python counts as 1: a copy count must be an integer, at its line."""
+    text = EIFFEL.replace("copies: 2}", "copies: 2, copies_by_players: {5: true}}")
+    report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
+    line = text.splitlines().index("deck: {type: french, copies: 2, copies_by_players: {5: true}}") + 1
+    assert len(report.errors) == 1 and str(report.errors[0]).startswith(
+        f"{tmp_path / 'games' / 'eiffel-tower.yaml'}:{line}: 'deck.copies_by_players': keys must be player counts")
+
+
+def test_a_number_field_takes_an_integer_but_not_true():
+    """A float field ("a number") takes 3 as well as 0.5; true is no number."""
+    fields = {"cut": Field((float,))}
+    for text in ("cut: 3\n", "cut: 0.5\n"):
+        doc = parse_document(text)
+        assert check_mapping(doc.data, fields, doc) == []
+    doc = parse_document("cut: true\n")
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == ["<string>:1: 'cut' must be a number, not True"]
+
+
+def test_a_whole_value_check_never_sees_parts_of_the_wrong_type():
+    """A field's own check runs only once its items are sound: a word among the numbers is named at
+    its item, and the sum check (which would fail on it) is not run."""
+    fields = {"rows": Field(LIST, items=Field(INT), check=lambda v: None if sum(v) <= 10 else "must sum to 10 or less")}
+    doc = parse_document("rows: [1, x]\n")
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
+        "<string>:1: 'rows[1]' must be an integer, not 'x'"]
+    doc = parse_document("rows: [6, 5]\n")
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == ["<string>:1: 'rows': must sum to 10 or less"]
+
+
+def test_a_card_repeating_the_first_is_reported_at_its_line(tmp_path: Path) -> None:
+    """The second entry repeating the first is a repeat too (at its own line, not line 1's "cannot build")."""
+    (tmp_path / "decks").mkdir()
+    deck = tmp_path / "decks" / "odd.yaml"
+    deck.write_text("id: odd\nname: Odd\ncards:\n  - {name: X}\n  - {name: X}\n")
+    assert [str(e) for e in validate([str(deck)]).errors] == [f"{deck}:5: card name 'X' is used twice"]
+
+
+def test_a_variant_that_does_not_exist_is_named_at_its_item_line(tmp_path: Path) -> None:
+    """In a block list of variants, the missing one is reported at its own line, not the list's first."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]",
+                                                                      "variants:\n  - strict\n  - nope")
+    report = validate([str(make_root(tmp_path, text))])
+    line = text.splitlines().index("  - nope") + 1
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
+        ("my-tower.yaml", line, "variant 'nope' does not exist")]
+
+
+def test_an_id_clash_is_found_when_a_variant_shares_its_games_id(tmp_path: Path) -> None:
+    """Game and variant ids are separate names: a variant called t2, offered by game t2, whose alias
+    strict-t2 is also a game's id, is reported like any other clash."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: t2").replace("[strict]", "[t2]"), "t2")
+    (root / "games" / "strict-t2.yaml").write_text(EIFFEL.replace("id: eiffel-tower", "id: strict-t2"))
+    (root / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    (root / "variants" / "t2.yaml").write_text(strict.replace("id: strict", "id: t2"))
+    report = validate([str(root)])
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
+        ("strict-t2.yaml", 1, "id 'strict-t2' is also variant t2's alias of t2")]
+
+
+def test_a_deck_the_engine_cannot_build_is_blamed_on_the_games_deck_line(tmp_path: Path) -> None:
+    """``validate GAME`` alone (its deck not checked with it): a deck that names two cards alike is
+    reported at the game's ``deck`` line, where the deck is chosen, not at line 1."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: odd")
+    root = make_root(tmp_path, text)
+    (root / "decks").mkdir()
+    (root / "decks" / "odd.yaml").write_text("id: odd\nname: Odd\ncards:\n  - {name: X, value: 1}\n"
+                                             "  - {name: X, value: 13}\n")
+    game = root / "games" / "my-tower.yaml"
+    line = text.splitlines().index("deck: {type: odd, copies: 2}") + 1
+    assert [str(e) for e in validate([str(game)]).errors] == [
+        f"{game}:{line}: deck 'odd': two cards are named 'X' (1 player)"]

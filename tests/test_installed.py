@@ -106,6 +106,19 @@ def test_a_closed_stdout_is_one_line(tmp_path, args):
     assert result.stderr.decode() == "Error: stdout is closed (redirect it to /dev/null to discard the output)\n"
 
 
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_full_disk_under_a_json_document_is_one_line(tmp_path: Path) -> None:
+    """A JSON document smaller than stdout's buffer is flushed where it is written, so a full disk is
+    the command's one-line error (exit 1), not Python's "Exception ignored" at exit (exit 120). Run
+    with stdout block-buffered, as it is in a pipe or a file (PYTHONUNBUFFERED unset)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([str(SCRIPT), "deal", "eiffel-tower", "--seed", "7", "--format", "json"], cwd=tmp_path,
+                                stdout=full, stderr=subprocess.PIPE, timeout=120, env=env)
+    assert result.returncode == 1
+    assert result.stderr.decode() == "Error: cannot write the output: No space left on device\n"
+
+
 def _small_files() -> None:
     import resource
 
