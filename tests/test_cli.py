@@ -501,3 +501,21 @@ def test_validate_json_exits_1_when_a_check_fails(run_cli, tmp_path):
     result = run_cli("validate", str(bad), "--format", "json")
     assert result.exit_code == 1 and orjson.loads(result.stdout)["ok"] is False
     assert run_cli("validate", "--format", "json").exit_code == 0
+
+
+def test_simulate_narrates_on_stdout_even_with_a_log_file(run_cli, tmp_path) -> None:
+    """--format text with --log FILE: the log goes to the file and the narration still to stdout,
+    its first line naming the game, the seed and every seat's agent."""
+    path = tmp_path / "g.json"
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "7", "--agent", "random", "--format", "text",
+                     "--log", str(path))
+    assert result.exit_code == 0 and orjson.loads(path.read_bytes())["seed"] == 7
+    assert result.stdout.splitlines()[0] == "Eiffel Tower, seed 7, agents random"
+    assert result.stdout.splitlines()[-1].startswith("result: {")
+
+
+@pytest.mark.parametrize("typo,command", [("solv", "solve"), ("dael", "deal"), ("replai", "replay")])
+def test_a_mistyped_command_suggests_the_close_one(run_cli, typo: str, command: str) -> None:
+    """A one- or two-letter slip in a command name still gets its suggestion."""
+    result = run_cli(typo)
+    assert result.exit_code == 2 and f"No such command {typo!r}. Did you mean {command!r}?" in result.stderr

@@ -833,6 +833,16 @@ def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
         ("AH", "H", "A", 1, {"high": True}), ("Fool", "H", "0", 0, {"wild": True})]
 
 
+def test_each_physical_card_records_its_copy_and_its_plain_face() -> None:
+    """With ``copies=2`` the first deck's cards are copy 0 and the second's copy 1, and every card's
+    ``face`` is its plain name (``QH``), the ``#2`` being only in the later copy's ``name``."""
+    deck = Deck(read_document(BUNDLED / "decks" / "french.yaml").data, copies=2)
+    first, second = deck.cards[deck.code("QH")], deck.cards[deck.code("QH#2")]
+    assert (first.name, first.face, first.copy) == ("QH", "QH", 0)
+    assert (second.name, second.face, second.copy) == ("QH#2", "QH", 1)
+    assert [c.copy for c in deck.cards] == [0] * 52 + [1] * 52
+
+
 def test_an_unknown_long_card_name_is_clipped_in_the_message():
     """An unknown card name of hundreds of characters is cut short in the one-line error."""
     with pytest.raises(CardgamesError) as err:

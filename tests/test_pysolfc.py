@@ -70,3 +70,32 @@ def test_each_generator_range_is_pinned(eiffel, number, first_rows, waste):
     assert sorted(state.all_cards()) == list(range(104))
     deal = state.deal_json()
     assert [row[0] for row in deal["rows"]][:6] == first_rows and deal["waste"] == [waste]
+
+
+@pytest.mark.parametrize("text,expected", [("1_000", "1000"), ("1.000", "1000"), ("ms_12", "ms12"), ("ms1.2", "ms12")])
+def test_underscores_and_dots_are_separators_like_commas(text: str, expected: str) -> None:
+    """The reference deletes ``_`` and ``.`` from a number as it deletes ``#``, ``-``, ``,`` and spaces."""
+    assert normalize(text) == expected
+
+
+@pytest.mark.parametrize("bad", ["7l", "7LL", "ms7l"])
+def test_only_one_capital_trailing_l_is_dropped(bad: str) -> None:
+    """One trailing capital ``L`` is removed before lower-casing: a lower-case ``l`` or a second ``L``
+    stays in the number and makes it invalid, as in PySolFC."""
+    with pytest.raises(CardgamesError, match="invalid PySolFC game number"):
+        normalize(bad)
+
+
+@pytest.mark.parametrize("game,available", [("eiffel-tower", True), ("new-eiffel-tower", True), ("castle", False),
+                                            ("keshava", False), ("wizards-tower", False)])
+def test_pysolfc_numbers_are_only_for_french_deck_pairing_games(game: str, available: bool) -> None:
+    """PySolFC's numbering reproduces its deals only on its own card order (the French deck): a pairing
+    game on any other deck refuses ``--rng pysolfc`` rather than deal something PySolFC never dealt."""
+    from cardgames.engine.errors import OptionConflictError
+
+    pairing = load_game(game)
+    if available:
+        assert pairing.check_seed("ms1", "pysolfc") == "ms1"
+    else:
+        with pytest.raises(OptionConflictError, match=f"--rng pysolfc is not available for {game}"):
+            pairing.check_seed("1", "pysolfc")

@@ -220,6 +220,15 @@ def test_a_ranges_summary_counts_lost_deals_apart_from_undecided_ones(run_cli):
     assert result.exit_code == 0 and result.stderr == "2/4 winnable, 0 undecided\n"
 
 
+@pytest.mark.parametrize("option,value", [("--budget", "0"), ("--sat-effort", "-1"), ("--sat-effort", "-0.5")])
+def test_solve_refuses_a_budget_below_one_and_a_negative_effort(run_cli, option: str, value: str) -> None:
+    """A node budget of 0 or a negative CP-SAT effort is a usage error (exit 2, one line naming the
+    option), before any deal is searched."""
+    result = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", option, value)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and f"Invalid value for '{option}'" in result.stderr
+
+
 def test_solve_help_names_the_solvers_own_defaults(run_cli):
     """The help's defaults are read from the solver when shown, so they cannot go stale."""
     from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, SEARCH_ONLY_BUDGET
