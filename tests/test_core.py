@@ -82,3 +82,28 @@ def test_the_base_narration_and_drawing_a_new_game_inherits() -> None:
     deal = state.deal_json()
     drawing = Game.render_deal(game, deal)
     assert drawing.splitlines()[:2] == ["{", '  "rows": ['] and orjson.loads(drawing) == deal
+
+
+# -- gaps found by a mutation audit of engine/agents --------------------------------------------
+def test_no_agent_names_mean_greedy_for_every_seat_or_random_where_there_is_none(monkeypatch) -> None:
+    """``make_agents([], game)``: "no names means ``greedy`` (or ``random`` where there is none) for all".
+    Towers for three has a greedy agent, so all three seats get it; an engine whose ``AGENTS`` lists no
+    greedy gets ``random`` for every seat."""
+    game = load_game("towers", (), 3)
+    assert [agent.name for agent in make_agents([], game)] == ["greedy"] * 3
+    import cardgames.engine.registry as registry
+
+    monkeypatch.setattr(registry, "engine_agents", lambda engine: {})
+    assert [agent.name for agent in make_agents([], game)] == ["random"] * 3
+
+
+@pytest.mark.parametrize("names", [["random", "greedy"], ["random"] * 4])
+def test_agent_names_must_be_one_or_one_per_seat(names: list[str]) -> None:
+    """``make_agents``: one name serves every seat, otherwise there must be exactly one per seat; two
+    names (or four) for three players are refused, as a usage error naming both counts."""
+    from cardgames.engine.errors import OptionConflictError
+
+    game = load_game("towers", (), 3)
+    with pytest.raises(OptionConflictError, match=f"^{len(names)} agents given for 3 players"):
+        make_agents(names, game)
+    assert [agent.name for agent in make_agents(["random", "greedy", "random"], game)] == ["random", "greedy", "random"]

@@ -408,3 +408,42 @@ def test_a_won_rest_whose_weave_fails_refutes_nothing(monkeypatch, name, variant
             assert not brute_force(state.clone()), seed
             refuted += 1
     assert refuted or name == "wild-capped"
+
+
+def test_the_solver_agent_solves_again_where_only_the_stock_differs():
+    """A position is the same only with the same cards in the same places, the stock's order included:
+    at a position with the rows, waste and turned count of its line but the unturned stock in another
+    order, the agent asks the solver again and wins, instead of playing its line's next move (Play onto
+    row 20), which is right for its own stock but leaves this one unwinnable."""
+    game = load_game("eiffel-tower")
+    agent, = make_agents(["solver"], game)
+    state = game.new_state(11)
+    for _ in range(3):  # the agent's own first moves, on its winning line
+        state.apply(agent.choose(state, state.legal_actions(), None))
+    elsewhere = state.clone()
+    unturned = elsewhere.stock[elsewhere.next:]
+    random.Random(3).shuffle(unturned)
+    elsewhere.stock = elsewhere.stock[:elsewhere.next] + unturned
+    assert (elsewhere.rows, elsewhere.waste, elsewhere.next) == (state.rows, state.waste, state.next)
+    assert elsewhere.stock != state.stock and Solver(game).solve(elsewhere.clone()).winnable  # the premise
+    planned = elsewhere.clone()
+    planned.apply(agent.plan[-1])
+    assert not Solver(game).solve(planned).winnable  # the premise: the line's next move loses here
+    while not elsewhere.is_terminal():
+        elsewhere.apply(agent.choose(elsewhere, elsewhere.legal_actions(), None))
+    assert elsewhere.won()
+
+
+def test_the_solver_agent_finds_its_line_once_per_deal():
+    """"The line is found once per deal and followed while the game is where the line expects it": on a
+    winnable deal the agent asks the solver once, then follows the line to the win; a new deal is
+    solved again, once."""
+    game = load_game("eiffel-tower")
+    agent, = make_agents(["solver"], game)
+    solve, asked = agent.solver.solve, []
+    agent.solver.solve = lambda state: asked.append(state.next) or solve(state)
+    for seed, times in ((3, 1), (11, 2)):
+        state = game.new_state(seed)
+        while not state.is_terminal():
+            state.apply(agent.choose(state, state.legal_actions(), None))
+        assert state.won() and len(asked) == times

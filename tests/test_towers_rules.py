@@ -745,3 +745,42 @@ def test_final_payments_pair_the_players_in_seat_order():
     soldes A 10, B 6, C 2 give A->B, A->C, B->C."""
     payments = final_payments({C: 2, A: 10, B: 6}, parse_cut(0.05), "payee", netted=True)
     assert [(p.payer, p.payee, p.coins) for p in payments] == [(A, B, 4), (A, C, 8), (B, C, 4)]
+
+
+# -- gaps found by a mutation audit of geometry.py and agents.py ----------------------------------
+def test_greedy_passes_when_it_may_and_flees_only_when_it_must() -> None:
+    """The greedy agent's docstring: "With no play it passes when it may, and flees otherwise". Seat 0
+    holds only NE cards and the one open tower takes none of them: under ``no_play: pass`` greedy
+    passes (fleeing would pay its whole solde to everyone), under ``no_play: flee`` it flees."""
+    for no_play, expected in (("pass", Pass), ("flee", Flee)):
+        game = towers_game(2, no_play=no_play, first_player="seat0")
+        state = state_with(game, [["The Beating", "The Crows", "The Sickness"],
+                                  ["The Paladin", "The Keep", "The Snakebite"]])
+        close_towers(game, state, ["LG", "NG", "CG"])
+        actions = state.legal_actions()
+        assert not any(type(a) is Play for a in actions)
+        assert type(make_agent("greedy", game).choose(state, actions, None)) is expected  # Flee() == Pass()
+
+
+def test_greedy_reads_its_cache_from_its_own_side_of_the_table() -> None:
+    """``seating: two_sided``: when greedy, on the far side, weighs whether a play of the tower's own suit
+    lets it play on (rank 2), it reads its other cards' alignments as it sees them (negated). Seat 1 holds
+    the Hidden Truth (Books, printed LG, so CE for it), the Paladin (LG, so CE) and the Keep (NG, so NE),
+    and the Books tower (the only open one) holds NG. The Hidden Truth goes on LG or LN; only after LN can
+    seat 1 play on, so greedy plays LN, though LG comes first (read from the near side, LG would look
+    like the play that lets it go on)."""
+    game = towers_game(2, seating="two_sided", first_player="seat0")
+    state = state_with(game, [["The Paladin", "The Forge", "The Fiend"],
+                              ["The Hidden Truth", "The Paladin", "The Keep"]])
+    close_towers(game, state, ["NG"])
+    state._next_turn(1)
+    actions = state.legal_actions()
+    assert state.current_player == 1
+    on_lg, on_ln = Play("The Hidden Truth", "Books", "LG"), Play("The Hidden Truth", "Books", "LN")
+    assert on_lg in actions and on_ln in actions
+    for play, plays_on in ((on_lg, False), (on_ln, True)):  # the premise, from the rules themselves
+        after = state.clone()
+        after.apply(play)
+        assert (after.current_player == 1 and any(type(a) is Play for a in after.legal_actions())) == plays_on
+    assert actions.index(on_lg) < actions.index(on_ln)
+    assert make_agent("greedy", game).choose(state, actions, None) == on_ln
