@@ -171,9 +171,9 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
         if not isinstance(said, int) or isinstance(said, bool):
             raise LogError(f"step {step}: field 'player' must be a seat number, not {_short(said)}")
         raise LogError(f"step {step}: the log says player {said} acted, but it was player {player}'s turn")
-    legal = state.legal_actions()
-    # The engine's own action, compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
-    own = legal[legal.index(action)] if action in legal else None
+    # The engine's own action, of the same type (actions without fields, such as Towers' pass and flee, are
+    # all equal tuples) and compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
+    own = next((a for a in state.legal_actions() if type(a) is type(action) and a == action), None)
     if own is None or not _same(entry["action"], game.action_to_json(own)):
         raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here")
     state.apply(own)

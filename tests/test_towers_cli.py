@@ -81,6 +81,26 @@ def test_deal_and_simulate_and_replay(run_cli, tmp_path):
     assert run_cli("simulate", "--game", "towers", "--seed", "7", "--players", "5").exit_code == 2  # a usage error
 
 
+def test_a_game_with_a_pass_replays(run_cli, tmp_path):
+    """Under ``no_play: pass`` a player without a play may pass or flee, and a logged pass replays as the
+    pass it is: Pass and Flee have no fields, so they are equal tuples and must be told apart by type.
+    Seed 4 with random agents passes at step 8."""
+    from cardgames.engine.config import bundled_root
+
+    (tmp_path / "games").mkdir()
+    towers = (bundled_root() / "games" / "towers.yaml").read_text()
+    assert towers.count("  no_play: flee\n") == 1
+    (tmp_path / "games" / "towers.yaml").write_text(towers.replace("  no_play: flee\n", "  no_play: pass\n"))
+    log = tmp_path / "towers.json"
+    configs = ("--configs", str(tmp_path))
+    assert run_cli(*configs, "simulate", "--game", "towers", "--seed", "4", "--agent", "random",
+                   "--log", str(log)).exit_code == 0
+    assert json.loads(log.read_text())["actions"][7]["action"] == {"type": "pass"}
+    result = run_cli(*configs, "replay", str(log))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("ok: towers seed 4: ")
+
+
 def test_validate_and_show(run_cli):
     result = run_cli("validate")
     assert result.exit_code == 0, result.stdout + result.stderr
