@@ -985,3 +985,105 @@ def test_a_dask_schedulers_workers_are_its_threads(monkeypatch):
             assert executor.workers == workers
     with DaskExecutor(2, None) as executor:
         assert executor.workers == 2
+
+
+# -- chunking and the window of chunks in flight (mutation-testing audit) --------------------
+def test_run_batch_sizes_chunks_by_the_measured_speed_and_the_executors_workers(tmp_path, monkeypatch) -> None:
+    """After the first chunks of 8 seeds, each chunk holds what the games measured so far say takes
+    5 s, capped so that every one of the executor's workers (a cluster's threads, not the count
+    asked for) keeps busy: with games measured as fast and 4 workers, 640 seeds are played 8 then
+    20 at a time, every seed once and in order."""
+    from cardgames.engine.batch import runner
+
+    clock = [0.0]
+
+    def tick() -> float:  # a worker's clock: every chunk is measured at 1 ms, far under 5 s
+        clock[0] += 0.001
+        return clock[0]
+
+    class FourWorkers(SerialExecutor):
+        workers = 4
+
+    monkeypatch.setattr("cardgames.engine.batch.worker.time", types.SimpleNamespace(perf_counter=tick))
+    monkeypatch.setattr(runner, "make_executor", lambda backend, workers, scheduler: FourWorkers())
+    reported: list[int] = []
+    out = tmp_path / "r.jsonl"
+    outcome = run_batch(load_game("eiffel-tower"), ["greedy"], "native", SeedRange(0, 639), workers=1, out=str(out),
+                        on_chunk=reported.append)
+    assert reported == [8] + [20] * 31 + [12] and outcome.played == outcome.summary.games == 640
+    assert [orjson.loads(line)["seed"] for line in out.read_bytes().split(b"\n")[1:-1]] == list(range(640))
+
+
+def test_the_pool_keeps_a_bounded_window_of_chunks_queued_beyond_the_running_ones(monkeypatch) -> None:
+    """Each worker has chunks queued behind the one it plays (no worker waits for IPC), but never
+    more than ``workers * WINDOW_PER_WORKER`` are in flight (memory stays flat whatever the batch
+    size); results come back in submission (seed) order, every chunk once."""
+    from cardgames.engine.batch import executors
+
+    submitted: list[object] = []
+
+    class Done:
+        def __init__(self, value: object):
+            self.value = value
+
+        def result(self) -> object:
+            return self.value
+
+    class Immediate:  # a pool whose tasks are done as soon as submitted
+        def __init__(self, *args: object, **kwargs: object):
+            pass
+
+        def submit(self, fn, *args):
+            if fn is executors.play_chunk:
+                submitted.append(args[1])
+            return Done(fn(*args))
+
+        def shutdown(self, **kwargs: object) -> None:
+            pass
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Immediate)
+    window = 2 * executors.WINDOW_PER_WORKER
+    chunks_ = [((seed, seed + 1),) for seed in range(window + 4)]
+    in_flight, seeds = [], []
+    with ProcessExecutor(2) as executor:
+        for handed, result in enumerate(executor.map(eiffel_job(), chunks_), 1):
+            in_flight.append(len(submitted) - handed)  # submitted, and not yet handed back
+            seeds += [orjson.loads(line)["seed"] for line in result.lines.split(b"\n")[:-1]]
+    assert window > 2 and in_flight == [window] * 4 + list(range(window - 1, -1, -1))
+    assert seeds == list(range(window + 4)) and submitted == chunks_
+
+
+def test_a_local_cluster_whose_client_cannot_connect_is_closed_and_named(monkeypatch) -> None:
+    """A LocalCluster started for the run but not reached (its client fails) is closed again, not
+    left running with its worker processes, and the failure is one error naming it."""
+    dask_distributed = pytest.importorskip("dask.distributed")
+    closed: list[str] = []
+
+    class Cluster:
+        def __init__(self, *args: object, **kwargs: object):
+            pass
+
+        def close(self) -> None:
+            closed.append("cluster")
+
+    def client(*args: object, **kwargs: object):
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(dask_distributed, "LocalCluster", Cluster)
+    monkeypatch.setattr(dask_distributed, "Client", client)
+    refused = "cannot start or reach Dask scheduler a local cluster: connection refused"
+    with pytest.raises(CardgamesError, match=refused):
+        with DaskExecutor(2, None):
+            pass
+    assert closed == ["cluster"]
+
+
+def test_the_progress_bar_is_full_only_when_every_game_is_done() -> None:
+    """The bar's '#'s are the whole 24ths done, rounded down: 99 games of 100 leave it one short of
+    full, and 1 of 16 (1.5 24ths) draws one."""
+    progress = Progress(enabled=True, stream=io.StringIO())
+    progress.start(100)
+    progress.done = 99
+    assert progress.line(1.0).startswith("[" + "#" * 23 + ".]  99.0% 99/100 games")
+    progress.total, progress.done = 16, 1
+    assert progress.line(1.0).startswith("[#" + "." * 23 + "]")

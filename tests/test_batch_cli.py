@@ -787,3 +787,30 @@ def test_plot_draws_wins_and_scores_per_seat_for_one_file_and_per_file_for_sever
     solitaire.add({"won": True, "cards_left": 0, "plays": 3})
     alone = Run("s.jsonl", {"players": 1}, solitaire)
     assert _win_figures(alone) == ["won"] and _score_series([alone]) == ("cards_left", [("s.jsonl", {0: 1})])
+
+
+def test_plot_names_only_win_figures_on_the_left_and_falls_back_to_a_games_own_number() -> None:
+    """The left panel holds 'won' and 'wins[s]' only, not every figure whose name starts like them;
+    a game with none of scores, cards_left or moves still gets its first numeric figure (by name)
+    drawn on the right, not an empty panel."""
+    summary = Summary()
+    summary.add({"won": True, "wasted": 3, "plays": 7})
+    run = Run("w.jsonl", {"players": 1}, summary)
+    assert _win_figures(run) == ["won"]
+    assert _score_series([run]) == ("plays", [("w.jsonl", {7: 1})])
+
+
+def test_ctrl_c_ends_the_progress_bars_line_before_its_message(run_cli, monkeypatch) -> None:
+    """With the bar drawn (stderr a terminal), an interrupted batch ends the bar's line first, so
+    its message stands on a line of its own instead of trailing the bar."""
+    from cardgames.engine.batch import progress
+
+    class Drawn(progress.Progress):
+        def __init__(self, enabled: bool, stream=None):
+            super().__init__(True, stream)
+
+    monkeypatch.setattr(progress, "Progress", Drawn)
+    interrupt_after_first_chunk(monkeypatch)
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-19", "--workers", "1")
+    assert result.exit_code == 130 and result.stderr.startswith("\r[")
+    assert result.stderr.endswith(" \ninterrupted after 8 games\n")
