@@ -1087,3 +1087,14 @@ def test_the_progress_bar_is_full_only_when_every_game_is_done() -> None:
     assert progress.line(1.0).startswith("[" + "#" * 23 + ".]  99.0% 99/100 games")
     progress.total, progress.done = 16, 1
     assert progress.line(1.0).startswith("[#" + "." * 23 + "]")
+
+
+def test_a_line_of_exactly_the_limit_is_read() -> None:
+    """The limit is the longest line allowed, newline included: a line of ``limit`` bytes is read,
+    one of ``limit + 1`` is refused with its line number."""
+    from cardgames.engine.lines import bounded_lines
+
+    assert list(bounded_lines(io.BytesIO(b"1234567\n12\n"), 8, "r.jsonl", "a result file")) == \
+        [(1, b"1234567\n"), (2, b"12\n")]
+    with pytest.raises(CardgamesError, match=r"^r.jsonl:2: a line longer than 8 bytes: not a result file$"):
+        list(bounded_lines(io.BytesIO(b"12\n12345678\n"), 8, "r.jsonl", "a result file"))

@@ -519,3 +519,10 @@ def test_a_mistyped_command_suggests_the_close_one(run_cli, typo: str, command: 
     """A one- or two-letter slip in a command name still gets its suggestion."""
     result = run_cli(typo)
     assert result.exit_code == 2 and f"No such command {typo!r}. Did you mean {command!r}?" in result.stderr
+
+
+def test_list_json_marks_a_game_itself_as_no_alias(run_cli) -> None:
+    """In JSON a game that is no alias has ``alias_of: null`` (csv shows it as an empty cell)."""
+    rows = {r["id"]: r for r in orjson.loads(run_cli("list", "--format", "json").stdout)}
+    assert rows["eiffel-tower"]["alias_of"] is None
+    assert rows["strict-eiffel-tower"]["alias_of"] == "eiffel-tower + strict"

@@ -1106,3 +1106,22 @@ def test_a_deck_the_engine_cannot_build_is_blamed_on_the_games_deck_line(tmp_pat
     line = text.splitlines().index("deck: {type: odd, copies: 2}") + 1
     assert [str(e) for e in validate([str(game)]).errors] == [
         f"{game}:{line}: deck 'odd': two cards are named 'X' (1 player)"]
+
+
+def test_unknown_name_hints_a_loosely_similar_name() -> None:
+    """A name half right (``eiffel``) still gets its hint: the cutoff is lenient, not only typos."""
+    with pytest.raises(UnknownNameError, match="did you mean 'eiffel-tower'"):
+        Catalog().resolve("eiffel")
+
+
+def test_unknown_name_lists_known_names_sorted_up_to_twelve() -> None:
+    """With no close name, up to twelve known names are given whole and sorted; more are counted
+    and left to the ``cardgames list`` command for that kind."""
+    assert str(UnknownNameError("agent", "zzz", ["random", "greedy"])) == "unknown agent 'zzz'; known: greedy, random"
+    twelve = [f"name{i:02d}" for i in range(12, 0, -1)]
+    assert str(UnknownNameError("deck", "zzz", twelve)).endswith("; known: " + ", ".join(sorted(twelve)))
+    thirteen = [f"name{i:02d}" for i in range(13)]
+    assert str(UnknownNameError("deck", "zzz", thirteen)) == \
+        "unknown deck 'zzz' (13 known: `cardgames list --kind decks` shows them)"
+    assert str(UnknownNameError("variant", "zzz", thirteen)) == \
+        "unknown variant 'zzz' (13 known: `cardgames list --kind variants` shows them)"

@@ -83,3 +83,17 @@ def test_narration_shows_each_round_where_it_starts(run_cli):
     first_play_of_round_2 = next(line for line in lines[start:] if line.lstrip()[:1].isdigit())
     played = sum(1 for line in lines[:start] if line.lstrip()[:1].isdigit())
     assert first_play_of_round_2.lstrip().startswith(f"{played + 1}.")
+
+
+def test_captures_text_puts_each_capture_on_its_own_line(run_cli) -> None:
+    """--format text: one line per capture, its cards separated by spaces, in the game's order."""
+    result = run_cli("captures", "--card", "5S", "--table", "3C,2D,KS,5H", "--format", "text")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["5H", "2D 3C", "2D 3C 5H"]
+
+
+def test_captures_applies_its_variants(run_cli) -> None:
+    """--variant is not ignored: a variant that is not Turup's is a usage error."""
+    result = run_cli("captures", "--card", "5S", "--variant", "strict")
+    assert result.exit_code == 2
+    assert "variant 'strict' does not apply to turup" in result.stderr

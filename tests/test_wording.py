@@ -34,3 +34,15 @@ def test_a_hint_names_three_at_most_the_case_blind_match_first():
     and the closest by similarity fill the rest of a hint of three names in all."""
     assert did_you_mean("GREEDY", ["greedy", "GREED", "GREEN", "GREY"], 0.5) == \
         "; did you mean 'greedy' or 'GREED' or 'GREY'?"
+
+
+def test_only_one_case_blind_match_leads_the_hint() -> None:
+    """Of several names differing only in case, one leads the hint; the rest of it is the closest
+    by similarity (``GREED``), not the other case-blind twin."""
+    assert did_you_mean("GREEDY", ["greedy", "Greedy", "GREED"], 0.5) == "; did you mean 'greedy' or 'GREED'?"
+
+
+def test_sizes_below_a_kibibyte_are_bytes_even_zero() -> None:
+    """Zero divides by every unit: it is still ``0 bytes``, not ``0 MiB``."""
+    assert byte_size(0) == "0 bytes"
+    assert byte_size(1023) == "1,023 bytes"
