@@ -119,6 +119,17 @@ def test_a_number_kind_takes_the_first_cards_of_each_number_in_deck_order(game):
     assert result["leftover"] == ["Earth-1", "Plant-9"]
 
 
+def test_tied_number_kind_packings_keep_the_first_in_shape_order(game):
+    """Among number-kind packings of equal value the number side keeps the first in its shapes'
+    order (a strict comparison), so the arrangement printed does not change between runs or
+    versions: in this hand two Fifteens cost the same, and 4 + 4 + 5 + 2 is kept, not 6 + 4 + 3 + 2."""
+    codes = game.deck.codes(["Air-6", "Air-7", "Water-4", "Fire-2", "Plant-4", "Plant-5", "War-3", "Magic-9",
+                             "Magic-10"])
+    result = game.scorer.arrange(codes, -1)
+    assert result["score"] == brute_force(game, codes, -1)
+    assert [s["cards"] for s in result["sets"]] == [["Water-4", "Fire-2", "Plant-4", "Plant-5"]]
+
+
 def test_mirror_is_wild(game):
     result = score(game, ["Water-1", "Water-2", "Water-3", "Magic-13"])
     assert result["score"] == 300
@@ -457,6 +468,19 @@ def test_a_probed_search_keeps_a_flush_completed_by_a_mirror(game, monkeypatch):
     monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 0)
     codes = game.deck.codes(["Earth-7", "Magic-16", "Dragon-5", "Dragon-11", "Dragon-16"])
     assert game.scorer.value(codes) == game.scorer.arrange(codes)["score"] == brute_force(game, codes, 1) == 23
+
+
+def test_a_probed_search_keeps_four_mirrors_as_a_set(game, monkeypatch):
+    """The number side's bound, like its value, counts four wild cards alone as a set: bounded as four
+    Mirrors left out (a Flush share and an own number each), a search that starts from the probe's
+    packing prunes the optimum, where the four Mirrors make a set of their own."""
+    from cardgames.engine.games.torqu import optimise
+
+    monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 0)
+    monkeypatch.setattr(optimise, "PROBE_NODES", 1)
+    codes = game.deck.codes(["Earth-5", "Celestial-8", "Plant-10", "Animal-12", "Magic-13", "Magic-14", "Magic-15",
+                             "Magic-16"])
+    assert game.scorer.value(codes) == game.scorer.arrange(codes)["score"] == brute_force(game, codes, 1) == 265
 
 
 def test_arrangement_accounts_for_every_card(game):
