@@ -615,6 +615,21 @@ def test_ctrl_c_ends_the_pool_workers_without_waiting_for_their_chunks(tmp_path)
     assert not marker.exists()
 
 
+def test_an_error_drops_the_chunks_still_queued_in_the_pool(tmp_path):
+    """A batch that stops on an error (a game that raised, an output that failed) does not play
+    the chunks it had queued ahead: with one worker busy for a while, only the task already handed
+    to it ahead of time may still run, the four behind it are dropped (waiting for them all would
+    make the error wait a window's worth of chunks)."""
+    markers = [tmp_path / f"chunk{n}" for n in range(5)]
+    with pytest.raises(CardgamesError, match="stop"):
+        with ProcessExecutor(1) as executor:
+            executor._pool.submit(exec, "import time; time.sleep(2)")  # exec: a builtin spawned workers unpickle
+            for marker in markers:
+                executor._pool.submit(exec, f"import pathlib; pathlib.Path({str(marker)!r}).touch()")
+            raise CardgamesError("stop")
+    assert sum(marker.exists() for marker in markers) <= 1
+
+
 def test_a_read_error_is_named_as_one_with_its_line():
     """A file that opens but cannot be read (``/proc/self/mem``, a vanished mount) was reported as
     "cannot write the output" by the CLI's last resort."""
