@@ -196,6 +196,16 @@ def test_describe_hand_computed():
     assert one["sd"] is None and one["ci_low"] is None and one["ci_high"] is None and one["mean"] == 3.0
 
 
+def test_describe_gives_the_sd_at_any_scale_of_the_values():
+    """The hand-computed sample above times k: sd sqrt(32/7) k, whether the variance is beyond a
+    float (k = 1e160 and up: about 4.6e320) or below its smallest (k = 1e-170: 4.6e-340, which
+    came out as 0), and 0 exactly for equal values."""
+    for k in (1.0, 1e100, 1e160, 1e300, 1e-100, 1e-170, 1e-300):
+        row = describe({2 * k: 1, 4 * k: 3, 5 * k: 2, 7 * k: 1, 9 * k: 1})
+        assert row["sd"] == pytest.approx(math.sqrt(32 / 7) * k, rel=1e-12), k
+    assert describe({5: 3})["sd"] == 0.0
+
+
 def summary_of(records) -> Summary:
     """The summary of ``records``, added in order."""
     summary = Summary()
@@ -344,7 +354,7 @@ def test_welch_is_the_same_at_any_scale_of_the_values() -> None:
 
 
 def test_welch_without_a_finite_spread_is_no_test() -> None:
-    """A spread beyond a float (values near 1e308: the sd is infinite) leaves nothing to test with:
+    """A spread beyond a float (values of both signs near 1.7e308: the sd is infinite) leaves nothing to test with:
     no statistic and no p-value, as with one game on a side, never a verdict."""
     assert welch(0.0, math.inf, 3, 1.0, 1.0, 3) == welch(0.0, 1.0, 3, 1.0, math.inf, 3) == ("welch-t", None, None)
 

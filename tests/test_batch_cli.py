@@ -648,14 +648,16 @@ def test_stats_names_a_record_it_cannot_read(run_cli, tmp_path, lines, words):
 
 
 def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):
-    """Their exact spread is beyond a float: infinite, not an OverflowError."""
+    """x's variance is beyond a float but its sd, 2e308 / sqrt(3), is not, and is given; y's spread,
+    sqrt(2) times as large, is beyond a float: infinite, not an OverflowError."""
     good = tmp_path / "good.jsonl"
     batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
     huge = tmp_path / "huge.jsonl"
-    records_ = [f'{{"seed":{s},"x":{v}}}\n' for s, v in ((1, "1e308"), (2, "-1e308"), (3, "1e308"))]
+    records_ = [f'{{"seed":{s},"x":{v}e308,"y":{v * 1.7}e308}}\n' for s, v in ((1, 1), (2, -1), (3, 1))]
     huge.write_bytes(good.read_bytes().split(b"\n", 1)[0] + b"\n" + "".join(records_).encode())
     figures = stats_json(run_cli, huge)["files"][0]["figures"]
-    assert figures["x"]["n"] == 3 and figures["x"]["sd"] is None  # infinite: JSON has no infinity (orjson: null)
+    assert figures["x"]["n"] == 3 and figures["x"]["sd"] == pytest.approx(1e308 / 3**0.5 * 2, rel=1e-15)
+    assert figures["y"]["n"] == 3 and figures["y"]["sd"] is None  # infinite: JSON has no infinity (orjson: null)
     assert "inf" in run_cli("stats", str(huge)).stdout.splitlines()[-1]
 
 
@@ -668,8 +670,8 @@ def test_stats_compares_files_of_values_near_the_float_limit(run_cli, tmp_path: 
     batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
     header = good.read_bytes().split(b"\n", 1)[0] + b"\n"
     files = []
-    for name, xs, steps in (("a", ("1e308", "-1e308", "1e308"), (0, 1, 2)),
-                            ("b", ("-1e308", "1e308", "-1e308"), (1, 2, 3))):
+    for name, xs, steps in (("a", ("1.7e308", "-1.7e308", "1.7e308"), (0, 1, 2)),
+                            ("b", ("-1.7e308", "1.7e308", "-1.7e308"), (1, 2, 3))):
         path = tmp_path / f"{name}.jsonl"
         path.write_bytes(header + "".join(f'{{"seed":{s},"x":{x},"y":{n}e100,"z":{n}e-100}}\n'
                                           for s, (x, n) in enumerate(zip(xs, steps, strict=True))).encode())

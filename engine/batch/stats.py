@@ -88,6 +88,22 @@ def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
     return out
 
 
+def _sqrt(q: Fraction) -> float:
+    """The square root of an exact non-negative fraction, to a float's precision even where ``q``
+    itself is beyond a float: the variance of values near 1e308 overflows one though their sd
+    (up to about 1.3e308) does not, and values 1e-170 apart have a variance that underflows to 0.
+    So the root is taken of ``q`` scaled by a power of 4 into [1/4, 4), and scaled back by the
+    power of 2; an sd beyond a float is infinite."""
+    if q == 0:
+        return 0.0
+    k = (q.numerator.bit_length() - q.denominator.bit_length()) // 2
+    scaled = q / 4**k if k >= 0 else q * 4**-k
+    try:
+        return math.ldexp(math.sqrt(scaled), k)
+    except OverflowError:
+        return math.inf
+
+
 def _estimate(hist: Mapping[Any, int]) -> dict[str, Any]:
     """n, the mean with its normal-approximation 95% interval, and the sample standard deviation
     of a non-empty histogram, computed exactly. With one observation the interval and the
@@ -99,13 +115,7 @@ def _estimate(hist: Mapping[Any, int]) -> dict[str, Any]:
         v = Fraction(value)
         total += v * count
         squares += v * v * count
-    sd = None
-    if n > 1:
-        variance = (squares - total * total / n) / (n - 1)
-        try:
-            sd = math.sqrt(variance)
-        except OverflowError:  # values near the float limit (1e308): exact, but beyond a float
-            sd = math.inf
+    sd = None if n == 1 else _sqrt((squares - total * total / n) / (n - 1))
     mean = float(total / n)
     half = None if sd is None else Z95 * sd / math.sqrt(n)
     return {"n": n, "mean": mean, "ci_low": None if half is None else mean - half,
