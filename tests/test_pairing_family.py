@@ -97,6 +97,21 @@ def test_caps_and_decks_as_the_issue_lists():
         assert game.row_cap is None and load_game(f"strict-{name}").waste_cap == waste_cap
 
 
+def test_the_stats_page_describes_the_games_as_configured():
+    """``docs/rules/pairing-stats.md`` has one row per game and Strict version, and the deck, cards,
+    rows, lines and caps it gives are the configs' now: a layout or cap changed without running
+    ``scripts/pairing_report.py`` again would leave rates measured on another game."""
+    page = (Path(__file__).parents[1] / "docs" / "rules" / "pairing-stats.md").read_text()
+    rows = [line.split(" | ") for line in page.splitlines() if line.startswith("| ") and not line.startswith("| game ")]
+    described = {cells[0].removeprefix("| "): cells[1:6] for cells in rows}
+    assert sorted(described) == sorted(ALL)
+    for name, cells in described.items():
+        game = load_game(name)
+        layout = ", ".join(map(str, game.layout))
+        assert cells == [f"{game.deck.copies} x {game.deck.id}", str(len(game.deck)), f"{game.num_rows} ({layout})",
+                         str(game.row_cap or "none"), str(game.waste_cap or "none")], name
+
+
 def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
     game = load_game("castle")
     code = game.deck.code
