@@ -9,10 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from cardgames.engine.agents import SHARED
 from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
-from cardgames.engine.registry import ENGINES, engine_module, located
+from cardgames.engine.registry import ENGINES, engine_agents, engine_module, located
 from cardgames.engine.schema import INT, LIST, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
 from cardgames.engine.yamlfile import MAX_BYTES, parse_document, read_document
@@ -600,6 +601,18 @@ def test_every_option_an_engine_takes_is_named_on_its_rules_page(engine):
     option added to an engine without a word there fails here."""
     page = (Path(__file__).parent.parent / "docs" / "rules" / f"{engine}.md").read_text()
     assert [name for name in engine_module(engine).OPTIONS if not re.search(rf"`{name}[`:= ]", page)] == []
+
+
+@pytest.mark.parametrize("engine", sorted(ENGINES))
+def test_every_agent_an_engine_offers_is_described_on_its_rules_pages(engine):
+    """``--agent`` takes the shared ``random`` and the engine's own policies: each must be described
+    (named as a list item) on the engine's page or on one of its games' own pages (Eiffel Tower's
+    for the pairing family), so a policy added without a word there fails here."""
+    rules = Path(__file__).parent.parent / "docs" / "rules"
+    games = [g for g in Catalog().ids("games") if Catalog().game(g)["engine"] == engine]
+    pages = "".join(path.read_text() for name in {engine, *games} if (path := rules / f"{name}.md").exists())
+    names = {*SHARED, *engine_agents(engine)}
+    assert [name for name in sorted(names) if not re.search(rf"^[-*] `{name}`", pages, re.MULTILINE)] == []
 
 
 def test_a_folder_without_config_files_is_an_error(tmp_path):
