@@ -65,6 +65,11 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
 
     catalog = catalog or Catalog()
     spec = catalog.resolve(name, variants, players)
+    from .validate import check_deck
+
+    deck_problems = check_deck(catalog.document("decks", catalog.game(spec.id)["deck"]["type"]))
+    if deck_problems:
+        raise deck_problems[0]
     module = engine_module(spec.engine)
     unplayable = getattr(module, "unplayable", None)
     if unplayable is None or not unplayable(spec):  # an unplayable one is refused by its Game, in its words

@@ -85,7 +85,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     for kind, ident, doc in documents:
         errors = Catalog.check_document(kind, doc, ident)
         if kind == "decks" and not errors:
-            errors += _check_deck(doc)
+            errors += check_deck(doc)
             if errors:
                 bad_decks.add(ident)
         if kind == "variants" and not errors:
@@ -108,7 +108,9 @@ def _guess_kind(doc: Document) -> str:
     return "decks"
 
 
-def _check_deck(doc: Document) -> list[ConfigError]:
+def check_deck(doc: Document) -> list[ConfigError]:
+    """A deck file's problems, at their lines. ``validate`` lists them; ``load_game`` stops on the
+    first, so that an engine never meets a deck it cannot build (an empty one ended in a traceback)."""
     from .cards import COPY_MARK, Deck, card_name_problem
 
     problem = card_name_problem(doc.data)

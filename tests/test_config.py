@@ -615,6 +615,24 @@ def test_every_agent_an_engine_offers_is_described_on_its_rules_pages(engine):
     assert [name for name in sorted(names) if not re.search(rf"^[-*] `{name}`", pages, re.MULTILINE)] == []
 
 
+@pytest.mark.parametrize("game, deck", [("torqu", "torqu"), ("turup", "french"), ("eiffel-tower", "french")])
+def test_a_command_stops_on_a_deck_validate_refuses_at_its_line(run_cli, tmp_path, game, deck):
+    """A deck with no cards (its suits emptied) ended Torqu and Turup commands in a traceback; one
+    naming a card twice was refused without its file. Every command now stops where ``validate``
+    does, at the deck file's line, in one line."""
+    (tmp_path / "decks").mkdir()
+    text = (BUNDLED / "decks" / f"{deck}.yaml").read_text()
+    empty = tmp_path / "decks" / f"{deck}.yaml"
+    empty.write_text(re.sub(r"(?ms)^suits:\n.*?(?=^\S)", "suits: []\n", text, count=1))
+    result = run_cli("--configs", str(tmp_path), "deal", game, "--seed", "1")
+    assert result.exit_code == 1 and result.stderr == f"Error: {empty}:1: the deck has no cards\n"
+    twice = re.sub(r"(?m)^suits:\n(  - .*\n(?:    .*\n)*)", r"suits:\n\1\1", text, count=1)
+    empty.write_text(twice)
+    result = run_cli("--configs", str(tmp_path), "simulate", "--game", game, "--seed", "1")
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {empty}:") and "used twice" in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_folder_without_config_files_is_an_error(tmp_path):
     """``validate DIR`` on a folder with no games/, decks/ or variants/ YAML files says so
     rather than passing having checked nothing."""
