@@ -633,6 +633,29 @@ def test_a_command_stops_on_a_deck_validate_refuses_at_its_line(run_cli, tmp_pat
     assert result.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("pictures, words", [("-1", "suit Magic's pictures must be a list of names"),
+                                              ("Books", "suit Magic's pictures must be a list of names"),
+                                              ("[Books, Potions, Wands, Mirrors, Extra]",
+                                               "5 pictures a suit do not split numbers 1..16 evenly")])
+def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_command(run_cli, tmp_path, pictures,
+                                                                                         words):
+    """A suit's ``pictures`` that is no list of names (a number ended ``deal torqu`` in a traceback,
+    a string was read letter by letter) or that cannot split the numbers evenly: ``validate`` passed
+    both, and ``deal`` refused the second without a file. Both are now the game's ``deck`` line's."""
+    (tmp_path / "decks").mkdir()
+    text = (BUNDLED / "decks" / "torqu.yaml").read_text()
+    assert text.count("pictures: [Books, Potions, Wands, Mirrors]") == 1
+    (tmp_path / "decks" / "torqu.yaml").write_text(text.replace("[Books, Potions, Wands, Mirrors]", pictures))
+    game_file = BUNDLED / "games" / "torqu.yaml"
+    line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
+    report = run_cli("--configs", str(tmp_path), "validate")
+    error = f"{game_file}:{line}: deck torqu: {words} (2 players)"
+    assert report.exit_code == 1 and error in report.stdout + report.stderr
+    result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {game_file}:{line}: deck torqu: {words}")
+    assert result.stderr.count("\n") == 1
+
+
 def test_a_folder_without_config_files_is_an_error(tmp_path):
     """``validate DIR`` on a folder with no games/, decks/ or variants/ YAML files says so
     rather than passing having checked nothing."""

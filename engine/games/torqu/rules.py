@@ -27,7 +27,7 @@ from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
-from .scoring import Scorer, most_cards, points_of
+from .scoring import Scorer, most_cards, pictures_problem, points_of
 from .sets import KINDS
 
 
@@ -450,6 +450,9 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
             errors.append((("options", "wild_cards", i), f"options.wild_cards: no card {name!r} in deck {deck.id}"))
+    why = pictures_problem(deck)
+    if why:
+        errors.append((("deck",), why))
     numbers = [c.value for c in deck.cards]
     why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:

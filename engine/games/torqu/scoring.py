@@ -29,6 +29,21 @@ def points_of(options: Mapping[str, Any], top: int) -> Points:
     return Points(**{kind: options["points"][kind] for kind in KINDS}, fifteen_sum=options["fifteen_sum"], top=top)
 
 
+def pictures_problem(deck: Deck) -> str | None:
+    """Why the deck's suits' ``pictures`` cannot name the scorer's pictures, or None: each suit's
+    must be a list of names, and their most per suit must split the numbers 1..top evenly (the
+    seed's four a suit: 1-4, 5-8, ...). ``validate`` reports it at the game's deck line."""
+    for sid, suit in deck.suits.items():
+        names = suit.get("pictures", [])
+        if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+            return f"deck {deck.id}: suit {sid}'s pictures must be a list of names"
+    per_suit = max((len(suit.get("pictures", [])) for suit in deck.suits.values()), default=0)
+    top = max(c.value for c in deck.cards)
+    if per_suit == 0 or top % per_suit:
+        return f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly"
+    return None
+
+
 class Scorer:
     """Scores card codes of one deck under one set of options (points, wilds, Dragons)."""
 
@@ -41,10 +56,11 @@ class Scorer:
         self.suit_ids = suits
         top = max(c.value for c in deck.cards)
         # a suit's numbers split evenly into its pictures, in order (the deck's 4 names: 1-4, 5-8, ...)
+        why = pictures_problem(deck)
+        if why:
+            raise CardgamesError(why)
         per_suit = max(len(deck.suits[sid].get("pictures", [])) for sid in suits)
         size = top // per_suit
-        if size * per_suit != top:
-            raise CardgamesError(f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly")
         picture_of_name: dict[str, int] = {}
         for s, sid in enumerate(suits):
             for k, name in enumerate(deck.suits[sid].get("pictures", [])):
