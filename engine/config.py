@@ -220,7 +220,8 @@ class Catalog:
         applies = self.variant(vid)["applies_to"]
         if gid in applies or game["family"] in applies:
             return None
-        return doc.error(("variants", index), f"variant {vid!r} applies to {', '.join(applies)}, not to {gid} "
+        targets = ", ".join(applies) or "no game"
+        return doc.error(("variants", index), f"variant {vid!r} applies to {targets}, not to {gid} "
                                               f"(family {game['family']})")
 
     def variant_origin(self, spec: "GameSpec", keypath: tuple) -> Document | None:

@@ -656,6 +656,15 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
     assert result.stderr.count("\n") == 1
 
 
+def test_a_variant_that_applies_to_nothing_says_so(run_cli, tmp_path):
+    """``applies_to: []`` made the error read "variant 'death' applies to , not to torqu"."""
+    (tmp_path / "variants").mkdir()
+    text = (BUNDLED / "variants" / "death.yaml").read_text()
+    (tmp_path / "variants" / "death.yaml").write_text(re.sub(r"(?m)^applies_to: .*$", "applies_to: []", text))
+    result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1", "--variant", "death")
+    assert result.exit_code == 1 and "variant 'death' applies to no game, not to torqu (family torqu)" in result.stderr
+
+
 def test_a_folder_without_config_files_is_an_error(tmp_path):
     """``validate DIR`` on a folder with no games/, decks/ or variants/ YAML files says so
     rather than passing having checked nothing."""
