@@ -60,13 +60,12 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
     The engine's ``check_config`` runs here too, not only in ``validate``: a config it rejects
     (a deal larger than the deck, say) stops with its first problem, at the game file's line,
     instead of failing somewhere inside the rules, at the line that sets the value (a variant's, if
-    one does)."""
+    one does). So does ``validate``'s check of the deck file, which stops at the deck's line."""
     from .config import Catalog
+    from .validate import check_deck
 
     catalog = catalog or Catalog()
     spec = catalog.resolve(name, variants, players)
-    from .validate import check_deck
-
     deck_problems = check_deck(catalog.document("decks", catalog.game(spec.id)["deck"]["type"]))
     if deck_problems:
         raise deck_problems[0]

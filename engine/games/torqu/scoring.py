@@ -38,7 +38,7 @@ def pictures_problem(deck: Deck) -> str | None:
         if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
             return f"deck {deck.id}: suit {sid}'s pictures must be a list of names"
     per_suit = max((len(suit.get("pictures", [])) for suit in deck.suits.values()), default=0)
-    top = max(c.value for c in deck.cards)
+    top = max((c.value for c in deck.cards), default=0)
     if per_suit == 0 or top % per_suit:
         return f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly"
     return None
