@@ -622,14 +622,14 @@ def test_a_command_stops_on_a_deck_validate_refuses_at_its_line(run_cli, tmp_pat
     does, at the deck file's line, in one line."""
     (tmp_path / "decks").mkdir()
     text = (BUNDLED / "decks" / f"{deck}.yaml").read_text()
-    empty = tmp_path / "decks" / f"{deck}.yaml"
-    empty.write_text(re.sub(r"(?ms)^suits:\n.*?(?=^\S)", "suits: []\n", text, count=1))
+    deck_file = tmp_path / "decks" / f"{deck}.yaml"
+    deck_file.write_text(re.sub(r"(?ms)^suits:\n.*?(?=^\S)", "suits: []\n", text, count=1))
     result = run_cli("--configs", str(tmp_path), "deal", game, "--seed", "1")
-    assert result.exit_code == 1 and result.stderr == f"Error: {empty}:1: the deck has no cards\n"
+    assert result.exit_code == 1 and result.stderr == f"Error: {deck_file}:1: the deck has no cards\n"
     twice = re.sub(r"(?m)^suits:\n(  - .*\n(?:    .*\n)*)", r"suits:\n\1\1", text, count=1)
-    empty.write_text(twice)
+    deck_file.write_text(twice)
     result = run_cli("--configs", str(tmp_path), "simulate", "--game", game, "--seed", "1")
-    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {empty}:") and "used twice" in result.stderr
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {deck_file}:") and "used twice" in result.stderr
     assert result.stderr.count("\n") == 1
 
 
