@@ -5,11 +5,11 @@ from __future__ import annotations
 from itertools import combinations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgames.engine.errors import CardgamesError
-from cardgames.engine.games.turup.captures import SUBSET_LIMIT, capture_vectors, expand, partitions, run_table
+from cardgames.engine.games.turup.captures import SUBSET_LIMIT, capture_vectors, expand, run_table
 from cardgames.engine.games.turup.rules import Capture, captures_on
 from cardgames.engine.registry import load_game
 
@@ -88,6 +88,18 @@ def numeral_captures(value: int, counts: list[int]) -> list[tuple[int, ...]]:
     return [expand(vector, pieces) for vector in capture_vectors(value, counts)]
 
 
+def partitions(value: int) -> list[tuple[int, ...]]:
+    """Every way to write ``value`` as a sum of two or more positive parts (non-increasing): the
+    additions a brute force tries, independent of ``captures``, which finds them in the pile."""
+    def extend(remaining: int, largest: int) -> list[tuple[int, ...]]:
+        if remaining == 0:
+            return [()]
+        return [(part, *rest) for part in range(min(remaining, largest), 0, -1)
+                for rest in extend(remaining - part, part)]
+
+    return [p for p in extend(value, value) if len(p) >= 2]
+
+
 def test_partitions_of_ten():
     assert len(partitions(10)) == 41  # p(10) - 1: every partition but 10 itself
     assert all(sum(p) == 10 and len(p) >= 2 for p in partitions(10))
@@ -98,13 +110,43 @@ def test_listing_order():
 
 
 def test_the_subset_limit_bounds_the_additions_search_only():
-    """``SUBSET_LIMIT`` bounds the product of (count + 1) over the values below the card's: sixes to
-    nines alone make no addition of a ten, so 100 * 100 * 10 * 20 sub-piles (the limit exactly) are
-    listed, and the twelve tens only multiply the captures (1 to 12 matches); one more nine is refused."""
+    """``SUBSET_LIMIT`` bounds the sub-piles of values below the card's: sixes to nines alone make
+    no addition of a ten, so 100 * 100 * 10 * 20 sub-piles (the limit exactly) are listed, and the
+    twelve tens only multiply the captures (1 to 12 matches). One more nine is past the plain
+    bound, but of those sub-piles only some 200,000 sum to a multiple of ten: listed too. Two decks'
+    A-9 under a ten (6.8 million captures, minutes) are refused."""
     assert SUBSET_LIMIT == 100 * 100 * 10 * 20
     assert numeral_captures(10, [0, 0, 0, 0, 0, 99, 99, 9, 19, 12]) == [(10,) * k for k in range(1, 13)]
-    with pytest.raises(CardgamesError, match=r"values 1-9 to list every capture of a 10 \(2,100,000 sub-piles"):
-        capture_vectors(10, [0, 0, 0, 0, 0, 99, 99, 9, 20, 12])
+    assert numeral_captures(10, [0, 0, 0, 0, 0, 99, 99, 9, 20, 12]) == [(10,) * k for k in range(1, 13)]
+    with pytest.raises(CardgamesError, match=r"values 1-9 to list every capture of a 10 \(over the limit of "
+                                             r"2,000,000 sub-piles to consider\)"):
+        capture_vectors(10, [8] * 9 + [1])
+
+
+def test_a_deck_numbered_to_a_hundred_lists_its_captures():
+    """The Uta Karuta's poems as Turup values: a 99 on 24 cards of as many values (2**24 sub-piles,
+    past the plain bound) has three additions, 1 + 98, 2 + 97 and 49 + 50, and so seven captures;
+    none of the 190 million partitions of 99 is listed to find them."""
+    counts = [0] * 98
+    for n in [1, 2, 49, 50, 97, 98, *range(75, 93)]:
+        counts[n - 1] = 1
+    assert sorted(numeral_captures(99, counts)) == sorted(
+        tuple(sorted(x for pair in pairs for x in pair))
+        for k in range(1, 4) for pairs in combinations([(1, 98), (2, 97), (49, 50)], k))
+
+
+@settings(max_examples=60)
+@given(st.integers(2, 12), st.lists(st.integers(0, 3), min_size=1, max_size=11))
+def test_the_tighter_bound_counts_the_sub_piles_that_matter(value, counts):
+    """What ``capture_vectors`` considers past the plain bound: the sub-piles below the card's
+    value summing to at most it or to a multiple of it, against a count over all of them."""
+    from itertools import product
+
+    from cardgames.engine.games.turup.captures import _subpiles_to_consider
+
+    vector = bytes(counts[:value - 1] + [0] * (value - len(counts[:value - 1])))
+    sums = [sum((i + 1) * k for i, k in enumerate(v)) for v in product(*(range(c + 1) for c in vector[:-1]))]
+    assert _subpiles_to_consider(value, vector) == sum(1 for t in sums if 0 < t <= value or t % value == 0 and t)
 
 
 def brute_force(game, played: int, table: list[int]) -> list[tuple[str, ...]]:

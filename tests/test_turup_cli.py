@@ -97,3 +97,23 @@ def test_captures_applies_its_variants(run_cli) -> None:
     result = run_cli("captures", "--card", "5S", "--variant", "strict")
     assert result.exit_code == 2
     assert "variant 'strict' does not apply to turup" in result.stderr
+
+
+def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
+    """Turup on the Uta Karuta deck (two suits of poems 1-100), a designer's YAML alone: its games
+    used to stop on a 99 ("too many cards of values 1-98", seed 3) or run out of memory listing
+    the partitions of a large value (``captures``); now they play to their end and replay."""
+    from cardgames.engine.config import bundled_root
+
+    shipped = (bundled_root() / "games" / "turup.yaml").read_text()
+    deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
+    assert deck in shipped
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "turup-uta.yaml").write_text(
+        shipped.replace("id: turup\n", "id: turup-uta\n").replace(deck, "deck: {type: uta-karuta, copies: 1}"))
+    configs = ("--configs", str(tmp_path))
+    log = tmp_path / "uta.json"
+    result = run_cli(*configs, "simulate", "--game", "turup-uta", "--seed", "3", "--players", "2", "--log", str(log))
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(log.read_text())["result"]["rounds"] == 2
+    assert run_cli(*configs, "replay", str(log)).exit_code == 0

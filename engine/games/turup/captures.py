@@ -7,8 +7,9 @@ values, and the community pile is a vector of counts per value. With three decks
 has about 2**30 subsets but only a few thousand distinct multisets at most, so nothing here ever
 looks at the power set:
 
-1. the *group types* of ``v`` are the partitions of ``v`` into two or more parts (41 for 10),
-   each a count vector, kept when the pile holds it;
+1. the *group types* of ``v`` are the partitions of ``v`` into two or more parts (41 for 10)
+   that the pile holds, each a count vector, found from the pile's own cards: a deck numbered to
+   100 (the Uta Karuta's poems) has 190 million partitions of 100, a pile of a few cards a handful;
 2. the multisets partitionable into additions are the closure of ``{empty}`` under adding group
    types while the pile's counts allow (a layered sweep, one group type at a time, deduplicated);
 3. matches are independent of additions (an addition's parts are all below ``v``), so each
@@ -25,30 +26,12 @@ first, then fewest twos, ...), so the order is deterministic: ``5`` on ``{2, 3, 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from itertools import chain
 from math import prod
 from operator import getitem
 from typing import Sequence
 
 from ...errors import CardgamesError
-
-
-@lru_cache(maxsize=None)
-def partitions(value: int) -> tuple[tuple[int, ...], ...]:
-    """Every way to write ``value`` as a sum of two or more positive parts (non-increasing)."""
-    found: list[tuple[int, ...]] = []
-
-    def extend(remaining: int, largest: int, parts: tuple[int, ...]) -> None:
-        if remaining == 0:
-            if len(parts) >= 2:
-                found.append(parts)
-            return
-        for part in range(min(remaining, largest), 0, -1):
-            extend(remaining - part, part, parts + (part,))
-
-    extend(value, value - 1, ())
-    return tuple(found)
 
 
 def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
@@ -63,14 +46,14 @@ def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
         raise CardgamesError(f"at most {FIELD_MAX - 1} community cards of one value are supported")
     bound = prod(c + 1 for c in vector[:-1])  # the additions' search; matches only multiply its result
     if bound > SUBSET_LIMIT:
+        bound = _subpiles_to_consider(value, vector)
+    if bound > SUBSET_LIMIT:
         raise CardgamesError(f"the community pile holds too many cards of values 1-{value - 1} to list every "
-                             f"capture of a {value} ({bound:,} sub-piles to consider, limit {SUBSET_LIMIT:,})")
+                             f"capture of a {value} (over the limit of {SUBSET_LIMIT:,} sub-piles to consider)")
     guards = int.from_bytes(bytes([_GUARD]) * value, "little")
     pile = int.from_bytes(vector, "little") | guards
     sets = {0}
-    for group in _packed_partitions(value):
-        if (pile - group) & guards != guards:
-            continue
+    for group in _groups(value, vector):
         # Each round adds one more copy of ``group`` to the previous round's new sums; a sum
         # already known was (or will be) extended from wherever it was first found.
         frontier = sets
@@ -84,12 +67,42 @@ def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
     return vectors[1:]  # the first is the empty vector: taking nothing is a trail, not a capture
 
 
-@lru_cache(maxsize=None)
-def _packed_partitions(value: int) -> tuple[int, ...]:
-    """:func:`partitions` of ``value`` as packed count vectors (one byte per value). A part
-    repeated more than ``FIELD_MAX`` times (only for huge values) cannot fit any pile: left out."""
-    return tuple(sum(1 << (8 * (p - 1)) for p in parts) for parts in partitions(value)
-                 if max(parts.count(p) for p in parts) < FIELD_MAX)
+def _subpiles_to_consider(value: int, vector: bytes) -> int:
+    """The sub-piles of cards below ``value`` that sum to at most ``value`` (the groups' search) or to
+    a multiple of it (every addition part of a capture): a tighter bound than all sub-piles, which
+    for a deck numbered to 100 counts millions where a few hundred sum to anything that matters.
+    Counted by sum (a knapsack count, clipped past the limit), only when the plain bound is over it."""
+    import numpy as np
+
+    total = sum((n + 1) * c for n, c in enumerate(vector[:-1]))
+    ways = np.zeros(total + 1, np.int64)
+    ways[0] = 1
+    for n, c in enumerate(vector[:-1], 1):
+        added = ways.copy()
+        for k in range(1, c + 1):
+            added[k * n:] += ways[:total + 1 - k * n]
+        ways = np.minimum(added, SUBSET_LIMIT + 1)
+    return int(min(ways[1:value + 1].sum() + ways[2 * value::value].sum(), SUBSET_LIMIT + 1))
+
+
+def _groups(value: int, vector: bytes) -> list[int]:
+    """The additions of ``value`` the pile ``vector`` holds (the partitions of ``value`` that fit), as
+    packed count vectors: highest part first, as many of each as the pile has and the sum allows.
+    Each visit extends a sub-pile summing to at most ``value``, so :data:`SUBSET_LIMIT` bounds them."""
+    found: list[int] = []
+
+    def extend(remaining: int, largest: int, packed: int, parts: int) -> None:
+        if remaining == 0:
+            if parts >= 2:
+                found.append(packed)
+            return
+        for part in range(min(remaining, largest), 0, -1):
+            unit = 1 << (8 * (part - 1))
+            for k in range(1, min(vector[part - 1], remaining // part) + 1):
+                extend(remaining - k * part, part - 1, packed + k * unit, parts + k)
+
+    extend(value, value - 1, 0, 0)
+    return found
 
 
 def expand(vector: bytes, pieces: tuple[tuple[tuple, ...], ...]) -> tuple:
@@ -102,8 +115,9 @@ def run_table(items: Sequence[object]) -> tuple[tuple[tuple, ...], ...]:
     return tuple(tuple((item,) * k for k in range(FIELD_MAX)) for item in items)
 
 
-#: Most sub-piles (product of count + 1 over the values below the card's: the additions' search)
-#: a capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
+#: Most sub-piles (product of count + 1 over the values below the card's: the additions' search;
+#: past it, those that sum to at most the card's value or to a multiple of it, which is all a deck
+#: numbered to 100 needs) a capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
 #: 5**9 = 1,953,125 sub-piles for a ten, 44,543 additions, each with 0-4 matches), is within it,
 #: so a game of 2-4 players never meets it, even when everyone keeps trailing. Beyond it the
 #: captures can number in the millions (two decks' A-9, 9**9 sub-piles: 6.8 million captures of
