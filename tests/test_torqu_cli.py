@@ -17,7 +17,21 @@ def test_score_cards_json(run_cli):
     data = json.loads(result.stdout)
     assert data["tableau_score"] == 164 and data["hand_penalty"] == 196
     assert data["sets"] == [{"cards": ["Air-1", "Air-2", "Air-3", "Air-9"], "kind": "fifteen_flush", "points": 180}]
-    assert data["leftover"] == ["Fire-16"]
+    assert data["leftover"] == ["Fire-16"] and data["proven"] is True
+
+
+def test_score_with_a_budget_says_whether_it_proved_the_scores(run_cli):
+    """``--budget`` stops the search and prints the best found, ``"proven": false``; without one, or
+    with enough nodes, the scores are proven."""
+    cards = ",".join(n for n in load_game("torqu").deck.names[:24])
+    exact = json.loads(run_cli("score", "torqu", "--cards", cards).stdout)
+    short = json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "1").stdout)
+    assert exact["proven"] and not short["proven"] and short["tableau_score"] < exact["tableau_score"]
+    assert json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "100000").stdout) == exact
+    text = run_cli("score", "torqu", "--cards", cards, "--budget", "1", "--format", "text").stdout
+    assert text.splitlines()[0].endswith("(the best found: --budget ran out before the proof)")
+    refused = run_cli("score", "torqu", "--cards", cards, "--budget", "0")
+    assert refused.exit_code == 2 and "--budget" in refused.stderr
 
 
 def test_score_dragons_variant(run_cli):
@@ -120,7 +134,7 @@ def test_an_input_line_of_exactly_the_limit_is_read(run_cli):
     line = head + b" " * (MAX_LINE - len(head) - 1) + b"\n"
     assert len(line) == MAX_LINE
     assert json.loads(run_cli("score", "torqu", "--input", "-", input=line).stdout) == [
-        {"tableau_score": -5, "hand_penalty": 5, "sets": [], "leftover": ["Air-5"]}]
+        {"tableau_score": -5, "hand_penalty": 5, "sets": [], "leftover": ["Air-5"], "proven": True}]
     longer = run_cli("score", "torqu", "--input", "-", input=b" " + line)
     assert longer.exit_code == 1
     assert longer.stderr == 'Error: <stdin>:1: a line longer than 64 KiB: not a {"cards": [...]} line\n'
@@ -219,6 +233,6 @@ def test_mirrors_as_good_as_themselves_have_no_wild_field_in_json(run_cli):
     (the text test above cannot tell the two apart)."""
     data = json.loads(run_cli("score", "torqu", "--cards", "Magic-13,Magic-14,Magic-15,Magic-16", "--format",
                               "json").stdout)
-    assert data == {"tableau_score": 300, "hand_penalty": 300, "leftover": [],
+    assert data == {"tableau_score": 300, "hand_penalty": 300, "leftover": [], "proven": True,
                     "sets": [{"cards": ["Magic-13", "Magic-14", "Magic-15", "Magic-16"], "kind": "perfect_four",
                               "points": 300}]}

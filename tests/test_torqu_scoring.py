@@ -72,7 +72,8 @@ def test_number_kinds_reach_the_ends_of_the_numbers(game, names, kind_name, poin
     game's value agree."""
     codes = game.deck.codes(names)
     assert game.scorer.tableau_score(codes) == {
-        "score": points, "leftover": [], "sets": [{"cards": names, "kind": kind_name, "points": points}]}
+        "score": points, "leftover": [], "sets": [{"cards": names, "kind": kind_name, "points": points}],
+        "proven": True}
     assert game.scorer.tableau_value(codes) == points
 
 
@@ -1025,6 +1026,94 @@ def test_an_arrangement_told_the_optimum_is_the_searchs(game, dragons, monkeypat
     for nodes in range(1, 60):  # CP-SAT proving nothing, the search goes on to the end, whatever it had met
         monkeypatch.setattr(optimise, "VALUE_NODES", nodes)
         assert g.scorer.arrange(codes, sign) == expected, nodes
+
+
+@pytest.mark.parametrize(("size", "with_dragons", "sign", "seed"),
+                         [(24, False, 1, 7), (44, False, 1, 7), (40, True, 1, 9), (30, True, -1, 9)])
+def test_a_budget_that_runs_out_gives_the_best_arrangement_found(game, dragons, size, with_dragons, sign, seed):
+    """``arrange`` with a node budget (``cardgames score --budget``): short of the nodes the proof
+    needs, an arrangement that holds (``arrange`` checks its sets against the search's value),
+    ``proven`` False and worth no more than the optimum; from the nodes it needs on, the search's
+    own arrangement, proven. From 44 cards the best found may be the probe's."""
+    g = dragons if with_dragons else game
+    codes = drawn(g, seed, f"budget/{size}", size)
+    expected = g.scorer.arrange(codes, sign)
+    assert expected["proven"]
+    short = []
+    for budget in range(1, 2000):
+        got = g.scorer.arrange(codes, sign, budget=budget)
+        if got["proven"]:
+            break
+        short.append(got["score"])
+    assert got == expected and g.scorer.arrange(codes, sign, budget=budget + 1000) == expected
+    assert short and max(short) <= expected["score"]
+
+
+def test_a_budget_past_the_cpsat_handover_goes_on_searching(game, monkeypatch):
+    """A budget beyond ``VALUE_NODES`` asks CP-SAT as a search without one does; if CP-SAT proves
+    nothing, the search goes on for the budget's other nodes, then answers the best it found."""
+    from cardgames.engine.games.torqu import aggregate, optimise
+
+    codes = drawn(game, 7, "budget/40", 40)
+    expected = game.scorer.arrange(codes)
+    asked = []
+    monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: asked.append(effort))
+    monkeypatch.setattr(optimise, "VALUE_NODES", 2)
+    assert not game.scorer.arrange(codes, budget=2)["proven"] and asked == []
+    assert not game.scorer.arrange(codes, budget=3)["proven"] and asked == [optimise.CPSAT_EFFORT]
+    assert game.scorer.arrange(codes, budget=10**6) == expected
+
+
+def test_most_points_is_the_best_kind_at_its_best_numbers():
+    """The ceiling's points a set: the seed's Perfect Four; a designer's larger Straight with the
+    top numbers' sum added; nothing for points all below zero."""
+    from cardgames.engine.games.torqu.sets import Points, most_points
+
+    seed = Points(300, 180, 120, 60, 30, 10, 30, 15, 16)
+    assert most_points(seed) == 300
+    assert most_points(seed._replace(straight=500)) == 500 + 13 + 14 + 15 + 16
+    assert most_points(seed._replace(four_of_a_kind=40)) == 40 * 16
+    assert most_points(seed._replace(fifteen=400)) == 400
+    assert most_points(Points(-1, -1, -1, -100, -100, -1, -1, 15, 16)) == 0
+
+
+WHOLE_SUITS = [f"{suit}-{n}" for suit in ("Air", "Fire", "Magic") for n in range(1, 17)]
+
+
+def test_whole_suits_meet_the_ceiling_and_ask_nobody(game, monkeypatch):
+    """Three whole suits, Mirrors included, pack into twelve Perfect Fours: every set at the most
+    points and no card left out, the ceiling, so the optimum is proven as soon as it is met (the
+    search's proof took 17 s, and CP-SAT proved nothing in 20 deterministic seconds)."""
+    from cardgames.engine.games.torqu import aggregate
+
+    monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: pytest.fail("CP-SAT asked"))
+    result = game.scorer.arrange(game.deck.codes(WHOLE_SUITS))
+    assert result["score"] == 12 * 300 and result["proven"] and result["leftover"] == []
+    assert {s["kind"] for s in result["sets"]} == {"perfect_four"}
+
+
+@pytest.mark.parametrize("probed", [False, True])
+def test_an_optimum_met_at_the_ceiling_is_the_searchs_arrangement(game, monkeypatch, probed):
+    """Told the optimum by the ceiling, after a stopped search or a probe, the search stops at the
+    first packing worth it: the arrangement the whole search returns. A search stopped before it
+    met the ceiling asks CP-SAT (here proving nothing) and goes on; one stopped after, or probed
+    up to it, asks nobody."""
+    from cardgames.engine.games.torqu import aggregate, optimise
+
+    codes = game.deck.codes(WHOLE_SUITS[:16] + WHOLE_SUITS[32:])  # Air and Magic: eight Perfect Fours
+    expected = game.scorer.arrange(codes)
+    assert expected["score"] == 8 * 300
+    asked = []
+    monkeypatch.setattr(aggregate, "packing_optimum", lambda *problem, effort: asked.append(effort))
+    if probed:
+        monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", len(codes))
+    unasked = 0
+    for nodes in range(1, 60):
+        monkeypatch.setattr(optimise, "VALUE_NODES", nodes)
+        before = len(asked)
+        assert game.scorer.arrange(codes) == expected, nodes
+        unasked += len(asked) == before
+    assert unasked == 59 if probed else 0 < unasked < 59
 
 
 def test_cpsat_short_of_effort_proves_nothing(game):

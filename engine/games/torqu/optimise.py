@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Callable, NamedTuple, Sequence, TypeVar
 
 from ...errors import CardgamesError
 from . import specials
-from .sets import SET_SIZE, Ident, Pictures, Points, complete, number_patterns
+from .sets import SET_SIZE, Ident, Pictures, Points, complete, most_points, number_patterns
 
 if TYPE_CHECKING:
     import numpy as np
@@ -162,10 +162,12 @@ def _kernels():
 
 
 class Packing(NamedTuple):
-    """An optimal packing: its value and its sets as (real indices, wild cards used)."""
+    """An optimal packing: its value and its sets as (real indices, wild cards used); with a node
+    budget that ran out, the best packing found, ``proven`` False."""
 
     value: int
     sets: list[tuple[tuple[int, ...], int]]
+    proven: bool = True
 
 
 # A number-side set: the numbers of the real cards it takes, and how many wild cards.
@@ -339,10 +341,12 @@ class _Search:
     packing."""
 
     def __init__(self, reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int,
-                 num_suits: int, picture_members: Pictures):
+                 num_suits: int, picture_members: Pictures, budget: int | None = None):
         import numpy as np
 
         self.reals = reals
+        self.budget = budget  # the most nodes the search proper values, or None (see :meth:`_optimum`)
+        self.probed: int | None = None  # the probe's value, once it has run
         self.problem = (reals, wild_own, pts, sign, num_suits, picture_members)  # CP-SAT's, in :meth:`_optimum`
         self.known: int | None = None  # the search's ``known`` (it prunes by ``known`` - 1), once begun ...
         self.has_known = False  # ... and whether it has one
@@ -353,6 +357,11 @@ class _Search:
         self.wilds = len(own)
         assert self.wilds < 255, "the wild cards free are one byte of a table slot"
         self.best_wild = max(0, own[0]) if own else 0
+        # No packing is worth more than every set at the most points and every card's number term counted
+        # if it gains: met, that is the optimum, proven (whole suits, whose proof the search and CP-SAT
+        # could take hours over, pack into Perfect Fours and meet it).
+        self.ceiling = QUARTER * (most_points(pts) * ((len(reals) + len(own)) // SET_SIZE)
+                                  + sum(max(0, sign * c.number) for c in reals) + sum(max(0, o) for o in own))
         four = complete([], SET_SIZE, pts, num_suits, picture_members)
         four_points = None if four is None else four[1]
         numbers = np.array([c.number for c in reals], np.int64)
@@ -382,31 +391,69 @@ class _Search:
         """The optimum's value alone (all a game needs)."""
         return self._optimum(False)[0]
 
-    def _optimum(self, sets: bool) -> tuple[int, list[int]]:
-        """The optimum's value and, if ``sets``, the specials it takes (else perhaps none). A search
-        still going after :data:`VALUE_NODES` nodes asks CP-SAT (:mod:`.aggregate`) for the optimum,
-        whose proven value is the same number. A value alone is then that. For the sets the search
-        goes on told it, and stops at the first packing worth it: the one it would return anyway
-        (until it meets that packing its best is lower, so nothing it prunes on the way could hold
-        it), without the proof that nothing is worth more. If CP-SAT proves nothing within
+    def _optimum(self, sets: bool) -> tuple[int, list[int], bool]:
+        """The optimum's value, if ``sets`` the specials it takes (else perhaps none), and True. A
+        search still going after :data:`VALUE_NODES` nodes asks CP-SAT (:mod:`.aggregate`) for the
+        optimum, whose proven value is the same number. A value alone is then that. For the sets the
+        search goes on told it, and stops at the first packing worth it: the one it would return
+        anyway (until it meets that packing its best is lower, so nothing it prunes on the way could
+        hold it), without the proof that nothing is worth more. If CP-SAT proves nothing within
         :data:`CPSAT_EFFORT`, the search goes on to the end, pruning by the best it had found, its
-        positions already in the table."""
-        found = self._solve(VALUE_NODES)
-        if found is not None:
-            return found
-        from .aggregate import packing_optimum
+        positions already in the table.
 
-        proven = packing_optimum(*self.problem, effort=CPSAT_EFFORT)
+        With a ``budget`` the search proper values at most that many nodes in all (CP-SAT is asked
+        only past :data:`VALUE_NODES` of them, as without one): when they run out, the answer is the
+        best packing found and False (:meth:`_best_found`; only an arrangement has a budget, as only
+        its sets show what such a packing is worth). Whole suits can keep the proof going for hours,
+        where ``cardgames score --budget`` still answers."""
+        budget = self.budget
+        found = self._solve(VALUE_NODES if budget is None else min(VALUE_NODES, budget))
+        if found is not None:
+            return *found, True
+        if self.known == self.ceiling:
+            proven: int | None = self.ceiling // QUARTER
+        elif budget is not None and budget <= VALUE_NODES:
+            return self._best_found()
+        else:
+            from .aggregate import packing_optimum
+
+            proven = packing_optimum(*self.problem, effort=CPSAT_EFFORT)
         if proven is None:
-            found = self._solve()
+            found = self._solve(0 if budget is None else budget - VALUE_NODES)
+            if found is None:
+                return self._best_found()
         elif not sets:
-            return proven, []
+            return proven, [], True
         else:
             self.known = QUARTER * proven
             found = self._solve(stop=True)
             assert found is not None and found[0] == proven, "the search met no packing worth CP-SAT's optimum"
         assert found is not None, "a search without a node limit ends"
-        return found
+        return *found, True
+
+    def _best_found(self) -> tuple[int, list[int], bool]:
+        """The best packing a search that gave up had found (value ``self.known``), unproven. Its
+        specials: if it was the probe's, the probe's again (it runs within its own limit); else the
+        first packing worth it in a search told its value, which prunes at least as much as the
+        search that found it and so meets it, or one worth as much, within that search's nodes."""
+        value = self.known // QUARTER
+        if self.known == self.probed:
+            probed, chosen = self._probe()
+            assert probed == self.known, "the probe is deterministic"
+            return value, chosen, False
+        found = self._solve(stop=True)
+        assert found is not None and found[0] == value, "the search met no packing worth its best found"
+        return value, found[1], False
+
+    def _probe(self) -> tuple[int, list[int]]:
+        """The probe (see the class): a good packing's value and specials, met within at most
+        :data:`PROBE_NODES` nodes below each of the root's children."""
+        import numpy as np
+
+        chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
+        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out,
+                                                         PROBE_NODES, 0, False, 0, False)
+        return int(value), chosen_out[:length].tolist()
 
     def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
@@ -416,15 +463,14 @@ class _Search:
         packing worth ``self.known`` (see :func:`.kernels.search`)."""
         import numpy as np
 
-        search = _kernels().search
-        chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
         if self.known is None:
             self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
             if self.has_known:
-                self.known, _, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, PROBE_NODES, 0,
-                                                      False, 0, False)
-        value, length, self.side.tab = search(*self.arrays, *self.side.arguments(), chosen_out, 0, self.known,
-                                              self.has_known, most, stop)
+                self.known = self.probed = self._probe()[0]
+        stop = stop or (self.has_known and self.known == self.ceiling)  # the optimum, known: see ``ceiling``
+        chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
+        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out, 0,
+                                                         self.known, self.has_known, most, stop)
         value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
         if length < 0:  # gave up. Asked again, it prunes just below the best packing met so far, so it meets that
             # packing again: ``value``, or ``known`` if none beat it (the kernel then returns ``known`` - 1)
@@ -436,7 +482,7 @@ class _Search:
 
     def run(self) -> Packing:
         """The optimum's value and its sets."""
-        value, chosen = self._optimum(True)
+        value, chosen, proven = self._optimum(True)
         counts, wilds, used = self.counts, self.wilds, set()
         sets: list[tuple[tuple[int, ...], int]] = []
         for k in chosen:
@@ -451,7 +497,7 @@ class _Search:
                 pool.setdefault(n, []).append(i)
         for numbers, w in self.side.sets(counts, wilds):
             sets.append((tuple(sorted(pool[n].pop(0) for n in numbers)), w))
-        return Packing(value, sets)
+        return Packing(value, sets, proven)
 
 
 _Result = TypeVar("_Result")
@@ -487,9 +533,10 @@ def _interrupted(exc: BaseException) -> bool:
 
 @_interruptible
 def pack(reals: Sequence[Ident], wild_own: Sequence[int], pts: Points, sign: int, num_suits: int,
-         picture_members: Pictures) -> Packing:
-    """The optimal packing of ``reals`` plus wild cards with own numbers ``wild_own``."""
-    return _Search(reals, wild_own, pts, sign, num_suits, picture_members).run()
+         picture_members: Pictures, budget: int | None = None) -> Packing:
+    """The optimal packing of ``reals`` plus wild cards with own numbers ``wild_own`` (with a node
+    ``budget``, perhaps the best found: see ``_Search._optimum``)."""
+    return _Search(reals, wild_own, pts, sign, num_suits, picture_members, budget).run()
 
 
 @_interruptible

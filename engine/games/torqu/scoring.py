@@ -104,16 +104,19 @@ class Scorer:
         return wilds, reals, ([self.idents[c] for c in reals], [self.deck.cards[c].value for c in wilds],
                               self.points, sign, len(self.suit_ids), self.members)
 
-    def arrange(self, codes: Sequence[int], sign: int = 1, wild: bool = True) -> dict[str, Any]:
+    def arrange(self, codes: Sequence[int], sign: int = 1, wild: bool = True,
+                budget: int | None = None) -> dict[str, Any]:
         """The best arrangement of ``codes``: sets (cards, kind, points, what wild cards stand
         for), the leftover cards and the total ``sum(points) + sign * (numbers in sets)``
-        ``- sign * (all numbers)``, i.e. the tableau score for sign +1."""
+        ``- sign * (all numbers)``, i.e. the tableau score for sign +1; ``proven`` is False only
+        if a node ``budget`` ran out first (the arrangement is then the best found)."""
         codes = sorted(codes)
         if len(codes) < SET_SIZE:  # no set has fewer than four cards (most hands at a match's end)
-            return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes]}
+            return {"score": self.value(codes, sign), "sets": [], "leftover": [self.deck.names[c] for c in codes],
+                    "proven": True}
         wilds, reals, problem = self.problem(codes, sign, wild)
         own = {c: self.deck.cards[c].value for c in codes}
-        packing = pack(*problem)
+        packing = pack(*problem, budget)
         wild_order = sorted(wilds, key=lambda c: (-sign * own[c], c))
         used = 0
         sets = []
@@ -140,13 +143,19 @@ class Scorer:
             covered.update(members, wild_cards)
         leftover = [c for c in codes if c not in covered]
         total = sum(s["points"] for s in sets) + sign * (sum(own[c] for c in covered) - sum(own[c] for c in codes))
-        if total != packing.value - sign * sum(own.values()):
+        # The search values a number pattern of one suit's cards (or, with Dragons, one picture's) as its
+        # number kind; rebuilt, it scores its suit kind or a Perfect Four, worth more. An optimum never holds
+        # such a pattern (the special for the same cards is worth more), but the best packing found when a
+        # budget ran out may: its sets then score more than the search said, and that is their score.
+        searched = packing.value - sign * sum(own.values())
+        if total < searched or (packing.proven and total != searched):
             raise AssertionError("the rebuilt arrangement disagrees with the optimiser's value")
         sets.sort(key=lambda s: (-s["points"], s["cards"]))
-        return {"score": total, "sets": sets, "leftover": [self.deck.names[c] for c in leftover]}
+        return {"score": total, "sets": sets, "leftover": [self.deck.names[c] for c in leftover],
+                "proven": packing.proven}
 
-    def tableau_score(self, codes: Sequence[int]) -> dict[str, Any]:
-        return self.arrange(codes, 1)
+    def tableau_score(self, codes: Sequence[int], budget: int | None = None) -> dict[str, Any]:
+        return self.arrange(codes, 1, budget=budget)
 
     def tableau_value(self, codes: Sequence[int]) -> int:
         """``tableau_score(codes)["score"]``, without the sets."""
@@ -157,9 +166,17 @@ class Scorer:
         ``card_values`` the hand's numbers, else the value of its best arrangement with the signs
         turned (sets at full value, ``arrange(codes, -1, wild_in_hand)``). Nothing prints the
         penalty's sets, so it is always a value alone."""
+        return self.hand_penalty(codes)[0]
+
+    def hand_penalty(self, codes: Sequence[int], budget: int | None = None) -> tuple[int, bool]:
+        """:meth:`hand_value` with a node budget, and whether it is proven: within a budget it is
+        the score of ``arrange``'s sets, which a value alone cannot know (see :meth:`arrange`)."""
         if not self.full_hand:
-            return sum(self.deck.cards[c].value for c in codes)
-        return self.value(codes, -1, self.wild_in_hand)
+            return sum(self.deck.cards[c].value for c in codes), True
+        if budget is None:
+            return self.value(codes, -1, self.wild_in_hand), True
+        arranged = self.arrange(codes, -1, self.wild_in_hand, budget)
+        return arranged["score"], arranged["proven"]
 
     def picture_of(self, names: Sequence[str]) -> str | None:
         """The picture every card of ``names`` belongs to (a Perfect Four's), by its seed name
