@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import ConfigError
+from .wording import clip
 from .yamlfile import Document
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
@@ -52,7 +53,7 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     for key in value:
         if key not in fields and not open:
             known = ", ".join(sorted(fields))
-            errors.append(doc.error(keypath + (key,), f"unknown key {key!r} in {_where(keypath)} (known: {known})"))
+            errors.append(doc.error(keypath + (key,), f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
     for key, spec in fields.items():
         if key not in value:
             if spec.required:
@@ -65,10 +66,10 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
 def check_value(value: Any, spec: Field, doc: Document, keypath: tuple) -> list[ConfigError]:
     """Check one value against its field description."""
     if not _type_ok(value, spec.types):
-        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {value!r}")]
+        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {clip(value)}")]
     if spec.choices is not None and value not in spec.choices:
         choices = ", ".join(repr(c) for c in spec.choices)
-        return [doc.error(keypath, f"{_where(keypath)} is {value!r}; expected one of {choices}")]
+        return [doc.error(keypath, f"{_where(keypath)} is {clip(value)}; expected one of {choices}")]
     errors: list[ConfigError] = []
     if isinstance(value, list) and spec.items is not None:
         for i, item in enumerate(value):

@@ -772,6 +772,19 @@ def test_a_choice_outside_its_list_is_refused_at_its_line():
         "<string>:2: 'bonus' is 'sideways'; expected one of 'any', 'same'"]
 
 
+def test_a_long_bad_value_is_clipped_in_its_error():
+    """A value of thousands of characters (a paste gone wrong) is cut short, as a seed is: the error
+    stays one readable line, whatever the field's check."""
+    long = "x" * 5000
+    doc = parse_document(f"size: {long}\nbonus: {long}\n{'k' * 300}: 1\n")
+    fields = {"size": Field(INT), "bonus": Field(STR, choices=("any", "same"))}
+    k, x = "k" * 35, "x" * 35
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
+        f"<string>:3: unknown key '{k}...' in the file (known: bonus, size)",
+        f"<string>:1: 'size' must be an integer, not '{x}...'",
+        f"<string>:2: 'bonus' is '{x}...'; expected one of 'any', 'same'"]
+
+
 def test_positive_and_between_bounds():
     """``positive`` refuses 0; ``between(low, high)`` takes both bounds and nothing outside."""
     assert positive(0) == "must be positive" and positive(1) is None and positive(None) is None

@@ -33,6 +33,8 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterable, Mapping
 
+from ..wording import clip
+
 #: Two-sided 95% normal quantile, 1.959963984540054.
 Z95 = NormalDist().inv_cdf(0.975)
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -211,12 +213,12 @@ class Summary:
         if kind is int or kind is float or (kind is str and _AMOUNT.fullmatch(value)):
             number = Decimal(value) if kind is str else value
             if name not in self.hists and (name in self.counts or f"{name}=" in self.counts):
-                raise ValueError(f"figure {name!r} is {value!r} here, true/false or text before")
+                raise ValueError(f"figure {clip(name)} is {clip(value)} here, true/false or text before")
             self._number(name, number, pooled)
             return number
         if kind is bool:
             if name not in self.counts and (name in self.hists or f"{name}=" in self.counts):
-                raise ValueError(f"figure {name!r} is {value!r} here, a number or text before")
+                raise ValueError(f"figure {clip(name)} is {clip(value)} here, a number or text before")
             counter = self.counts.get(name)
             if counter is None:
                 counter = self.counts[name] = [0, 0]
@@ -224,7 +226,7 @@ class Summary:
             counter[1] += 1
         elif kind is str:
             if name in self.hists or name in self.counts:
-                raise ValueError(f"figure {name!r} is {value!r} here, a number or true/false before")
+                raise ValueError(f"figure {clip(name)} is {clip(value)} here, a number or true/false before")
             self._category(name, value)
         elif kind is list or kind is tuple:
             seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
@@ -241,7 +243,7 @@ class Summary:
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
-            raise ValueError(f"result figure {name!r} has unsupported value {value!r}")
+            raise ValueError(f"result figure {clip(name)} has unsupported value {clip(value)}")
         return None
 
     def _number(self, name: str, value: Number, pooled: str | None) -> None:

@@ -399,7 +399,8 @@ class _Search:
         anyway (until it meets that packing its best is lower, so nothing it prunes on the way could
         hold it), without the proof that nothing is worth more. If CP-SAT proves nothing within
         :data:`CPSAT_EFFORT`, the search goes on to the end, pruning by the best it had found, its
-        positions already in the table.
+        positions already in the table. A best found at ``ceiling`` is the optimum without CP-SAT (and
+        a probe that meets it makes the search proper stop at the first packing worth it, in :meth:`_solve`).
 
         With a ``budget`` the search proper values at most that many nodes in all (CP-SAT is asked
         only past :data:`VALUE_NODES` of them, as without one): when they run out, the answer is the
