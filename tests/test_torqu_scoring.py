@@ -1049,6 +1049,30 @@ def test_a_budget_that_runs_out_gives_the_best_arrangement_found(game, dragons, 
     assert short and max(short) <= expected["score"]
 
 
+def test_a_budget_bounds_every_search_when_the_probe_found_the_best(game, monkeypatch):
+    """The probe meets this 44-card tableau's best packing at once; when a budget of one node runs
+    out, its sets come from the probe run again (bounded by its own limit), not from a search told
+    the probe's value, which need not meet it for any number of nodes."""
+    from cardgames.engine.games.torqu import optimise
+
+    kernels = optimise._kernels()
+    limits = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def search(self, *args):
+            limits.append((args[-5], args[-2]))  # the probe's node limit, the search proper's
+            return kernels.search(*args)
+
+    monkeypatch.setattr(optimise, "_kernels", Counting)
+    codes = drawn(game, 7, "budget/44", 44)
+    result = game.scorer.arrange(codes, budget=1)
+    assert not result["proven"]
+    assert limits == [(optimise.PROBE_NODES, 0), (0, 1), (optimise.PROBE_NODES, 0)]
+
+
 def test_a_budget_past_the_cpsat_handover_goes_on_searching(game, monkeypatch):
     """A budget beyond ``VALUE_NODES`` asks CP-SAT as a search without one does; if CP-SAT proves
     nothing, the search goes on for the budget's other nodes, then answers the best it found."""
