@@ -84,7 +84,7 @@ def test_bad_names_are_clear_errors(game, big):
 
 def numeral_captures(value: int, counts: list[int]) -> list[tuple[int, ...]]:
     """:func:`capture_vectors` as value tuples (ascending, with repetition): ``(2, 3, 5)``."""
-    pieces = run_table(tuple(range(1, value + 1)))
+    pieces = run_table(tuple(range(1, value + 1)), max(counts, default=0))
     return [expand(vector, pieces) for vector in capture_vectors(value, counts)]
 
 

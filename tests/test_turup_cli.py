@@ -117,3 +117,31 @@ def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
     assert result.exit_code == 0, result.stderr
     assert json.loads(log.read_text())["result"]["rounds"] == 2
     assert run_cli(*configs, "replay", str(log)).exit_code == 0
+
+
+def test_a_card_of_a_large_value_costs_no_table_that_size(run_cli, tmp_path):
+    """A designer's ten worth 50,000: the capture listing's runs used to be a table of every count up
+    to 126 for every value up to the card's (3.5 GB to deal); now one run per count a pile can
+    hold, a few megabytes."""
+    import tracemalloc
+
+    from cardgames.engine.config import bundled_root
+
+    bundled = bundled_root()
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "games").mkdir()
+    deck = (bundled / "decks" / "french.yaml").read_text()
+    assert "{id: T, name: Ten, value: 10}" in deck
+    (tmp_path / "decks" / "bigten.yaml").write_text(
+        deck.replace("id: french\n", "id: bigten\n").replace("value: 10}", "value: 50000}"))
+    (tmp_path / "games" / "turup-bigten.yaml").write_text(
+        (bundled / "games" / "turup.yaml").read_text().replace("id: turup\n", "id: turup-bigten\n")
+        .replace("type: french", "type: bigten"))
+    tracemalloc.start()
+    try:
+        result = run_cli("--configs", str(tmp_path), "deal", "turup-bigten", "--seed", "1")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert result.exit_code == 0, result.stderr
+    assert peak < 50 << 20, peak

@@ -110,9 +110,10 @@ def expand(vector: bytes, pieces: tuple[tuple[tuple, ...], ...]) -> tuple:
     return tuple(chain.from_iterable(map(getitem, pieces, vector)))
 
 
-def run_table(items: Sequence[object]) -> tuple[tuple[tuple, ...], ...]:
-    """``run_table(items)[i][k] == (items[i],) * k``, for :func:`expand`."""
-    return tuple(tuple((item,) * k for k in range(FIELD_MAX)) for item in items)
+def run_table(items: Sequence[object], most: int) -> tuple[tuple[tuple, ...], ...]:
+    """``run_table(items, most)[i][k] == (items[i],) * k`` for ``k <= most`` (the most copies of a
+    card a pile can hold), for :func:`expand`."""
+    return tuple(tuple((item,) * k for k in range(most + 1)) for item in items)
 
 
 #: Most sub-piles (product of count + 1 over the values below the card's: the additions' search;

@@ -106,8 +106,12 @@ class TurupGame(Game):
             else sum(field * self.units[q] for q in numerals if self.values[q] <= self.values[r])
             for r in range(len(self.rank_ids)))
         by_value = {self.values[q]: self.rank_ids[q] for q in numerals}
-        self._runs = {r: run_table([by_value.get(v) for v in range(1, self.values[r] + 1)])
-                      for r in numerals}
+        # One table up to the top value, sized by the most copies of a rank (a run per count a pile can
+        # hold): a table per rank with every count to FIELD_MAX took 375 MB for values 1-100, gigabytes
+        # for a designer's card of value 50,000.
+        runs = run_table([by_value.get(v) for v in range(1, max((self.values[q] for q in numerals), default=0) + 1)],
+                         max(Counter(self.rank_of).values()))
+        self._runs = {r: runs[:self.values[r]] for r in numerals}
         self._numerals_below = {r: [q for q in numerals if self.values[q] <= self.values[r]] for r in numerals}
         self.trails = tuple(Trail(r) for r in self.rank_ids)
         self._cache: list[dict[int, tuple[Capture, ...]]] = [{} for _ in self.rank_ids]
