@@ -76,5 +76,8 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
         if problems:
             keypath, text = located(problems[0])
             where = catalog.variant_origin(spec, keypath) or catalog.document("games", spec.id)
-            raise where.error(keypath, f"{text} (`cardgames validate` lists them all)")
+            # validate checks each variant alone: a problem of several together is theirs only
+            hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2
+                    else "from these variants together; `cardgames validate` checks each alone")
+            raise where.error(keypath, f"{text} ({hint})")
     return module.GAME(spec)

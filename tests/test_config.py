@@ -450,6 +450,29 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.stderr.endswith(" (`cardgames validate` lists them all)\n")  # the others, if any
 
 
+def test_variants_that_clash_only_together_say_validate_checks_each_alone(tmp_path, run_cli):
+    """Two variants, each fine alone, ask together for a first deal larger than the deck: validate
+    passes (it checks each variant alone), so the command's error must not send the user there for
+    the list, and says the problem is the variants' together."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "variants" / "big-hands.yaml").write_text(
+        "id: big-hands\nname: Big hands\napplies_to: [turup]\noptions:\n  hand_size: 10\n")
+    (tmp_path / "variants" / "big-pile.yaml").write_text(
+        "id: big-pile\nname: Big pile\napplies_to: [turup]\noptions:\n  community_size: 20\n")
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    assert "variants: []" in turup
+    (tmp_path / "games" / "turup.yaml").write_text(turup.replace("variants: []", "variants: [big-hands, big-pile]"))
+    assert run_cli("--configs", str(tmp_path), "validate").exit_code == 0
+    for variants in (("big-hands",), ("big-pile",)):
+        assert run_cli("--configs", str(tmp_path), "deal", "turup", "--players", "4", "--seed", "1",
+                       *(f"--variant={v}" for v in variants)).exit_code == 0
+    result = run_cli("--configs", str(tmp_path), "deal", "turup", "--players", "4", "--seed", "1",
+                     "--variant", "big-hands", "--variant", "big-pile")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.endswith(" (from these variants together; `cardgames validate` checks each alone)\n")
+
+
 def test_a_game_of_an_unknown_engine_is_one_line_with_a_hint(tmp_path, run_cli):
     """A game file whose engine is misspelt stops a command with the registry's one line, naming the
     engine and the one meant, not a KeyError's traceback."""
