@@ -186,6 +186,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             return
     module = engine_module(data["engine"])
     seen: set[str] = set()
+    unplayable = getattr(module, "unplayable", None)
+    refusals: list[str] = []  # why the game without variants cannot be played, at each count that cannot
     for players in range(data["players"]["min"], data["players"]["max"] + 1):
         for variants in [(), *((v,) for v in data["variants"])]:
             try:
@@ -194,8 +196,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 if all(str(exc) != str(e) for e in report.errors):
                     report.errors.append(exc)
                 continue
-            unplayable = getattr(module, "unplayable", None)
-            if unplayable is not None and unplayable(spec):
+            why = unplayable(spec) if unplayable is not None else None
+            if why:
+                refusals += [why] if not variants else []
                 continue
             try:
                 problems = module.check_config(spec)
@@ -213,3 +216,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                     report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
             except CardgamesError:  # a deal check_config has just reported
                 continue
+    counts = range(data["players"]["min"], data["players"]["max"] + 1)
+    if counts and len(refusals) == len(counts):  # nothing above was checked: say why
+        report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
+                                                     f"this game: {refusals[0]}"))

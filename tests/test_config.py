@@ -780,6 +780,26 @@ def test_facts_skip_the_player_counts_a_variant_cannot_be_played_at():
     assert [f["players"] for f in report.facts if f["variants"] == ["partners"]] == [4, 6, 8]
 
 
+def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
+    """Partners set in a game's own options with three players only: every count is refused, so
+    nothing else could be checked. Validate says so at the players line, instead of passing a game
+    that every command then refuses."""
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    players = next(line for line in torqu.splitlines() if line.startswith("players:"))
+    assert "  partners: false" in torqu
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "games" / "torqu-trio.yaml"
+    path.write_text(torqu.replace("id: torqu\n", "id: torqu-trio\n").replace("  partners: false", "  partners: true")
+                    .replace(players, "players: {min: 3, max: 3, default: 3}"))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{line}: no player count in 3..3 can play this game: partners play (option partners) needs an "
+        "even number of players, 4 or more (not 3)"]
+    path.write_text(path.read_text().replace("players: {min: 3, max: 3, default: 3}",
+                                             "players: {min: 3, max: 4, default: 4}"))
+    assert validate([str(tmp_path)]).ok, "one count plays: the others are the variant's to refuse"
+
+
 def test_true_is_not_an_integer_in_a_config():
     """YAML's true is a bool, which Python counts as an int: an INT field refuses it."""
     doc = parse_document("size: true\n")

@@ -98,7 +98,7 @@ END_TURN = EndTurn()
 def unplayable(spec: GameSpec) -> str | None:
     """Partners needs an even player count with at least two teams."""
     if spec.options["partners"] and (spec.players % 2 or spec.players < 4):
-        return f"the partners variant needs an even number of players, 4 or more (not {spec.players})"
+        return f"partners play (option partners) needs an even number of players, 4 or more (not {spec.players})"
     return None
 
 
