@@ -800,6 +800,23 @@ def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
     assert validate([str(tmp_path)]).ok, "one count plays: the others are the variant's to refuse"
 
 
+@pytest.mark.parametrize(("game", "line", "bad"), [("torqu", "  max_matches: 200", "  max_matches: 1001"),
+                                                  ("turup", "  rounds: null", "  rounds: 1001")])
+def test_a_game_that_could_never_end_is_refused_at_its_line(tmp_path, game, line, bad):
+    """Torqu's ``max_matches`` and Turup's ``rounds`` are at most 1000: with a board of a billion
+    spaces, a million matches ran for minutes at least (a fuzzing helper's config, killed at 60 s)."""
+    text = (BUNDLED / "games" / f"{game}.yaml").read_text()
+    assert line in text
+    (tmp_path / "games").mkdir()
+    path = tmp_path / "games" / f"{game}.yaml"
+    path.write_text(text.replace(line, bad))
+    number = next(i for i, row in enumerate(path.read_text().splitlines(), 1) if row == bad)
+    key = bad.strip().split(":")[0]
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [f"{path}:{number}: 'options.{key}': must be 1..1000"]
+    path.write_text(text.replace(line, bad.replace("1001", "1000")))
+    assert validate([str(tmp_path)]).ok
+
+
 def test_true_is_not_an_integer_in_a_config():
     """YAML's true is a bool, which Python counts as an int: an INT field refuses it."""
     doc = parse_document("size: true\n")

@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError, OptionConflictError
-from ...schema import BOOL, INT, LIST, MAP, STR, Field, non_negative, positive
+from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -64,7 +64,8 @@ OPTIONS = {
     "points_per_space": Field(INT, "match points per board space", check=positive),
     "collision": Field(STR, "when a stone's target space is taken: the mover steps back, or the lower match "
                        "score of the two steps back", choices=COLLISIONS),
-    "max_matches": Field(INT, "matches after which an unfinished game stops", check=positive),
+    "max_matches": Field(INT, "matches after which an unfinished game stops (at most 1000: a game of a million "
+                              "matches would never end)", check=between(1, 1000)),
     "first_player": Field(INT, "the seat that plays first in the first match (the seat on its right deals "
                                "it), counted modulo the player count so that one value serves every count",
                           check=non_negative),
