@@ -71,6 +71,7 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     import orjson
 
     from ..core import play
+    from ..errors import CardgamesError
 
     game, agents = setup(job)
     started = time.perf_counter()
@@ -81,7 +82,10 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     games = 0
     for start, stop in chunk:
         for seed in range(start, stop):
-            result = play(game, game_seed(prefix, seed, rng), agents, rng).state.result()
+            try:
+                result = play(game, game_seed(prefix, seed, rng), agents, rng).state.result()
+            except CardgamesError as exc:  # a rule's refusal mid-game (a Turup pile too large to list): whose game
+                raise CardgamesError(f"seed {seed}: {exc}") from None
             add(result)
             if records:
                 lines.append(dumps({"seed": seed, **result}))
