@@ -188,7 +188,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     seen: set[str] = set()
     unplayable = getattr(module, "unplayable", None)
     refusals: list[str] = []  # why the game without variants cannot be played, at each count that cannot
-    for players in range(data["players"]["min"], data["players"]["max"] + 1):
+    counts = range(data["players"]["min"], data["players"]["max"] + 1)
+    for players in counts:
         for variants in [(), *((v,) for v in data["variants"])]:
             try:
                 spec = catalog.resolve(gid, variants, players)
@@ -198,7 +199,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 continue
             why = unplayable(spec) if unplayable is not None else None
             if why:
-                refusals += [why] if not variants else []
+                if not variants:
+                    refusals.append(why)
                 continue
             try:
                 problems = module.check_config(spec)
@@ -216,7 +218,6 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                     report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
             except CardgamesError:  # a deal check_config has just reported
                 continue
-    counts = range(data["players"]["min"], data["players"]["max"] + 1)
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
                                                      f"this game: {refusals[0]}"))

@@ -118,9 +118,10 @@ def run_table(items: Sequence[object], most: int) -> tuple[tuple[tuple, ...], ..
 
 #: Most sub-piles (product of count + 1 over the values below the card's: the additions' search;
 #: past it, those that sum to at most the card's value or to a multiple of it, which is all a deck
-#: numbered to 100 needs) a capture listing may consider. One deck's fullest pile, every numeral A-9 of it (4 of each:
-#: 5**9 = 1,953,125 sub-piles for a ten, 44,543 additions, each with 0-4 matches), is within it,
-#: so a game of 2-4 players never meets it, even when everyone keeps trailing. Beyond it the
+#: numbered to 100 needs) a capture listing may consider. One deck's fullest pile, every numeral
+#: A-9 of it (4 of each: 5**9 = 1,953,125 sub-piles for a ten, 44,543 additions, each with 0-4
+#: matches), is within it, so a game of 2-4 players never meets it, even when everyone keeps
+#: trailing. Beyond it the
 #: captures can number in the millions (two decks' A-9, 9**9 sub-piles: 6.8 million captures of
 #: a ten, minutes to list): refused. Only players who keep trailing with two or three decks build
 #: such piles (a 30-card pile from three decks needs about 2 000 sub-piles per capture listed).

@@ -109,8 +109,8 @@ class TurupGame(Game):
         # One table up to the top value, sized by the most copies of a rank (a run per count a pile can
         # hold): a table per rank with every count to FIELD_MAX took 375 MB for values 1-100, gigabytes
         # for a designer's card of value 50,000.
-        runs = run_table([by_value.get(v) for v in range(1, max((self.values[q] for q in numerals), default=0) + 1)],
-                         max(Counter(self.rank_of).values()))
+        top = max((self.values[q] for q in numerals), default=0)
+        runs = run_table([by_value.get(v) for v in range(1, top + 1)], max(Counter(self.rank_of).values()))
         self._runs = {r: runs[:self.values[r]] for r in numerals}
         self._numerals_below = {r: [q for q in numerals if self.values[q] <= self.values[r]] for r in numerals}
         self.trails = tuple(Trail(r) for r in self.rank_ids)
