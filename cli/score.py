@@ -59,7 +59,8 @@ def score_names(scorer: Any, names: list[str], where: str, budget: int | None = 
     except CardgamesError as exc:
         raise CardgamesError(f"{where}: {exc}") from None
     tableau = scorer.tableau_score(codes, budget)
-    # the penalty's own sets are not printed, so it needs only a value, which a long search may hand to CP-SAT
+    # the penalty's sets are not printed: without a budget it is a value alone, which a long search may hand to
+    # CP-SAT; within one it is what the best sets found score (``Scorer.hand_penalty``)
     penalty, proven = scorer.hand_penalty(codes, budget)
     return {"tableau_score": tableau["score"], "hand_penalty": penalty, "sets": tableau["sets"],
             "leftover": tableau["leftover"], "proven": tableau["proven"] and proven}

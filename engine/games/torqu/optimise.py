@@ -449,12 +449,19 @@ class _Search:
     def _probe(self) -> tuple[int, list[int]]:
         """The probe (see the class): a good packing's value and specials, met within at most
         :data:`PROBE_NODES` nodes below each of the root's children."""
+        value, length, chosen = self._run(PROBE_NODES, 0, False, 0, False)
+        return value, chosen[:length]
+
+    def _run(self, probe: int, known: int, has_known: bool, most: int, stop: bool) -> tuple[int, int, list[int]]:
+        """One call of :func:`.kernels.search` on this problem, its table kept: (value, number of
+        specials or -1 if it gave up, the specials' buffer)."""
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out,
-                                                         PROBE_NODES, 0, False, 0, False)
-        return int(value), chosen_out[:length].tolist()
+        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out, probe,
+                                                         known, has_known, most, stop)
+        # Python ints, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
+        return int(value), int(length), chosen_out.tolist()
 
     def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
@@ -462,24 +469,19 @@ class _Search:
         just below the best packing it had found, so that it meets that packing again and knows its
         specials should it be the optimum (the probe runs once). With ``stop`` it returns the first
         packing worth ``self.known`` (see :func:`.kernels.search`)."""
-        import numpy as np
-
         if self.known is None:
             self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
             if self.has_known:
                 self.known = self.probed = self._probe()[0]
         stop = stop or (self.has_known and self.known == self.ceiling)  # the optimum, known: see ``ceiling``
-        chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out, 0,
-                                                         self.known, self.has_known, most, stop)
-        value = int(value)  # a Python int, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
+        value, length, chosen = self._run(0, self.known, self.has_known, most, stop)
         if length < 0:  # gave up. Asked again, it prunes just below the best packing met so far, so it meets that
             # packing again: ``value``, or ``known`` if none beat it (the kernel then returns ``known`` - 1)
             self.known = max(self.known, value) if self.has_known else value
             self.has_known = True
             return None
         assert value % QUARTER == 0, "the search met no packing worth its known value (told: CP-SAT's optimum)"
-        return value // QUARTER, chosen_out[:length].tolist()
+        return value // QUARTER, chosen[:length]
 
     def run(self) -> Packing:
         """The optimum's value and its sets."""
