@@ -45,6 +45,10 @@ class Game(ABC):
     """An immutable resolved game. Subclasses add rule tables derived from ``spec.options``."""
 
     ACTIONS: ClassVar[tuple[type, ...]] = ()
+    #: The seat that moves first in the game's first deal when the config fixes it, or None when the deal
+    #: decides (Towers: who holds the alphabetically first card). Batch statistics measure the first
+    #: player's advantage on it.
+    first_seat: int | None = 0
     #: RNG modes this game can deal with; ``pysolfc`` only where PySolFC has the game.
     RNG_MODES: ClassVar[tuple[str, ...]] = ("native",)
 

@@ -30,6 +30,7 @@ from cardgames.engine.batch.results import (
     check_comparable,
     check_same_experiment,
     fold_records,
+    make_header,
     read_summary,
 )
 from cardgames.engine.batch.runner import run_batch
@@ -238,7 +239,7 @@ def synthetic_multiplayer() -> list[dict]:
 
 
 def test_summary_multiplayer_hand_computed():
-    f = summary_of(synthetic_multiplayer()).figures(3)
+    f = summary_of(synthetic_multiplayer()).figures(3, first_seat=0)
     assert list(f)[:7] == ["wins[0]", "wins[1]", "wins[2]", "ties", "no_winner", "first_player_advantage",
                            "scores"]
     assert [f[f"wins[{s}]"]["count"] for s in range(3)] == [2, 1, 1]
@@ -270,25 +271,35 @@ def test_a_pooled_figure_averages_each_game_over_the_seats_with_a_value() -> Non
 
 
 def test_first_player_advantage_is_measured_against_the_average_seat():
-    """Seat 0's win share minus the average seat's: a tie counts for each of its winners, so the
-    shares need not sum to 1, and a seat that never won is a share of 0, not left out."""
+    """The first seat's win share minus the average seat's: a tie counts for each of its winners, so
+    the shares need not sum to 1, and a seat that never won is a share of 0, not left out."""
     summary = summary_of({"scores": [0, 0, 0, 0], "winners": winners} for winners in ([0], [1, 2], [0]))
-    f = summary.figures(4)
+    f = summary.figures(4, first_seat=0)
     assert [f[f"wins[{s}]"]["count"] for s in range(4)] == [2, 1, 1, 0] and f["wins[3]"]["n"] == 3
     # shares 2/3, 1/3, 1/3, 0: the average seat wins 1/3 of the games, seat 0 1/3 more
     advantage = f["first_player_advantage"]
     assert advantage["mean"] == pytest.approx(2 / 3 - 1 / 3)
     assert advantage["ci_low"] == pytest.approx(f["wins[0]"]["ci_low"] - 1 / 3)
     summary.add({"scores": [0, 0, 0, 0], "winners": [0, 1]})
-    f = summary.figures(4)
+    f = summary.figures(4, first_seat=0)
     assert f["first_player_advantage"]["mean"] == pytest.approx(3 / 4 - 3 / 8)  # shares 3/4, 2/4, 1/4, 0
+
+
+def test_first_player_advantage_is_the_first_seats_and_absent_without_one() -> None:
+    """Turup's first dealer, seat 0, plays last: the seat left of him moves first, and the figure is
+    his. Where the deal decides who starts (Towers' alphabetical order), no seat is the first player."""
+    summary = summary_of({"winners": winners} for winners in ([1], [1], [0], [2]))
+    shares = [1 / 4, 2 / 4, 1 / 4]
+    assert summary.figures(3, first_seat=1)["first_player_advantage"]["mean"] == pytest.approx(2 / 4 - 1 / 3)
+    assert summary.figures(3, first_seat=0)["first_player_advantage"]["mean"] == pytest.approx(shares[0] - 1 / 3)
+    assert "first_player_advantage" not in summary.figures(3)
 
 
 def test_seats_that_won_beyond_players_count_in_the_average_seat() -> None:
     """``players`` names the seats that never won; seats that did win count whatever ``players`` says:
     with ``players`` 1 and wins by seats 1 and 2, the seats are 0, 1, 2 with shares 0, 1/2, 1/2, so
     the average seat wins 1/3 and seat 0 is 1/3 below it."""
-    f = summary_of([{"winners": [1]}, {"winners": [2]}]).figures(1)
+    f = summary_of([{"winners": [1]}, {"winners": [2]}]).figures(1, first_seat=0)
     assert [f[f"wins[{s}]"]["count"] for s in range(3)] == [0, 1, 1]
     assert f["first_player_advantage"]["mean"] == pytest.approx(-1 / 3)
 
@@ -1123,3 +1134,19 @@ def test_a_line_of_exactly_the_limit_is_read() -> None:
         [(1, b"1234567\n"), (2, b"12\n")]
     with pytest.raises(CardgamesError, match=r"^r.jsonl:2: a line longer than 8 bytes: not a result file$"):
         list(bounded_lines(io.BytesIO(b"12\n12345678\n"), 8, "r.jsonl", "a result file"))
+
+
+@pytest.mark.parametrize("game_id, players, option, value, first", [
+    ("turup", 2, None, None, 1), ("turup", 7, "first_dealer", 6, 0), ("turup", 12, "first_dealer", 14, 3),
+    ("torqu", 3, None, None, 0), ("torqu", 4, "first_player", 6, 2), ("torqu", 4, "partners", True, 0),
+    ("towers", 3, "first_player", "seat0", 0), ("towers", 4, None, None, None), ("eiffel-tower", 1, None, None, 0),
+])
+def test_a_result_files_header_names_the_seat_that_moves_first(game_id, players, option, value, first) -> None:
+    """``first_seat``, on which ``first_player_advantage`` is measured, is the seat whose turn a new
+    game's state gives, on every seed; or null where the deal decides (Towers' alphabetical order)."""
+    game = load_game(game_id, (), players)
+    if option is not None:
+        game = type(game)(replace(game.spec, options={**game.spec.options, option: value}))
+    assert make_header(game, ["random"] * players, "native", "")["first_seat"] == first
+    starters = {game.new_state(seed).current_player for seed in range(12)}
+    assert starters == {first} if first is not None else len(starters) > 1

@@ -370,7 +370,7 @@ def test_stats_of_a_multiplayer_file(run_cli, tmp_path):
     path = tmp_path / "mp.jsonl"
     header = {"format": "cardgames-batch", "version": 1, "engine_version": "0.1.0", "game": "turup",
               "variants": [], "players": 3, "agents": ["random"] * 3, "rng": "native",
-              "generator": "shake128-ctr/1", "seed_prefix": "", "config_sha256": "f" * 64}
+              "generator": "shake128-ctr/1", "seed_prefix": "", "config_sha256": "f" * 64, "first_seat": 1}
     lines = [orjson.dumps(header)]
     for seed in range(30):
         winner = [seed % 3] if seed % 5 else [0, 1]
@@ -381,8 +381,22 @@ def test_stats_of_a_multiplayer_file(run_cli, tmp_path):
     assert [figures[f"wins[{s}]"]["count"] for s in range(3)] == [14, 14, 8]
     assert figures["ties"]["count"] == 6 and figures["scores[2]"]["sd"] == 0.0
     assert figures["coins[1]"]["min"] == "-1.25" and figures["moves"]["max"] == 28
+    # seat 1 plays first (Turup's first dealer is seat 0): 14 of 30 against the average seat's 36 / 90
+    assert figures["first_player_advantage"]["mean"] == pytest.approx(14 / 30 - 36 / 90)
     table = run_cli("stats", str(path))
     assert table.exit_code == 0 and "first_player_advantage" in table.stdout and "3 players" in table.stdout
+    for first, shown in ((None, False), ("absent", False), (3, "header field 'first_seat' must be a seat of the "
+                                                               "3 players or null, not 3"), (True, "not True")):
+        changed = {k: v for k, v in header.items() if k != "first_seat" or first != "absent"}
+        if first != "absent":
+            changed["first_seat"] = first
+        path.write_bytes(b"\n".join([orjson.dumps(changed), *lines[1:]]) + b"\n")
+        result = run_cli("stats", str(path), "--format", "json")
+        if shown:  # a hand-edited header
+            assert result.exit_code == 1 and f"{path}:1: " in result.stderr and shown in result.stderr
+        else:  # no seat always moves first (Towers), or a file written before the header said which
+            assert result.exit_code == 0 and "first_player_advantage" not in orjson.loads(result.stdout)["files"][0][
+                "figures"]
 
 
 def test_plot(run_cli, tmp_path):

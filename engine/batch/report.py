@@ -35,7 +35,7 @@ class Run:
 
     @cached_property
     def figures(self) -> dict[str, dict[str, Any]]:
-        return self.summary.figures(self.header["players"], self.categories)
+        return self.summary.figures(self.header["players"], self.categories, self.header.get("first_seat"))
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "header": self.header, "games": self.summary.games, "figures": self.figures}

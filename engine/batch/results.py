@@ -4,7 +4,7 @@
 
     {"format":"cardgames-batch","version":1,"engine_version":"0.1.0","game":"eiffel-tower","variants":[],
      "players":1,"agents":["greedy"],"rng":"native","generator":"shake128-ctr/1","seed_prefix":"",
-     "config_sha256":"…"}
+     "config_sha256":"…","first_seat":0}
     {"seed":0,"won":true,"cards_left":0,"plays":84,"turns":83}
     …
 
@@ -25,7 +25,7 @@ from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
 from ..lines import bounded_lines
 from ..rng import SEED_MAX, SEEDS
-from ..wording import counted
+from ..wording import clip, counted
 from .stats import Summary
 
 if TYPE_CHECKING:
@@ -60,7 +60,7 @@ def make_header(game: Any, agents: list[str], rng: str, seed_prefix: str) -> dic
     return {"format": FORMAT, "version": VERSION, "engine_version": ENGINE_VERSION, "game": game.id,
             "variants": list(game.spec.variants), "players": game.num_players, "agents": list(agents),
             "rng": rng, "generator": game.rng_name(rng), "seed_prefix": seed_prefix,
-            "config_sha256": game.spec.sha256}
+            "config_sha256": game.spec.sha256, "first_seat": game.first_seat}
 
 
 def encode(data: dict[str, Any]) -> bytes:
@@ -137,6 +137,10 @@ class Reader:
         if len(header["agents"]) != header["players"]:
             raise CardgamesError(f"{self.path}:1: header names {counted(len(header['agents']), 'agent')} for "
                                  f"{counted(header['players'], 'player')}")
+        first = header.get("first_seat")  # absent from files written before it was recorded
+        if first is not None and not (type(first) is int and 0 <= first < header["players"]):
+            raise CardgamesError(f"{self.path}:1: header field 'first_seat' must be a seat of the "
+                                 f"{counted(header['players'], 'player')} or null, not {clip(first)}")
         return header
 
     def records(self) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -301,11 +301,14 @@ class Summary:
         """The categories met (``reason=blocked``): another summary reports those it never met at 0."""
         return {name for name in self.counts if "=" in name and not name.endswith("=")}
 
-    def figures(self, players: int, categories: Iterable[str] = ()) -> dict[str, dict[str, Any]]:
+    def figures(self, players: int, categories: Iterable[str] = (), first_seat: int | None = None
+                ) -> dict[str, dict[str, Any]]:
         """Every statistic, by figure name, in a stable reading order (``players`` names the
         seats that never won). ``categories`` met elsewhere (another file being compared) are
         figures here too, at 0 of the games, when their figure is present here at all: a value
-        these games never took is a rate of 0, and is compared as one."""
+        these games never took is a rate of 0, and is compared as one. ``first_seat``, the seat
+        that moves first in a game's first deal (``Game.first_seat``), is the seat whose wins
+        ``first_player_advantage`` sets against the average seat's; without one there is no such figure."""
         out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
         for name, sums in self.game_means.items():
             if name in out:  # the pooled values' distribution, with the games' inference
@@ -328,10 +331,12 @@ class Summary:
                 out[f"wins[{seat}]"] = proportion(self.wins.get(seat, 0), self.winner_games)
             out["ties"] = proportion(self.tie_games, self.winner_games)
             out["no_winner"] = proportion(self.nowin_games, self.winner_games)
-            fair = sum(out[f"wins[{seat}]"]["mean"] for seat in range(seats)) / seats
-            first = out["wins[0]"]
-            out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games, "mean": first["mean"] - fair,
-                                             "ci_low": first["ci_low"] - fair, "ci_high": first["ci_high"] - fair}
+            if first_seat is not None:
+                fair = sum(out[f"wins[{seat}]"]["mean"] for seat in range(seats)) / seats
+                first = out[f"wins[{first_seat}]"]
+                out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games,
+                                                 "mean": first["mean"] - fair, "ci_low": first["ci_low"] - fair,
+                                                 "ci_high": first["ci_high"] - fair}
         return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
 
 

@@ -125,6 +125,7 @@ class TorquGame(Game):
         #: The first match's dealer: the seat on ``first_player``'s right (seats counted modulo the
         #: player count); the deal then passes left.
         self.first_dealer: int = (opts["first_player"] - 1) % self.num_players
+        self.first_seat = opts["first_player"] % self.num_players
         self.collision = opts["collision"]
         names = self.deck.names
         self.lays = tuple(Lay(n) for n in names)

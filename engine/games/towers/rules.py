@@ -128,7 +128,7 @@ class TowersGame(Game):
             raise CardgamesError(f"{spec.id}: {problems[0]}")
         opts = spec.options
         self.cache_size: int = opts["cache_size"]
-        self.first_player: str = opts["first_player"]
+        self.first_seat = None if opts["first_player"] == "alphabetical" else 0
         self.no_play_flee = opts["no_play"] == "flee"
         self.bonus_any = opts["bonus_tower"] == "any"
         self.bonus_optional: bool = opts["bonus_optional"]
@@ -305,11 +305,10 @@ class TowersState(State):
         self.moves = 0
         self.player: int | None = None
         self.bonus_tower: int | None = None
-        if game.first_player == "alphabetical":
+        first = game.first_seat
+        if first is None:  # alphabetical: the holder of the first card name starts
             key = game.sort_key
             first = min(range(n), key=lambda s: min(key[c] for c in self.caches[s]))
-        else:
-            first = 0
         self._next_turn(first)
 
     # -- the contract ------------------------------------------------------------------

@@ -88,6 +88,7 @@ class TurupGame(Game):
         self.leftovers: str = opts["leftovers"]
         self.rounds: int = opts["rounds"] or self.num_players
         self.first_dealer: int = opts["first_dealer"] % self.num_players
+        self.first_seat = (self.first_dealer + 1) % self.num_players  # the dealer's left plays first
         self.match_scoring: str = opts["match_scoring"]
 
         deck = self.deck
