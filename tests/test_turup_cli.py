@@ -76,13 +76,45 @@ def test_narration_shows_each_round_where_it_starts(run_cli):
     data = json.loads(run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2").stdout)
     text = run_cli("simulate", "--game", "turup", "--seed", "3", "--rounds", "2", "--format", "text").stdout
     lines = text.splitlines()
-    assert [line for line in lines if line.startswith("round ")] == ["round 1:", "round 2:"]
+    assert [line for line in lines if line.startswith("round ") and " ends " not in line] == ["round 1:", "round 2:"]
     second = data["deal"]["rounds"][1]
     start = lines.index("round 2:")
     assert lines[start + 1] == "hand 0: " + " ".join(second["hands"][0])
     first_play_of_round_2 = next(line for line in lines[start:] if line.lstrip()[:1].isdigit())
     played = sum(1 for line in lines[:start] if line.lstrip()[:1].isdigit())
     assert first_play_of_round_2.lstrip().startswith(f"{played + 1}.")
+
+
+def test_a_capture_written_out_of_deck_order_is_named_so(run_cli, tmp_path):
+    """The log writes a capture's ranks one way, in deck order: another order is refused as such,
+    not as an illegal play (the capture itself may be legal)."""
+    log = tmp_path / "turup.json"
+    assert run_cli("simulate", "--game", "turup", "--seed", "1", "--players", "2", "--log", str(log)).exit_code == 0
+    data = json.loads(log.read_text())
+    assert data["actions"][3]["action"] == {"rank": "9", "take": ["A", "8"], "type": "capture"}
+    data["actions"][3]["action"]["take"] = ["8", "A"]
+    log.write_text(json.dumps(data))
+    bad = run_cli("replay", str(log))
+    assert bad.exit_code == 1
+    assert bad.stderr == "Error: step 4: a capture's 'take' lists ranks in deck order: ['A', '8'], not ['8', 'A']\n"
+    data["actions"][3]["action"]["take"] = [{"a": 1}]  # not ranks at all: the usual refusal
+    log.write_text(json.dumps(data))
+    assert "step 4: action {" in run_cli("replay", str(log)).stderr
+
+
+def test_narration_sums_up_each_round(run_cli):
+    """After a round's last play: each seat's cards won, the round's winners, the cards for nobody."""
+    args = ("simulate", "--game", "turup", "--players", "3", "--seed", "1")
+    result = json.loads(run_cli(*args).stdout)["result"]
+    lines = run_cli(*args, "--format", "text").stdout.splitlines()
+    start = lines.index("round 3 ends (left for nobody: 1 card):")
+    assert result["round3_scores"] == [17, 17, 17] and result["leftover"] == 7
+    assert lines[start + 1:start + 4] == [f"  player {s}: 17 cards won, wins the round (shared)" for s in range(3)]
+    start = lines.index("round 1 ends (left for nobody: 1 card):")
+    assert result["round1_scores"] == [11, 17, 23]
+    assert lines[start + 1:start + 4] == ["  player 0: 11 cards won", "  player 1: 17 cards won",
+                                          "  player 2: 23 cards won, wins the round"]
+    assert sum(line.endswith(" ends (left for nobody: 5 cards):") for line in lines) == 1  # round 2's
 
 
 def test_captures_text_puts_each_capture_on_its_own_line(run_cli) -> None:

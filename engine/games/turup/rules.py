@@ -26,9 +26,9 @@ from typing import Any, NamedTuple
 from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
-from ...errors import CardgamesError
+from ...errors import CardgamesError, LogError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
-from ...wording import clip
+from ...wording import clip, counted
 from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table
 
 OPTIONS = {
@@ -150,6 +150,17 @@ class TurupGame(Game):
         """The packed count vector of a community pile given as card codes."""
         return sum(self.units[self.rank_of[c]] for c in codes)
 
+    def action_from_json(self, data: Any) -> Any:
+        """As :meth:`Game.action_from_json`; a capture's ranks out of deck order are named as such (the
+        capture may be legal, written another way than the log format's one way)."""
+        action = super().action_from_json(data)
+        take = action.take if type(action) is Capture and isinstance(action.take, tuple) else ()
+        if all(type(r) is str and r in self.rank_index for r in take):
+            order = sorted(take, key=self.rank_index.__getitem__)
+            if list(take) != order:
+                raise LogError(f"a capture's 'take' lists ranks in deck order: {order}, not {list(take)}")
+        return action
+
     # -- presentation ------------------------------------------------------------------
     def current_deal(self, state: "TurupState") -> dict[str, Any]:
         latest = state.deals[-1]
@@ -162,6 +173,17 @@ class TurupGame(Game):
             return f"player {state.current_player} trails {name(code)}"
         return (f"player {state.current_player} plays {name(code)} and takes {' '.join(name(c) for c in taken)} "
                 f"({len(taken) + 1} cards)")
+
+    def describe_deal_end(self, state: "TurupState") -> list[str]:
+        """Each seat's cards won in the round just ended, its winners, and the cards that count for nobody."""
+        number, scores = len(state.round_scores), state.round_scores[-1]
+        best = _best(scores)
+        shared = " (shared)" if len(best) > 1 else ""
+        lines = [f"round {number} ends (left for nobody: {counted(state.round_leftover[-1], 'card')}):"]
+        for seat, won in enumerate(scores):
+            wins = f", wins the round{shared}" if seat in best else ""
+            lines.append(f"  player {seat}: {counted(won, 'card')} won{wins}")
+        return lines
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = [f"hand {seat}: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
