@@ -19,15 +19,17 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
     """List games (with their aliases), decks or variants."""
     cat = catalog(ctx)
     if kind == "games":
-        from cardgames.engine.config import game_title
+        from cardgames.engine.config import copies_for, game_title
 
         rows = []
         for gid in cat.ids("games"):
             game = cat.game(gid)
             players = game["players"]
             count = str(players["min"]) if players["min"] == players["max"] else f"{players['min']}-{players['max']}"
+            copies = sorted({copies_for(game["deck"], n) for n in range(players["min"], players["max"] + 1)})
+            decks = str(copies[0]) if len(copies) == 1 else f"{copies[0]}-{copies[-1]}"  # Turup: 1-3 by players
             row = {"id": gid, "name": game["name"], "family": game["family"],
-                   "deck": f"{game['deck']['copies']} x {game['deck']['type']}", "players": count,
+                   "deck": f"{decks} x {game['deck']['type']}", "players": count,
                    "variants": game["variants"], "alias_of": None}
             rows.append(row)
             for alias, (target, variants) in cat.aliases.items():

@@ -53,6 +53,7 @@ def test_list_csv_cells_read_as_a_person_would(run_cli):
     assert rows["torqu"] == {"id": "torqu", "name": "Torqu", "family": "torqu", "deck": "1 x torqu",
                              "players": "2-8", "variants": "death partners dragons", "alias_of": ""}
     assert (rows["eiffel-tower"]["players"], rows["eiffel-tower"]["deck"]) == ("1", "2 x french")
+    assert rows["turup"]["deck"] == "1-3 x french"  # one deck for 2-4 players, two for 5-7, three for 8-12
     assert rows["strict-eiffel-tower"] == {**rows["eiffel-tower"], "id": "strict-eiffel-tower",
                                            "name": "Strict Eiffel Tower", "variants": "",
                                            "alias_of": "eiffel-tower + strict"}
