@@ -213,11 +213,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                     seen.add(text)
                     report.errors.append((catalog.variant_origin(spec, keypath) or doc).error(keypath, text + where))
             facts = getattr(module, "deal_facts", None)
-            try:
-                if facts is not None:
-                    report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
-            except CardgamesError:  # a deal check_config has just reported
-                continue
+            if facts is not None and not problems:  # a deal the problems just reported has no facts (-12 cards left)
+                report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
                                                      f"this game: {refusals[0]}"))

@@ -106,3 +106,20 @@ def test_validate_and_show(run_cli):
     assert result.exit_code == 0, result.stdout + result.stderr
     shown = run_cli("show", "towers", "--format", "json")
     assert shown.exit_code == 0 and "house_cut" in shown.stdout
+
+
+def test_validate_facts_leave_out_a_player_count_that_cannot_deal(run_cli, tmp_path):
+    """Caches of 13 cards: 4 players need 52 of the 48 stock cards. That count is an error at the
+    option's line, and has no facts (they would show a stock of -4 cards); 2 and 3 players keep theirs."""
+    from cardgames.engine.config import bundled_root
+
+    (tmp_path / "games").mkdir()
+    towers = (bundled_root() / "games" / "towers.yaml").read_text()
+    assert towers.count("  cache_size: 3\n") == 1
+    (tmp_path / "games" / "towers.yaml").write_text(towers.replace("  cache_size: 3\n", "  cache_size: 13\n"))
+    result = run_cli("--configs", str(tmp_path), "validate", "--facts", "--format", "json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 1 and [(e["line"], e["message"]) for e in report["errors"]] == [
+        (18, "4 caches of 13 need 52 cards; the stock holds 48 (4 players)")]
+    facts = {f["players"]: f["stock_after_deal"] for f in report["facts"] if f["game"] == "towers"}
+    assert facts == {2: 22, 3: 9}
