@@ -769,3 +769,20 @@ def test_a_personal_tableau_is_the_centre_halved_or_quartered(players):
     assert laid == 144 // divisor
     assert len(tableau.center) == 16 // divisor
     assert [len(s) for s in tableau.primaries] == [len(s) for s in tableau.secondaries] == [8 // divisor] * 8
+
+
+def test_validate_bounds_the_points_by_the_deck_under_death(tmp_path, run_cli):
+    """Under Death a hand that is never laid keeps taking second cards from the others' tableaux, past
+    the 80 cards of a tableau and a dealt hand (an auditor's hoarding player held 110): points that fit
+    80 cards but not 160 stopped such a game at its match's end. ``validate`` now refuses them under
+    Death, at the points' line, and still accepts them without it."""
+    text = (bundled_root() / "games" / "torqu.yaml").read_text()
+    assert "    perfect_four: 300\n" in text
+    (tmp_path / "games").mkdir()
+    written = text.replace("    perfect_four: 300\n", "    perfect_four: 80000\n")
+    (tmp_path / "games" / "torqu.yaml").write_text(written)
+    result = run_cli("--configs", str(tmp_path), "validate")
+    line = written[:written.index("    perfect_four:")].count("\n") + 1
+    assert result.exit_code == 1 and result.output.count("torqu.yaml:") == 1
+    assert (f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 52141 points for 160 cards, "
+            f"not 80000 (2 players, death)") in result.output

@@ -27,7 +27,7 @@ from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, p
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
-from .scoring import Scorer, most_cards, pictures_problem, points_of
+from .scoring import Scorer, most_scored, pictures_problem, points_of
 from .sets import KINDS
 
 
@@ -460,7 +460,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     if why:
         errors.append((("deck",), f"deck {deck.id}: {why}"))
     pts = points_of(opts, max(numbers))
-    why = fits_table_values(pts, most_cards(opts))
+    why = fits_table_values(pts, most_scored(opts, len(deck)))
     if why:
         errors.append((("options", "points"), f"options.points: {why}"))
     faulty = fits_number_kinds(pts)

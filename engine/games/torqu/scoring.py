@@ -17,11 +17,19 @@ from .sets import KINDS, SET_SIZE, Ident, Pictures, Points, complete
 
 
 def most_cards(options: Mapping[str, Any]) -> int:
-    """The most cards a player is ever scored on: the largest personal tableau and dealt hand
-    together, read from the ``tableau`` and ``deal`` tables (72 + 8 with the seed's)."""
+    """The most cards a player is scored on in play without Death, and so the most ``score`` takes:
+    the largest personal tableau and dealt hand together, read from the ``tableau`` and ``deal``
+    tables (72 + 8 with the seed's)."""
     tableaus = options["tableau"].values()
     return (max(capacity_total((row["center"], row["primary"], row["secondary"])) for row in tableaus)
             + max(row["hand"] for row in options["deal"].values()))
+
+
+def most_scored(options: Mapping[str, Any], deck_cards: int) -> int:
+    """The most cards a player can be scored on at once: :func:`most_cards`, or under Death the whole
+    deck, since a hand that is never laid keeps taking second cards from the others' tableaux (a
+    hoarding player reaches 110 cards with 2 players)."""
+    return deck_cards if options["death"] else most_cards(options)
 
 
 def points_of(options: Mapping[str, Any], top: int) -> Points:
