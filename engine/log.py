@@ -173,10 +173,21 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
         raise LogError(f"step {step}: the log says player {said} acted, but it was player {player}'s turn")
     # The engine's own action, of the same type (actions without fields, such as Towers' pass and flee, are
     # all equal tuples) and compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
-    own = next((a for a in state.legal_actions() if type(a) is type(action) and a == action), None)
+    legal = state.legal_actions()
+    own = next((a for a in legal if type(a) is type(action) and a == action), None)
     if own is None or not _same(entry["action"], game.action_to_json(own)):
+        reordered = next((a for a in legal if type(a) is type(action) and _reordered(a) == _reordered(action)), None)
+        if reordered is not None:  # the log format writes each action one way: a hand-edited list may not be it
+            raise LogError(f"step {step}: action {_short(entry['action'])} is legal, but a log writes it "
+                           f"{_short(game.action_to_json(reordered))}")
         raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here")
     state.apply(own)
+
+
+def _reordered(action: tuple) -> tuple:
+    """``action`` with every list field sorted, so that two actions whose lists differ only in order
+    compare equal (a Torqu draw from the centre, a Turup capture's ranks)."""
+    return tuple(tuple(sorted(map(repr, v))) if isinstance(v, tuple) else v for v in action)
 
 
 def _same(logged: Any, fresh: Any) -> bool:

@@ -244,7 +244,8 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
 
 
 @pytest.mark.parametrize("where,value,message", [
-    (("actions", 0, "action", "row"), "float", "^step 1: action .* is not legal here$"),
+    (("actions", 0, "action", "row"), "float",
+     r'^step 1: action {"row":(\d+)\.0,"type":"play"} is legal, but a log writes it {"row":\1,"type":"play"}$'),
     (("actions", 0, "player"), False, "^step 1: field 'player' must be a seat number, not false$"),
     (("actions", 0, "player"), "0", "^step 1: field 'player' must be a seat number, not \"0\"$"),
     (("result", "won"), "int", "the result.won is (true|false), but the log says [01]$"),

@@ -236,3 +236,24 @@ def test_mirrors_as_good_as_themselves_have_no_wild_field_in_json(run_cli):
     assert data == {"tableau_score": 300, "hand_penalty": 300, "leftover": [], "proven": True,
                     "sets": [{"cards": ["Magic-13", "Magic-14", "Magic-15", "Magic-16"], "kind": "perfect_four",
                               "points": 300}]}
+
+
+def test_a_draw_from_the_centre_written_in_the_other_order_is_named_legal(run_cli, tmp_path):
+    """Two centre cards may be named in either order at the table; a log writes them in card order,
+    and a hand-edited log that swaps them is told so, not that the draw is illegal."""
+    log = tmp_path / "torqu.json"
+    assert run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "1",
+                   "--log", str(log)).exit_code == 0
+    data = json.loads(log.read_text())
+    first = data["actions"][0]["action"]
+    assert first["type"] == "draw"
+    data["actions"][0]["action"] = {**first, "cards": first["cards"][::-1]}
+    log.write_text(json.dumps(data))
+    bad = run_cli("replay", str(log))
+    assert bad.exit_code == 1
+    compact = json.dumps(data["actions"][0]["action"], separators=(",", ":"))
+    assert bad.stderr.startswith(f"Error: step 1: action {compact} is legal, but a log writes it ")
+    assert json.dumps(first["cards"], separators=(",", ":")) in bad.stderr
+    data["actions"][0]["action"] = {**first, "cards": [first["cards"][0], first["cards"][0]]}  # no such draw
+    log.write_text(json.dumps(data))
+    assert run_cli("replay", str(log)).stderr.endswith("is not legal here\n")

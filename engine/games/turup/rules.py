@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
-from ...errors import CardgamesError, LogError
+from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from ...wording import clip, counted
 from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table
@@ -149,17 +149,6 @@ class TurupGame(Game):
     def pack(self, codes: list[int]) -> int:
         """The packed count vector of a community pile given as card codes."""
         return sum(self.units[self.rank_of[c]] for c in codes)
-
-    def action_from_json(self, data: Any) -> Any:
-        """As :meth:`Game.action_from_json`; a capture's ranks out of deck order are named as such (the
-        capture may be legal, written another way than the log format's one way)."""
-        action = super().action_from_json(data)
-        take = action.take if type(action) is Capture and isinstance(action.take, tuple) else ()
-        if all(type(r) is str and r in self.rank_index for r in take):
-            order = sorted(take, key=self.rank_index.__getitem__)
-            if list(take) != order:
-                raise LogError(f"a capture's 'take' lists ranks in deck order: {order}, not {list(take)}")
-        return action
 
     # -- presentation ------------------------------------------------------------------
     def current_deal(self, state: "TurupState") -> dict[str, Any]:
