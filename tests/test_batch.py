@@ -347,7 +347,9 @@ def test_welch_against_scipy():
     test = welch(0, 1, 2, 1, 1, 2)
     assert test.statistic == 1.0 and test.p_value == pytest.approx(1 - 1 / math.sqrt(3), abs=1e-12)
     assert student_t_two_sided(3.0, 2.0) == pytest.approx(1 - 3 / math.sqrt(11), abs=1e-12)
-    assert welch(3, 0, 10, 3, 0, 10).p_value == 1.0 and welch(3, 0, 10, 4, 0, 10).p_value == 0.0
+    # both sides constant: the same value is no difference (t = 0/0, no statistic), two values an infinite t
+    assert welch(3, 0, 10, 3, 0, 10) == ("welch-t", None, 1.0)
+    assert welch(3, 0, 10, 4, 0, 10) == ("welch-t", math.inf, 0.0) and welch(4, 0, 9, 3, 0, 9).statistic == -math.inf
     # one game on a side has no spread to estimate: no test, not a verdict
     assert welch(1.0, 0.0, 1, 2.0, 1.0, 10) == welch(1.0, 1.0, 10, 2.0, 0.0, 1) == ("welch-t", None, None)
 

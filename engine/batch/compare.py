@@ -39,8 +39,10 @@ def welch(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) 
     if n1 < 2 or n2 < 2 or not math.isfinite(sd1 + sd2):  # an infinite sd: a spread beyond a float
         return Test("welch-t", None, None)
     scale = max(sd1, sd2)
-    if scale == 0:
-        return Test("welch-t", None, 1.0 if mean1 == mean2 else 0.0)
+    if scale == 0:  # both sides constant: equal (t is 0/0, undefined), or apart by infinitely many standard errors
+        if mean1 == mean2:
+            return Test("welch-t", None, 1.0)
+        return Test("welch-t", math.copysign(math.inf, mean2 - mean1), 0.0)
     # In units of the larger sd: the variances and their squares neither overflow nor underflow
     v1, v2 = (sd1 / scale) ** 2 / n1, (sd2 / scale) ** 2 / n2
     se2 = v1 + v2
