@@ -762,6 +762,30 @@ def test_ctrl_c_keeps_the_chunks_written_and_says_how_to_resume(run_cli, tmp_pat
     assert resumed.exit_code == 0 and "played 12 games" in resumed.stderr and "; 8 already in" in resumed.stderr
 
 
+def test_sigterm_stops_the_workers_too_and_says_how_to_resume(tmp_path):
+    """``kill`` (SIGTERM, a CI job's timeout) used to end the parent alone: its worker processes
+    kept stdout open, so whatever read the batch's output never finished. Now it stops as Ctrl-C
+    does: the pipe closes, the exit is 143 (128 + SIGTERM), the file holds whole lines and says so."""
+    out = tmp_path / "r.jsonl"
+    proc = subprocess.Popen([*CLI, "batch", "--game", "eiffel-tower", "--seeds", "0-10000000", "--workers", "2",
+                             "--out", str(out)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while (not out.exists() or out.read_bytes().count(b"\n") < 2) and time.monotonic() < deadline:
+        time.sleep(0.1)  # the first chunk written: the workers are playing
+    proc.send_signal(signal.SIGTERM)  # the batch alone, as `kill PID` does
+    try:
+        stdout, stderr = proc.communicate(timeout=60)  # the pipe closes: no worker holds it
+    finally:
+        proc.kill()  # a batch still running (the test failed): not left behind
+    assert proc.returncode == 143 and stdout == b""
+    words = stderr.decode()
+    assert words.startswith("terminated after ") and words.endswith(" games; continue with the same command and "
+                                                                     "--resume\n"), words
+    lines = out.read_bytes().split(b"\n")
+    assert lines[-1] == b"" and len(lines) > 2 and [orjson.loads(line)["seed"] for line in lines[1:-1]] == list(
+        range(len(lines) - 2))
+
+
 def test_ctrl_c_without_a_results_file_names_no_resume(run_cli, monkeypatch):
     """Without --out there is no file to continue: the message says how far the batch got, and no
     more (the --resume hint would send the user to an option that refuses to run without --out)."""
