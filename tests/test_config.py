@@ -227,6 +227,21 @@ def test_a_strict_layout_must_fit_the_deck_too(tmp_path):
                "waste), but the deck holds only 104 (1 player)")]
 
 
+@pytest.mark.parametrize("cap, layout", [(4, "[1, 2, 3, 4, 5, 5]"), (5, "[1, 2, 3, 4, 5, 5]"),
+                                         (6, "[1, 2, 3, 4, 5, 5]"), (4, "[1, 2, 3, 4, 5, 5, 6]")])
+def test_a_row_cap_must_leave_room_for_every_card(tmp_path, cap, layout):
+    """A win puts every card on a row: 20 rows of at most 5 cards hold 100 of the 104, so every
+    deal is lost (an auditor's finding: validate accepted it); 6 a row, or 26 rows of 4, hold them all."""
+    text = (EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("row_cap: null", f"row_cap: {cap}")
+            .replace("[1, 2, 3, 4, 5, 5]", layout))
+    report = validate([str(make_root(tmp_path, text))])
+    rows = sum(int(n) for n in layout.strip("[]").split(","))
+    assert [(e.line, e.message) for e in report.errors] == ([] if rows * cap >= 104 else [
+        (text.splitlines().index(f"  layout: {layout}") + 1,
+         f"the layout's {rows} rows hold at most {rows * cap} cards (options.row_cap {cap}), fewer than the deck's "
+         "104: no deal can be won (1 player)")])
+
+
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
     """``validate FILE`` checks that file's game, not a bundled namesake, and a new game there
     is found by its id (issue: a broken eiffel-tower.yaml passed, checked as the bundled one)."""

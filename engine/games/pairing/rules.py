@@ -297,13 +297,16 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         layout = opts[key]
         if layout is None:
             continue
-        rows = sum(layout)
+        rows, cap = sum(layout), opts["row_cap"]
+        name = "layout" if key == "layout" else "Strict version's layout"
         if not layout:  # the schema has seen that each line holds a row or more
             errors.append((("options", key), f"options.{key} needs at least one line"))
         elif rows + 1 > len(deck):
-            name = "layout" if key == "layout" else "Strict version's layout"
             errors.append((("options", key), f"the {name} has {rows} rows, so the deal needs {rows + 1} cards (one "
                            f"on each row and one on the waste), but the deck holds only {len(deck)}"))
+        elif cap is not None and rows * cap < len(deck):  # a win puts every card on a row
+            errors.append((("options", key), f"the {name}'s {rows} rows hold at most {rows * cap} cards "
+                           f"(options.row_cap {cap}), fewer than the deck's {len(deck)}: no deal can be won"))
     return errors
 
 
