@@ -1,5 +1,6 @@
 # Each target creates .venv when it is missing. `make test` is the README's second command and
-# `make run` its first, narrated (--format text); `install` is an editable install for development.
+# `make run` its first, narrated (--format text), both with an editable install as `install` makes: the
+# README's plain install would replace it, and a later `cardgames` would run that copy, not the tree.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -13,10 +14,10 @@ install: $(BIN)/python
 	$(BIN)/pip install -q -e '.[dev]'
 
 run: $(BIN)/python
-	$(BIN)/pip install -q . && $(BIN)/cardgames simulate --game eiffel-tower --seed 7 --format text
+	$(BIN)/pip install -q -e . && $(BIN)/cardgames simulate --game eiffel-tower --seed 7 --format text
 
 test: $(BIN)/python
-	$(BIN)/pip install -q '.[dev]' && $(BIN)/python -m pytest
+	$(BIN)/pip install -q -e '.[dev]' && $(BIN)/python -m pytest
 
 lint: $(BIN)/python
 	$(BIN)/pip install -q ruff && $(BIN)/ruff check cli engine tests scripts
