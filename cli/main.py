@@ -91,10 +91,28 @@ class LazyGroup(click.Group):
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
 
 
+def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
+    """A ``--configs`` folder must hold configs where the catalog looks: one that does not (its
+    ``games/`` given instead, a ``game/`` folder, files saved as ``.yml``) would leave every command
+    on the bundled rules, silently, and a rules check in CI would pass without playing the change."""
+    from pathlib import Path
+
+    from cardgames.engine.config import folder_files
+
+    for folder in folders:
+        read, unread = folder_files(Path(folder))
+        if unread:
+            raise click.BadParameter(f"{unread[0]} is not read: config files end in .yaml", param=param)
+        if not read:
+            raise click.BadParameter(f"{folder} holds no games/, decks/ or variants/ folder with .yaml files",
+                                     param=param)
+    return folders
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgames", prog_name="cardgames")
 @click.option("--configs", "config_dirs", multiple=True, metavar="DIR", envvar="CARDGAMES_CONFIGS",
-              type=click.Path(file_okay=False, exists=True),
+              type=click.Path(file_okay=False, exists=True), callback=_config_folders,
               help="Extra config folder (games/, decks/, variants/), searched before the bundled configs. "
                    "Repeatable; also CARDGAMES_CONFIGS.")
 @click.pass_context

@@ -142,6 +142,13 @@ class GameSpec:
         return hashlib.sha256(orjson.dumps(self.canonical(), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+def folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
+    """A config folder's files: (kind, path) of each ``games/``, ``decks/`` or ``variants/`` YAML file the
+    catalog reads, and the ``.yml`` files there, which it does not (config files end in ``.yaml``)."""
+    read = [(kind, p) for kind in KINDS for p in sorted((folder / kind).glob("*.yaml"))]
+    return read, [p for kind in KINDS for p in sorted((folder / kind).glob("*.yml"))]
+
+
 def bundled_root() -> Path:
     from importlib.resources import files
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import KINDS, Catalog, bundled_root
+from .config import KINDS, Catalog, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError
 from .wording import counted
 from .yamlfile import Document, read_document
@@ -40,9 +40,8 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     for raw in paths or []:
         path = Path(raw)
         if path.is_dir():
-            found = [(k, p) for k in KINDS for p in sorted((path / k).glob("*.yaml"))]
-            report.errors += [ConfigError("not read: config files end in .yaml", str(p))
-                              for k in KINDS for p in sorted((path / k).glob("*.yml"))]
+            found, unread = folder_files(path)
+            report.errors += [ConfigError("not read: config files end in .yaml", str(p)) for p in unread]
             if not found:
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found

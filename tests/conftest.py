@@ -25,8 +25,8 @@ def run_cli():
 
     from cardgames.cli.main import cli
 
-    def invoke(*args: str, input: str | bytes | None = None):
+    def invoke(*args: str, input: str | bytes | None = None, env: dict[str, str] | None = None):
         runner = CliRunner()
-        return runner.invoke(cli, list(args), input=input, catch_exceptions=False, prog_name="cardgames")
+        return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False, prog_name="cardgames")
 
     return invoke

@@ -337,6 +337,34 @@ def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, comma
     assert result.stderr.rstrip().endswith(f"(see '{command} --help')")
 
 
+@pytest.mark.parametrize("layout, message", [
+    ({}, "holds no games/, decks/ or variants/ folder with .yaml files"),
+    ({"game/eiffel-tower.yaml": "eiffel-tower.yaml"}, "holds no games/, decks/ or variants/ folder with .yaml files"),
+    ({"games/eiffel-tower.yml": "eiffel-tower.yaml"}, "games/eiffel-tower.yml is not read: config files end in .yaml"),
+    ({"games/eiffel-tower.yaml": "eiffel-tower.yaml", "variants/wide.yml": "eiffel-tower.yaml"},
+     "variants/wide.yml is not read: config files end in .yaml"),
+])
+def test_a_configs_folder_the_catalog_would_not_read_is_a_usage_error(run_cli, tmp_path, layout, message):
+    """A --configs folder of the wrong shape (an empty one, a game/ folder, files saved as .yml) left
+    every command on the bundled rules without a word: a CI gate then passed without playing the
+    change (an auditor's finding). It is a usage error, from the option and from CARDGAMES_CONFIGS."""
+    from cardgames.engine.config import bundled_root
+
+    for name, source in layout.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text((bundled_root() / "games" / source).read_text())
+    for args, env in ((["--configs", str(tmp_path)], None), ([], {"CARDGAMES_CONFIGS": str(tmp_path)})):
+        result = run_cli(*args, "batch", "--game", "eiffel-tower", "--seeds", "1-2", env=env)
+        assert result.exit_code == 2 and message in result.stderr and result.stdout == ""
+        assert result.stderr.startswith("Error: Invalid value for '--configs': ")
+    (tmp_path / "games").mkdir(exist_ok=True)
+    (tmp_path / "games" / "my-tower.yaml").write_text(
+        (bundled_root() / "games" / "eiffel-tower.yaml").read_text().replace("id: eiffel-tower", "id: my-tower"))
+    for unread in tmp_path.rglob("*.yml"):
+        unread.unlink()
+    assert run_cli("--configs", str(tmp_path), "deal", "my-tower", "--seed", "1").exit_code == 0
+
+
 def test_a_bare_cardgames_shows_the_help(run_cli):
     """The help itself (on stderr, as Click gives it), not an error line around it."""
     result = run_cli()
