@@ -92,10 +92,35 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((ident, doc))
+    if paths:
+        games += _games_taking(catalog, documents, {gid for gid, _ in games})
     for gid, doc in games:
         if doc.data["deck"]["type"] not in bad_decks:
             _check_game(catalog, aliases, gid, doc, report)
     return report
+
+
+def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
+                  checked: set[str]) -> list[tuple[str, Document]]:
+    """The other games, bundled ones included, whose deck or one of whose variants is among the decks
+    and variants checked: a folder's variant or deck is checked where ``--configs`` would put it to
+    use, since one that breaks a bundled game (a layout beyond the deck, a deck without a rank the
+    match needs) would otherwise pass here and fail only in play (an auditor's finding)."""
+    decks = {ident for kind, ident, _ in documents if kind == "decks"}
+    variants = {ident for kind, ident, _ in documents if kind == "variants"}
+    taking = []
+    for gid, path in catalog.paths("games").items():
+        if gid in checked or not (decks or variants):
+            continue
+        try:
+            doc = read_document(path)
+        except ConfigError:  # a game file that cannot be read is its own folder's to report
+            continue
+        if Catalog.check_document("games", doc, gid):
+            continue
+        if doc.data["deck"]["type"] in decks or variants & set(doc.data["variants"]):
+            taking.append((gid, doc))
+    return taking
 
 
 def _guess_kind(doc: Document) -> str:

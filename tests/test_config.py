@@ -157,13 +157,19 @@ def test_match_value_must_fit_the_deck(tmp_path):
 
 
 def _french(tmp_path: Path, edit) -> None:
-    """A decks/french.yaml in ``tmp_path`` whose ranks (a list of dicts) ``edit`` changes in place."""
+    """A French deck in ``tmp_path`` whose ranks (a list of dicts) ``edit`` changes in place, which the
+    games there take. Under its own id, my-french: as french it would also be checked in the bundled
+    games that take it (``validate`` checks a folder's deck there), and break them."""
     import yaml
 
     deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
     edit(deck["ranks"])
+    deck["id"] = "my-french"
     (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "french.yaml").write_text(yaml.safe_dump(deck, sort_keys=False))
+    (tmp_path / "decks" / "my-french.yaml").write_text(yaml.safe_dump(deck, sort_keys=False))
+    for game in (tmp_path / "games").glob("*.yaml"):
+        assert "type: french," in game.read_text()
+        game.write_text(game.read_text().replace("type: french,", "type: my-french,"))
 
 
 def test_match_value_must_pair_the_deck_values(tmp_path):
@@ -185,7 +191,7 @@ def test_an_ace_high_deck_pairs_lowest_with_highest(tmp_path):
     root = make_root(tmp_path, text.replace("  match: 14", "  match: 16"))
     _french(root, ace_high)
     assert validate([str(root)]).ok
-    (root / "games" / "my-tower.yaml").write_text(text)  # match 14, ranks per suit plus one
+    (root / "games" / "my-tower.yaml").write_text(text.replace("type: french,", "type: my-french,"))  # match 14
     assert any("run from 2 to 14, so their match value must be 16" in str(e) for e in validate([str(root)]).errors)
 
 
@@ -1276,3 +1282,31 @@ def test_unknown_name_lists_known_names_sorted_up_to_twelve() -> None:
         "unknown deck 'zzz' (13 known: `cardgames list --kind decks` shows them)"
     assert str(UnknownNameError("variant", "zzz", thirteen)) == \
         "unknown variant 'zzz' (13 known: `cardgames list --kind variants` shows them)"
+
+
+def test_a_folders_variant_or_deck_is_checked_in_the_bundled_games_that_take_it(tmp_path):
+    """``validate DIR`` checked a variant or deck of DIR on its own: one that breaks the bundled games
+    taking it passed, and failed only in play (an auditor's finding). Those games are checked too, the
+    error at the line at fault; a folder holding only a game of its own checks that game alone."""
+    (tmp_path / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    assert "options:\n" in strict
+    text = strict.replace("options:\n", "options:\n  layout: [60, 60]\n", 1)
+    (tmp_path / "variants" / "strict.yaml").write_text(text)
+    report = validate([str(tmp_path)])
+    line = text.splitlines().index("  layout: [60, 60]") + 1
+    assert report.checked == 1 and report.errors and {(e.path, e.line) for e in report.errors} == {
+        (str(tmp_path / "variants" / "strict.yaml"), line)}
+    assert "the layout has 120 rows, so the deal needs 121 cards" in report.errors[0].message
+    shutil.rmtree(tmp_path / "variants")
+    (tmp_path / "decks").mkdir()
+    french = (BUNDLED / "decks" / "french.yaml").read_text()
+    king = "  - {id: K, name: King, value: 13, face: true}\n"
+    assert king in french
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace(king, ""))
+    report = validate([str(tmp_path)])
+    assert sorted(Path(e.path).name for e in report.errors) == ["eiffel-tower.yaml", "new-eiffel-tower.yaml"]
+    assert all("in deck french the suited cards run from 1 to 12" in e.message for e in report.errors)
+    shutil.rmtree(tmp_path / "decks")
+    report = validate([str(make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower")))])
+    assert report.checked == 1 and report.errors == []
