@@ -46,6 +46,8 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found
             roots.insert(0, path)
+        elif path.exists() and path.parent.name in KINDS and path.suffix != ".yaml":  # --configs would skip it
+            report.errors.append(ConfigError("not read: config files end in .yaml", str(path)))
         elif path.exists():
             kind = path.parent.name if path.parent.name in KINDS else None
             targets.append((kind or "", path))

@@ -1310,3 +1310,18 @@ def test_a_folders_variant_or_deck_is_checked_in_the_bundled_games_that_take_it(
     shutil.rmtree(tmp_path / "decks")
     report = validate([str(make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower")))])
     assert report.checked == 1 and report.errors == []
+
+
+def test_a_yml_file_in_a_config_folder_is_named_not_read(tmp_path):
+    """``validate games/X.yml`` checked the file's schema, then the engine's checks on the bundled X.yaml,
+    and passed an unknown option (an auditor's finding). No catalog reads a .yml file there; a loose
+    file of any name is still checked as what it is."""
+    (tmp_path / "games").mkdir()
+    typo = EIFFEL.replace("  match: 14\n", "  mtach: 14\n")
+    assert typo != EIFFEL
+    (tmp_path / "games" / "eiffel-tower.yml").write_text(typo)
+    report = validate([str(tmp_path / "games" / "eiffel-tower.yml")])
+    assert [(e.path, e.message) for e in report.errors] == [
+        (str(tmp_path / "games" / "eiffel-tower.yml"), "not read: config files end in .yaml")]
+    (tmp_path / "draft.yml").write_text(typo)
+    assert any("unknown key 'mtach'" in e.message for e in validate([str(tmp_path / "draft.yml")]).errors)
