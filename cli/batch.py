@@ -157,6 +157,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     ``_STATS_HELP``)."""
     from cardgames.engine.batch.report import Run, compared, comparisons
     from cardgames.engine.batch.results import check_comparable, read_summary
+    from cardgames.engine.batch.seeds import SeedSet
 
     if gates and len(files) < 2:
         raise click.UsageError("--fail-if-different compares files: give two or more")
@@ -165,13 +166,15 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         from cardgames.engine.batch.plot import image_format
 
         image_format(plot_path, files)
-    runs = []
+    runs, seeds = [], []
     for path in files:
-        header, summary, torn = read_summary(path)
+        seeds.append(SeedSet())
+        header, summary, torn = read_summary(path, seeds[-1])
         if torn:
             message(f"{path}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(path, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
+    _check_cut_short(files, seeds, gates)
     runs = compared(runs)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
@@ -189,6 +192,26 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
                                              f"(p = {t['p_value']:.2g})" for t in failed))
         ctx.exit(1)
+
+
+def _check_cut_short(files: tuple[str, ...], seeds: list, gates: tuple[str, ...]) -> None:
+    """A compared file whose seeds are part of the first's, or the first's part of its own, is most
+    likely a run cut short (a job that timed out, an artifact not finished with --resume): named, and
+    refused by a gate, which would otherwise pass a change on a partial sample without a word (an
+    auditor's finding). Files of other seed ranges altogether are a comparison of their own (the same
+    rules on seeds 0-999 and 1000-1999), and pass."""
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.wording import counted
+
+    base = seeds[0]
+    for path, other in zip(files[1:], seeds[1:], strict=True):
+        if len(other) != len(base) and (other <= base or base <= other):
+            (short, few), (full, many) = sorted([(path, len(other)), (files[0], len(base))], key=lambda f: f[1])
+            text = (f"{short} holds {counted(few, 'seed')} of the {many:,} in {full} "
+                    "(a run cut short? --resume finishes it)")
+            if gates:
+                raise CardgamesError(f"--fail-if-different compares whole runs, but {text}")
+            message(text)
 
 
 def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:

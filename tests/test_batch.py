@@ -82,6 +82,21 @@ def test_seed_set_keeps_runs():
     assert list(seeds.missing(SeedRange(6, 9))) == [(8, 10)]
 
 
+def test_seed_set_inclusion_against_plain_sets():
+    """``a <= b``, run by run, is plain sets' inclusion: sparse and dense sets, equal ones, empty ones."""
+    rand = stdlib_random.Random(5)
+    for _ in range(300):
+        plain = [set(rand.sample(range(40), rand.randrange(0, 40))) for _ in range(2)]
+        if rand.random() < 0.3:
+            plain[1] |= plain[0]
+        sets = []
+        for values in plain:
+            sets.append(SeedSet())
+            for seed in sorted(values, key=lambda _: rand.random()):
+                sets[-1].add(seed)
+        assert (sets[0] <= sets[1]) == (plain[0] <= plain[1]) and (sets[1] <= sets[0]) == (plain[1] <= plain[0])
+
+
 def test_seed_set_against_a_plain_set():
     rand = stdlib_random.Random(3)
     seeds, plain = SeedSet(), set()

@@ -877,3 +877,25 @@ def test_a_game_refused_mid_batch_names_its_seed(run_cli, tmp_path, workers):
                      workers, "--quiet", "--out", str(tmp_path / "out.jsonl"))
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert result.stderr.startswith("Error: seed 1: the community pile holds too many cards of values 1-9")
+
+
+def test_a_run_cut_short_is_named_and_fails_a_gate(run_cli, tmp_path):
+    """A compared file holding part of the first's seeds (a batch job that timed out, an artifact never
+    finished with --resume) passed a gate on a partial sample with no word, or only a torn-line notice
+    (an auditor's finding). It is named, and a gate refuses it; other seed ranges altogether still pass."""
+    whole, later = tmp_path / "whole.jsonl", tmp_path / "later.jsonl"
+    batch(run_cli, "--seeds", "0-99", "--workers", "1", "--out", str(whole))
+    batch(run_cli, "--seeds", "100-199", "--workers", "1", "--out", str(later))
+    lines = whole.read_bytes().split(b"\n")
+    for name, data, count in (("clean.jsonl", b"\n".join(lines[:41]) + b"\n", 40),
+                              ("torn.jsonl", b"\n".join(lines[:41]) + b"\n" + lines[41][:20], 40)):
+        cut = tmp_path / name
+        cut.write_bytes(data)
+        said = f"{cut} holds {count} seeds of the 100 in {whole} (a run cut short? --resume finishes it)"
+        for files in ((whole, cut), (cut, whole)):
+            gate = run_cli("stats", *map(str, files), "--fail-if-different", "won")
+            assert gate.exit_code == 1 and gate.stdout == ""
+            assert gate.stderr.splitlines()[-1] == f"Error: --fail-if-different compares whole runs, but {said}"
+            shown = run_cli("stats", *map(str, files))
+            assert shown.exit_code == 0 and said in shown.stderr.splitlines()
+    assert run_cli("stats", str(whole), str(later), "--fail-if-different", "won").exit_code == 0

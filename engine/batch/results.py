@@ -224,8 +224,9 @@ def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Cont
     return folded
 
 
-def read_summary(path: str | Path) -> tuple[dict[str, Any], Summary, bool]:
-    """Header, summary of every record, and whether the file ends in a torn line (ignored)."""
+def read_summary(path: str | Path, seen: "SeedSet | None" = None) -> tuple[dict[str, Any], Summary, bool]:
+    """Header, summary of every record, and whether the file ends in a torn line (ignored); every
+    seed read is noted in ``seen``, if given."""
     from .seeds import SeedSet
 
     reader = Reader(path)
@@ -235,5 +236,5 @@ def read_summary(path: str | Path) -> tuple[dict[str, Any], Summary, bool]:
                                  "a batch stopped while writing its header?)")
         raise CardgamesError(f"{path}: empty: no header line")
     summary = Summary()
-    fold_records(reader, summary, SeedSet())
+    fold_records(reader, summary, SeedSet() if seen is None else seen)
     return reader.header, summary, reader.torn

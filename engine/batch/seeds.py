@@ -93,6 +93,14 @@ class SeedSet:
     def __len__(self) -> int:
         return self.count
 
+    def __le__(self, other: "SeedSet") -> bool:
+        """Whether every seed here is in ``other``: each run lies within one of its runs (runs never touch)."""
+        for start, stop in zip(self.starts, self.stops, strict=True):
+            i = bisect_right(other.starts, start) - 1
+            if i < 0 or stop > other.stops[i]:
+                return False
+        return True
+
     def __contains__(self, seed: int) -> bool:
         i = bisect_right(self.starts, seed) - 1
         return i >= 0 and seed < self.stops[i]
