@@ -215,15 +215,17 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, gates: tuple[str, ...]
 
 
 def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:
-    """Refuse a gate on a figure the files' comparisons do not test (a typo, or a difference row)."""
-    from cardgames.engine.errors import CardgamesError
+    """Refuse a gate on a figure the files' comparisons do not test (a typo, or a difference row): a
+    usage error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1)."""
+    from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.wording import did_you_mean
 
     tested = list(dict.fromkeys(t["figure"] for t in tests))
     for name in gates:
         if name not in tested:
             hint = did_you_mean(name, tested, 0.5) or f"; tested: {', '.join(tested)}"
-            raise CardgamesError(f"--fail-if-different: figure {name!r} is not tested between these files{hint}")
+            raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between these "
+                                      f"files{hint}")
 
 
 def _emit_tables(runs: list, fmt: str) -> None:

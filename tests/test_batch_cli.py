@@ -169,8 +169,8 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
                                         f"(p = {won['p_value']:.2g})"]
     passed = run_cli("stats", str(plain), str(later), "--fail-if-different", "won", "--fail-if-different", "plays")
     assert passed.exit_code == 0 and passed.stderr == ""
-    typo = run_cli("stats", str(plain), str(strict), "--fail-if-different", "wonn")
-    assert typo.exit_code == 1 and typo.stdout == "" and "figure 'wonn' is not tested" in typo.stderr
+    typo = run_cli("stats", str(plain), str(strict), "--fail-if-different", "wonn")  # a usage error: not a tripped gate
+    assert typo.exit_code == 2 and typo.stdout == "" and "figure 'wonn' is not tested" in typo.stderr
     assert "did you mean 'won'" in typo.stderr
     alone = run_cli("stats", str(plain), "--fail-if-different", "won")
     assert alone.exit_code == 2 and "give two or more" in alone.stderr
