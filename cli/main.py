@@ -95,6 +95,8 @@ def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[s
     """A ``--configs`` folder must hold configs where the catalog looks: one that does not (its
     ``games/`` given instead, a ``game/`` folder, files saved as ``.yml``) would leave every command
     on the bundled rules, silently, and a rules check in CI would pass without playing the change."""
+    if not folders:  # the usual case: nothing to import for
+        return folders
     from pathlib import Path
 
     from cardgames.engine.config import folder_files

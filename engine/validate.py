@@ -110,9 +110,11 @@ def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
     match needs) would otherwise pass here and fail only in play (an auditor's finding)."""
     decks = {ident for kind, ident, _ in documents if kind == "decks"}
     variants = {ident for kind, ident, _ in documents if kind == "variants"}
-    taking = []
+    taking: list[tuple[str, Document]] = []
+    if not (decks or variants):
+        return taking
     for gid, path in catalog.paths("games").items():
-        if gid in checked or not (decks or variants):
+        if gid in checked:
             continue
         try:
             doc = read_document(path)
