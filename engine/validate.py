@@ -113,14 +113,12 @@ def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
     taking: list[tuple[str, Document]] = []
     if not (decks or variants):
         return taking
-    for gid, path in catalog.paths("games").items():
+    for gid in catalog.paths("games"):
         if gid in checked:
             continue
         try:
-            doc = read_document(path)
-        except ConfigError:  # a game file that cannot be read is its own folder's to report
-            continue
-        if Catalog.check_document("games", doc, gid):
+            doc = catalog.document("games", gid)
+        except ConfigError:  # a game file that cannot be read, or breaks its schema, is its own folder's to report
             continue
         if doc.data["deck"]["type"] in decks or variants & set(doc.data["variants"]):
             taking.append((gid, doc))
