@@ -335,18 +335,25 @@ class Catalog:
     def variant_errors(self, doc: Document) -> list[ConfigError]:
         """A variant file's options checked against the engine of every family or game it
         applies to, at the file's lines, with no game resolved (``validate`` of a variants
-        folder). A game whose own file is broken is skipped: it is reported at its lines."""
+        folder), and whether any game lists it. A game whose own file is broken is skipped: it is
+        reported at its lines."""
         from .registry import ENGINES, engine_module
 
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
+        listed, unread = False, False  # whether a game lists this variant, whether a game file is broken
         for gid in self.ids("games"):
             try:
                 game = self.game(gid)
             except ConfigError:
+                unread = True
                 continue
             for name in (gid, game["family"]):
                 engines.setdefault(name, set()).add(game["engine"])
+            listed = listed or doc.data["id"] in game["variants"]
         errors: list[ConfigError] = []
+        if not (listed or unread):  # a game plays only the variants it lists: ``--variant`` would refuse this one
+            errors.append(doc.error(("id",), f"no game lists variant {doc.data['id']!r} in its variants, so none "
+                                             "can play it: add it to the variants of the games it is for"))
         for i, target in enumerate(doc.data["applies_to"]):
             if target not in engines:
                 errors.append(doc.error(("applies_to", i), f"{target!r} is no game's id or family"))

@@ -598,6 +598,25 @@ def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
     assert result.exit_code == 1 and "'towerin' is no game's id or family" in result.stdout
 
 
+def test_a_variant_no_game_lists_is_an_error(tmp_path, run_cli):
+    """A game plays only the variants it lists, so a folder's new variant that no game lists passed
+    ``validate`` and failed at its first ``--variant`` (the CI audit's finding)."""
+    (tmp_path / "variants").mkdir()
+    strict = (BUNDLED / "variants" / "strict.yaml").read_text()
+    loose = strict.replace("id: strict", "id: loose").replace('aliases: ["strict-{game}"]', "aliases: []")
+    (tmp_path / "variants" / "loose.yaml").write_text(loose)
+    result = run_cli("validate", str(tmp_path))
+    line = loose.splitlines().index("id: loose") + 1
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{tmp_path / 'variants' / 'loose.yaml'}:{line}: no game lists variant "
+                                          "'loose' in its variants, so none can play it: add it to the variants "
+                                          "of the games it is for"]
+    (tmp_path / "games").mkdir()
+    game = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [loose]")
+    (tmp_path / "games" / "my-tower.yaml").write_text(game)
+    assert run_cli("validate", str(tmp_path)).exit_code == 0
+
+
 def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
     """A suit H#2 named the second deck's hearts' twins (AH#2): validate stopped at a line-less error
     when a game used two decks, and listed nothing else."""
