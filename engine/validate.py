@@ -10,13 +10,14 @@ fits the deck, the match value fits the ranks, ...). Engines may also report fac
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .config import KINDS, Catalog, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError
-from .wording import counted
+from .wording import counted, spans
 from .yamlfile import Document, read_document
 
 
@@ -212,6 +213,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             return
     module = engine_module(data["engine"])
     seen: set[str] = set()
+    # A problem met at several player counts, its numbers aside, is said once, at its first count, with
+    # the others named: Turup with ``players.max: 64`` had 26 lines that differed only in the count.
+    alike: dict[tuple, tuple[Document, tuple, str, tuple[str, ...], list[int]]] = {}
     unplayable = getattr(module, "unplayable", None)
     refusals: list[str] = []  # why the game without variants cannot be played, at each count that cannot
     counts = range(data["players"]["min"], data["players"]["max"] + 1)
@@ -234,13 +238,22 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 problems = [(("deck", "type"), str(exc))]
             for problem in problems:
                 keypath, text = located(problem)
-                where = f" ({counted(players, 'player')}{', ' + '+'.join(variants) if variants else ''})"
-                if text not in seen:
-                    seen.add(text)
-                    report.errors.append((catalog.variant_origin(spec, keypath) or doc).error(keypath, text + where))
+                if text in seen:
+                    continue
+                seen.add(text)
+                origin = catalog.variant_origin(spec, keypath) or doc
+                key = (origin.path, tuple(keypath), variants, re.sub(r"\d+", "#", text))
+                if key in alike:
+                    alike[key][4].append(players)
+                else:
+                    alike[key] = (origin, tuple(keypath), text, variants, [players])
             facts = getattr(module, "deal_facts", None)
             if facts is not None and not problems:  # a deal the problems just reported has no facts (-12 cards left)
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
+    for origin, keypath, text, variants, at in alike.values():
+        also = f"; likewise at {spans(at[1:])} players" if len(at) > 1 else ""
+        where = f" ({counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also})"
+        report.errors.append(origin.error(keypath, text + where))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
                                                      f"this game: {refusals[0]}"))

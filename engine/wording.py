@@ -23,6 +23,17 @@ def counted(count: int, noun: str) -> str:
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
+def spans(numbers: Iterable[int]) -> str:
+    """``"2, 4-6"``: ascending numbers (player counts) as runs, for a message naming many."""
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
+
+
 def clip(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut short for a message: a seed of thousands of digits is no one line."""
     shown = repr(value)

@@ -561,6 +561,22 @@ def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
     assert both.exit_code == 1 and both.stdout.count("must be true or false") == 1  # once, not once a game
 
 
+def test_a_problem_at_many_player_counts_is_one_line_naming_them(tmp_path, run_cli):
+    """Turup up to 64 players ran out of cards from 39 players on: 26 lines that differed only in
+    their numbers (the CI audit's finding). Now one, at the first count, naming the others."""
+    (tmp_path / "games").mkdir()
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    assert "players: {min: 2, max: 12, default: 4}" in turup
+    (tmp_path / "games" / "turup.yaml").write_text(turup.replace("max: 12,", "max: 64,"))
+    result = run_cli("validate", str(tmp_path))
+    assert result.exit_code == 1
+    [line] = result.stdout.splitlines()
+    assert line.endswith("the first deal needs 160 cards (39 hands of 4 and 4 community cards) but the deck holds "
+                         "156 (39 players; likewise at 40-64 players)")
+    (tmp_path / "games" / "turup.yaml").write_text(turup.replace("max: 12,", "max: 39,"))
+    assert run_cli("validate", str(tmp_path)).stdout.endswith("but the deck holds 156 (39 players)\n")
+
+
 def test_a_huge_player_count_key_is_one_line(tmp_path, run_cli):
     (tmp_path / "games").mkdir()
     turup = (BUNDLED / "games" / "turup.yaml").read_text()

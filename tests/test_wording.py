@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from cardgames.engine.wording import byte_size, clip, counted, did_you_mean
+from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, spans
 
 
 def test_counts_take_their_noun_in_the_singular_only_for_one():
     assert counted(1, "player") == "1 player"
     assert counted(0, "game") == "0 games"
     assert counted(2000, "game") == "2,000 games"
+
+
+def test_spans_name_runs_of_numbers():
+    assert spans([3]) == "3"
+    assert spans([2, 4, 5, 6, 9, 10]) == "2, 4-6, 9-10"
 
 
 def test_sizes_are_named_in_the_largest_whole_unit():
