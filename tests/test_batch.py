@@ -470,6 +470,26 @@ def test_reader_ignores_a_torn_last_line(tmp_path):
     assert torn and summary.games == 2
 
 
+def test_a_whole_last_line_without_its_newline_is_read_and_resumed_after(tmp_path):
+    """A file saved by an editor that drops the final newline: its last record was ignored as a torn
+    line, and ``--resume`` cut it off (the CI audit's finding). It is whole JSON, so a kill cannot
+    have cut it: it counts, and a resumed run ends it with its newline before writing on."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 1, "won": True}, {"seed": 2, "won": False}])
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    reader = Reader(path)
+    assert [r["seed"] for _, r in reader.records()] == [1, 2]
+    assert not reader.torn and reader.good_end == path.stat().st_size
+    writer = Writer(path, HEADER, reader.good_end)
+    writer.write(b'{"seed":3,"won":true}\n')
+    writer.close()
+    assert path.read_bytes() == b"\n".join([orjson.dumps(HEADER), b'{"seed":1,"won":true}',
+                                             b'{"seed":2,"won":false}', b'{"seed":3,"won":true}\n'])
+    path.write_bytes(orjson.dumps(HEADER))  # a header alone, without its newline
+    reader = Reader(path)
+    assert reader.header == HEADER and not list(reader.records()) and not reader.torn
+
+
 @pytest.mark.parametrize("tail", [b'{"seed": 2', b'{"seed": 2, "won": false, "cards_left": 12, "moves": 40'])
 def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
     """Resuming cuts the file at ``keep``: a torn last line, shorter or longer than the record written

@@ -730,6 +730,9 @@ def test_stats_says_it_ignores_a_torn_last_line(run_cli, tmp_path):
     torn = run_cli("stats", str(out), "--format", "json")
     assert torn.exit_code == 0 and torn.stderr == f"{out}: ignoring a torn last line (was the run stopped?)\n"
     assert orjson.loads(torn.stdout) == whole
+    out.write_bytes(out.read_bytes()[:-len(b'{"seed":9,"won":tr')].rstrip(b"\n"))  # whole, its newline dropped
+    unended = run_cli("stats", str(out), "--format", "json")
+    assert unended.exit_code == 0 and unended.stderr == "" and orjson.loads(unended.stdout) == whole
 
 
 def interrupt_after_first_chunk(monkeypatch):

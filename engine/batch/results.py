@@ -98,7 +98,10 @@ class Reader:
     """Read a result file: :attr:`header` at once, then :meth:`records` lazily.
 
     After :meth:`records` is exhausted, :attr:`good_end` is the byte offset after the last whole
-    line and :attr:`torn` says whether bytes followed it (a run killed mid-write).
+    line and :attr:`torn` says whether bytes followed it (a run killed mid-write). A last line
+    without its newline that is whole JSON is whole (a file saved by an editor that drops the
+    final newline): a line cut short by a kill never parses, as the object's closing brace is
+    its last byte.
     """
 
     def __init__(self, path: str | Path):
@@ -112,7 +115,7 @@ class Reader:
         except CardgamesError:
             self._handle.close()
             raise
-        self.good_end = len(line) if line.endswith(b"\n") else 0
+        self.good_end = len(line) if line.endswith(b"\n") or _whole(line) else 0
         self.torn = not self.good_end and bool(line)
         if not self.good_end:  # empty, or killed while writing the header
             self._handle.close()
@@ -150,13 +153,13 @@ class Reader:
         handle, path, players = self._handle, self.path, self.header["players"]
         try:
             for number, line in bounded_lines(handle, MAX_LINE, path, "a result record", first=2):
-                if not line.endswith(b"\n"):
-                    self.torn = True
-                    break
                 try:
                     record = orjson.loads(line)
                 except orjson.JSONDecodeError:
                     record = None
+                if record is None and not line.endswith(b"\n"):
+                    self.torn = True
+                    break
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
@@ -171,17 +174,29 @@ class Reader:
             handle.close()
 
 
+def _whole(line: bytes) -> bool:
+    """Whether a line without its newline is whole JSON (see :class:`Reader`)."""
+    try:
+        orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False
+    return True
+
+
 class Writer:
     """Append whole lines to a result file, creating it with its header if needed."""
 
     def __init__(self, path: str | Path, header: dict[str, Any], keep: int):
-        """Open ``path``, keep its first ``keep`` bytes (0: start afresh with ``header``)."""
+        """Open ``path``, keep its first ``keep`` bytes (0: start afresh with ``header``), ending
+        them with a newline if their last line has none."""
         self.path = str(path)
         try:
             self._handle = open(path, "r+b" if keep else "wb", buffering=0)
             if keep:
                 self._handle.truncate(keep)
-                self._handle.seek(keep)
+                self._handle.seek(keep - 1)
+                if self._handle.read(1) != b"\n":
+                    self.write(b"\n")
             else:
                 self.write(encode(header))
         except OSError as exc:
