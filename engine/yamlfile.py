@@ -2,13 +2,15 @@
 
 Configs are small, hand-written files. We refuse what they never need and what makes a parser
 slow or unsafe: files over 1 MiB (checked before parsing), aliases (the "billion laughs" bomb
-expands through them; an anchor no alias uses changes nothing and is let be), and duplicate keys
-(silently last-wins in PyYAML).
+expands through them; an anchor no alias uses changes nothing and is let be), duplicate keys
+(silently last-wins in PyYAML), and plain numbers that YAML 1.1 reads in another base than the one
+they look written in (``010`` is 8, ``1:30`` is 90).
 """
 
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +41,9 @@ class Document:
         return ConfigError(message, self.path, self.line(keypath))
 
 
+# Plain numbers YAML 1.1 (PyYAML) reads in a base a designer rarely means: 010 is 8 and 1:30 is 90. A
+# leading zero before a point (00.5) or none at all is decimal, and is let be.
+_OLD_NUMBER = re.compile(r"[-+]?(0[0-9_]+|[0-9][0-9_]*(:[0-5]?[0-9])+(\.[0-9_]*)?)")
 # The scalars a config may hold: what JSON has (YAML's dates and binary are refused).
 SCALARS = (str, int, float, bool, type(None))
 # Integers a config may hold: what a log (JSON through orjson) can carry, seeds up to 2**64-1 included.
@@ -113,6 +118,12 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
     value = _construct(node, doc, constructor)
+    if not node.style and isinstance(value, (int, float)) and _OLD_NUMBER.fullmatch(node.value):  # plain, unquoted
+        plain = None if ":" in node.value else int(node.value.replace("_", ""), 10)
+        meant = (f"write {value} if that is meant" if plain in (None, value)
+                 else f"write {value} or {plain}, whichever is meant")
+        raise doc.error(keypath, f"{node.value!r} is read as the {'base-60' if ':' in node.value else 'octal'} number "
+                                 f"{value} (YAML 1.1): {meant}, or quote it for a string")
     if not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
         raise doc.error(keypath, f"{node.value!r} is a {type(value).__name__}; a config value is a string, a "
                         "number, true/false or null (quote it to make it a string)")

@@ -108,6 +108,26 @@ def test_duplicate_keys_are_errors():
     assert err.value.line == 3
 
 
+@pytest.mark.parametrize("raw, words", [
+    ("010", "'010' is read as the octal number 8 (YAML 1.1): write 8 or 10, whichever is meant, or quote it"),
+    ("-012", "'-012' is read as the octal number -10 (YAML 1.1): write -10 or -12, whichever is meant"),
+    ("1:30", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or quote it"),
+    ("!!int 07", "'07' is read as the octal number 7 (YAML 1.1): write 7 if that is meant"),
+])
+def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
+    """A designer's ``row_cap: 1:30`` became 90 and ``strict_waste_cap: 010`` 8, and ``validate``
+    passed them (the designer audit's finding)."""
+    with pytest.raises(ConfigError) as err:
+        parse_document(f"id: x\noptions:\n  row_cap: {raw}\n", "x.yaml")
+    assert err.value.line == 3 and words in str(err.value)
+
+
+@pytest.mark.parametrize("raw, value", [("0", 0), ("10", 10), ("0.5", 0.5), ("00.5", 0.5), ("1_000", 1000),
+                                        ("'010'", "010"), ('"1:30"', "1:30"), ("0x1F", 31)])
+def test_numbers_read_as_written_are_let_be(raw, value):
+    assert parse_document(f"a: {raw}\n").data == {"a": value}
+
+
 def test_schema_errors_name_the_line(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: fourteen")
     text = text.replace("variants: [strict]", "variants: [strict]\ncolour: blue")
