@@ -305,8 +305,9 @@ class Catalog:
             if vid not in game["variants"]:
                 if vid not in self.paths("variants"):
                     raise UnknownNameError("variant", vid, game["variants"], where=f" for {gid}")
-                raise OptionConflictError(f"variant {vid!r} does not apply to {gid} (its variants: "
-                                     f"{', '.join(game['variants']) or 'none'})")
+                # a game plays only the variants it lists, whatever the variant's applies_to says
+                raise OptionConflictError(f"{gid} does not list variant {vid!r} in its variants "
+                                          f"({', '.join(game['variants']) or 'none'})")
             misfit = self.variant_misfit(doc, gid, game["variants"].index(vid))
             if misfit is not None:
                 raise misfit

@@ -647,6 +647,9 @@ def test_a_variant_no_game_lists_is_an_error(tmp_path, run_cli):
     assert result.stdout.splitlines() == [f"{tmp_path / 'variants' / 'loose.yaml'}:{line}: no game lists variant "
                                           "'loose' in its variants, so none can play it: add it to the variants "
                                           "of the games it is for"]
+    dealt = run_cli("--configs", str(tmp_path), "deal", "eiffel-tower", "--seed", "1", "--variant", "loose")
+    assert dealt.exit_code == 2  # its applies_to names the game's family: the game's list is what is missing
+    assert "eiffel-tower does not list variant 'loose' in its variants (strict)" in dealt.stderr
     (tmp_path / "games").mkdir()
     game = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [loose]")
     (tmp_path / "games" / "my-tower.yaml").write_text(game)
