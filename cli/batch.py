@@ -187,6 +187,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
 
         plot(runs, plot_path)
         message(f"plot written to {plot_path}")
+    for t in tests:  # a gate that could not test must not pass for one that found no difference
+        if t["figure"] in gates and t["p_value"] is None:
+            message(f"--fail-if-different {t['figure']}: no test between {t['file']} and {t['against']} (a side "
+                    "with a single game, or a spread beyond a float): the gate checks nothing there")
     failed = [t for t in tests if t["figure"] in gates and t["significant"]]
     if failed:
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "

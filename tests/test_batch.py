@@ -538,11 +538,13 @@ def test_check_comparable():
     (orjson.dumps(HEADER) + b'\n{"seed": true}\n', ":2: not a result record (a JSON object with an integer seed)"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1, "winners": [1]}\n', ":2: winners must list seats 0..0"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1, "winners": {}}\n', ":2: winners must list seats 0..0"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "winners": [0, 0]}\n', ":2: winners lists a seat twice"),
     (b'{"format": "cardgames-batch"', ":1: no whole header line"),
 ])
 def test_result_file_fields_of_the_wrong_kind_are_named_at_their_line(tmp_path, content, message):
     """A header names every identity field; true is no version or seed, agents are names, one a seat,
-    winners a list of seats; a first line without its newline is a torn header."""
+    winners a list of distinct seats (one named twice was counted twice, and one game's crashed the
+    statistics); a first line without its newline and not whole JSON is a torn header."""
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
     with pytest.raises(CardgamesError) as err:

@@ -902,3 +902,15 @@ def test_a_run_cut_short_is_named_and_fails_a_gate(run_cli, tmp_path):
             shown = run_cli("stats", *map(str, files))
             assert shown.exit_code == 0 and said in shown.stderr.splitlines()
     assert run_cli("stats", str(whole), str(later), "--fail-if-different", "won").exit_code == 0
+
+
+def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
+    """A side of a single game has no Welch test: a gate on it passed with no word, as if it had found no
+    difference (the statistics audit's finding). It still passes, but says it checked nothing."""
+    one, other = tmp_path / "one.jsonl", tmp_path / "other.jsonl"
+    batch(run_cli, "--seeds", "0", "--workers", "1", "--out", str(one))
+    batch(run_cli, "--seeds", "1", "--workers", "1", "--out", str(other))
+    gate = run_cli("stats", str(one), str(other), "--fail-if-different", "plays", "--fail-if-different", "won")
+    assert gate.exit_code == 0
+    assert gate.stderr == (f"--fail-if-different plays: no test between {other} and {one} (a side with a single "
+                           "game, or a spread beyond a float): the gate checks nothing there\n")

@@ -168,6 +168,8 @@ class Reader:
                 winners = record.get("winners", [])
                 if not isinstance(winners, list) or not all(type(s) is int and 0 <= s < players for s in winners):
                     raise CardgamesError(f"{path}:{number}: winners must list seats 0..{players - 1}")
+                if len(set(winners)) != len(winners):  # counted twice, it would win more games than were played
+                    raise CardgamesError(f"{path}:{number}: winners lists a seat twice")
                 self.good_end += len(line)
                 yield number, record
         finally:

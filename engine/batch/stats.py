@@ -13,7 +13,8 @@ How each result key is read:
 * ``winners`` (list of seats): per-seat win share ``wins[s]`` (a seat among several tied winners
   counts as a winner), ``ties`` (games with two or more winners, or with ``teams``, each seat's
   team in a partnership, winners of two or more teams) and ``no_winner``; with the first-player
-  advantage (seat 0's share minus the mean share of all seats);
+  advantage (the share of the header's ``first_seat``, who moves first in a game's first deal,
+  minus the mean share of all seats);
 * ints, floats and decimal strings (money, exact): a distribution; per-seat lists give one
   distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``). The seats of one
   game are not independent (a zero-sum game's scores add to nothing), so a pooled figure's mean,
