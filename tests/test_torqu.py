@@ -104,7 +104,7 @@ def test_a_deck_of_three_suits_with_wild_cards_is_refused(tmp_path):
     # a table slot holds a value in 24 signed bits: points that could overflow it for the largest
     # tableau and hand (80 cards) are refused at the points mapping's first line
     ("    perfect_four: 300\n", "    perfect_four: 200000\n", "    perfect_four:",
-     "options.points: the scorer handles a set worth up to 104570 points for 80 cards, not 200000"),
+     "options.points: the scorer handles a set worth up to 104571 points for 80 cards, not 200000"),
     # the number side counts four numbers summing to 15 as a Fifteen whatever their suits: a Fifteen
     # Flush worth less would be overstated, so such points are refused at the key at fault
     ("    fifteen_flush: 180\n", "    fifteen_flush: 100\n", "    fifteen_flush:",
@@ -784,5 +784,5 @@ def test_validate_bounds_the_points_by_the_deck_under_death(tmp_path, run_cli):
     result = run_cli("--configs", str(tmp_path), "validate")
     line = written[:written.index("    perfect_four:")].count("\n") + 1
     assert result.exit_code == 1 and result.output.count("torqu.yaml:") == 1
-    assert (f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 52141 points for 160 cards, "
+    assert (f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 52142 points for 160 cards, "
             f"not 80000 (2 players, death)") in result.output

@@ -1268,3 +1268,17 @@ def test_the_milp_reports_no_optimum_when_stopped_at_its_time_limit(game):
     codes = drawn(game, 1, "bench/9", 36)  # HiGHS proves this one's optimum in about a second
     proved = milp_optimum(game.scorer, codes)
     assert proved.optimum == proved.best == proved.bound == game.scorer.arrange(codes)["score"]
+
+
+@pytest.mark.parametrize("cards", [1, 36, 80, 160])
+def test_the_points_limit_named_is_the_largest_accepted(cards):
+    """The message said "up to 104570 points" for 80 cards and accepted 104571 (the designer audit's
+    finding): what it names passes, one point more does not."""
+    from cardgames.engine.games.torqu.optimise import fits_table_values
+
+    shipped = Points(300, 180, 120, 60, 30, 10, 30, 15, 16)
+    too_many = fits_table_values(shipped._replace(perfect_four=10**7), cards)
+    assert too_many is not None
+    room = int(too_many.split("up to ")[1].split(" points")[0])
+    assert fits_table_values(shipped._replace(perfect_four=room), cards) is None
+    assert fits_table_values(shipped._replace(perfect_four=room + 1), cards) is not None

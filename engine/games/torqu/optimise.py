@@ -117,7 +117,7 @@ def fits_table_values(pts: Points, cards: int) -> str | None:
     limit = 1 << (VALUE_BITS - 1)
     if cards * (most + pts.flush + 16 * pts.top) < limit:
         return None
-    room = limit // cards - pts.flush - 16 * pts.top - 1
+    room = (limit - 1) // cards - pts.flush - 16 * pts.top  # the most that passes the test above
     return f"the scorer handles a set worth up to {room} points for {cards} cards, not {most}"
 
 
