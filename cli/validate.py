@@ -23,6 +23,7 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
     PATH may be a YAML file or a config folder holding games/, decks/ and variants/.
     """
     from cardgames.engine.validate import validate
+    from cardgames.engine.wording import counted
 
     root = ctx.find_root().obj or {}
     report = validate(list(paths), [Path(d) for d in root.get("config_dirs", ())])
@@ -36,7 +37,7 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
         if facts and report.facts:
             # Engines report different facts: show every key any of them reports.
             emit_rows(report.facts, "table", list(dict.fromkeys(k for row in report.facts for k in row)))
-        message(f"{report.checked} config files checked: "
-                + ("all valid" if report.ok else f"{len(report.errors)} error(s)"))
+        message(f"{counted(report.checked, 'config file')} checked: "
+                + ("all valid" if report.ok else counted(len(report.errors), "error")))
     if not report.ok:
         sys.exit(1)

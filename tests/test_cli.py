@@ -134,7 +134,7 @@ def test_validate_reports_file_and_line(run_cli, tmp_path):
     result = run_cli("validate", str(bad))
     assert result.exit_code == 1
     assert result.stdout.startswith(f"{bad}:7: missing key 'layout' in 'options'")
-    assert result.stderr == "1 config files checked: 1 error(s)\n"
+    assert result.stderr == "1 config file checked: 1 error\n"
     report = orjson.loads(run_cli("validate", str(bad), "--format", "json").stdout)
     assert report == {"ok": False, "checked": 1, "facts": [],
                       "errors": [{"file": str(bad), "line": 7, "message": "missing key 'layout' in 'options'"}]}
@@ -147,7 +147,7 @@ def test_validate_counts_the_errors_not_the_files_in_its_summary(run_cli, tmp_pa
     bad.write_text("id: broken\nname: Broken\nfamily: pairing\nengine: pairing\n")
     result = run_cli("validate", str(bad))
     assert result.exit_code == 1 and len(result.stdout.splitlines()) == 4  # players, deck, options, variants
-    assert result.stderr == "1 config files checked: 4 error(s)\n"
+    assert result.stderr == "1 config file checked: 4 errors\n"
 
 
 def test_validate_refuses_a_missing_path(run_cli, tmp_path):

@@ -900,7 +900,10 @@ def test_true_is_not_an_integer_in_a_config():
     """YAML's true is a bool, which Python counts as an int: an INT field refuses it."""
     doc = parse_document("size: true\n")
     assert [str(e) for e in check_mapping(doc.data, {"size": Field(INT)}, doc)] == [
-        "<string>:1: 'size' must be an integer, not True"]
+        "<string>:1: 'size' must be an integer, not true"]
+    doc = parse_document("size:\n")  # as the file writes it (the designer audit saw Python's True and None)
+    assert [str(e) for e in check_mapping(doc.data, {"size": Field(INT)}, doc)] == [
+        "<string>:1: 'size' must be an integer, not null"]
 
 
 def test_a_choice_outside_its_list_is_refused_at_its_line():
@@ -1264,7 +1267,7 @@ def test_a_number_field_takes_an_integer_but_not_true():
         doc = parse_document(text)
         assert check_mapping(doc.data, fields, doc) == []
     doc = parse_document("cut: true\n")
-    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == ["<string>:1: 'cut' must be a number, not True"]
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == ["<string>:1: 'cut' must be a number, not true"]
 
 
 def test_a_whole_value_check_never_sees_parts_of_the_wrong_type():
