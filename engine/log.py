@@ -18,7 +18,7 @@ from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
 from .rng import RNG_NAME
-from .wording import byte_size
+from .wording import byte_size, counted
 
 if TYPE_CHECKING:
     from .config import Catalog
@@ -118,7 +118,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     except (LogError, ConfigError):  # a broken installed config is the config's fault, said at its line
         raise
     except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
-        raise LogError(f"the log's game {data['game']!r}, variants and players: {exc}") from None
+        variants = "".join(" --variant " + v for v in data["variants"])
+        setup = f"game {data['game']!r}{variants}, {counted(data['players'], 'player')}"
+        raise LogError(f"the log's {setup} cannot be set up here: {exc} (a log made with --configs replays with the "
+                       "same --configs)") from None
     agents = data["agents"]
     if len(agents) != game.num_players or not all(isinstance(a, str) for a in agents):
         raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")

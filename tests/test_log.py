@@ -305,9 +305,11 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
     ("seed", "7", "field 'seed' is '7'; a log writes this seed as 7"),
     ("seed", "ms7", "the log's seed 'ms7'"),
     ("rng", "pysolfc", "field 'seed' is 7; a log writes this seed as '7'"),  # PySolFC numbers are text
-    ("players", 3, "the log's game 'eiffel-tower'"),
+    ("players", 3, "the log's game 'eiffel-tower', 3 players cannot be set up here: eiffel-tower is for 1 player"),
     ("rng", "mt19937", "log uses generator 'mt19937'; this engine has"),
-    ("variants", ["death"], "the log's game 'eiffel-tower'"),
+    ("variants", ["death"], "the log's game 'eiffel-tower' --variant death, 1 player cannot be set up here"),
+    ("game", "compass-rose", "unknown game 'compass-rose'"),  # a designer's, whose folder is not given:
+    ("game", "compass-rose", "(a log made with --configs replays with the same --configs)"),
 ])
 def test_a_logs_own_fields_are_log_errors(log, field, value, message):
     """What the log says is checked as the log's: a LogError (exit 1), never a usage error."""
