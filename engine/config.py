@@ -25,7 +25,7 @@ from typing import Any, Iterable, Mapping
 from . import MAX_PLAYERS
 from .errors import ConfigError, OptionConflictError, UnknownNameError
 from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case
-from .wording import counted
+from .wording import counted, did_you_mean
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -357,7 +357,8 @@ class Catalog:
                                              "can play it: add it to the variants of the games it is for"))
         for i, target in enumerate(doc.data["applies_to"]):
             if target not in engines:
-                errors.append(doc.error(("applies_to", i), f"{target!r} is no game's id or family"))
+                hint = did_you_mean(target, engines, 0.6)
+                errors.append(doc.error(("applies_to", i), f"{target!r} is no game's id or family{hint}"))
                 continue
             for engine in sorted(engines[target] & set(ENGINES)):  # an unknown engine: said at its game
                 errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)

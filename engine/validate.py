@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import KINDS, Catalog, bundled_root, folder_files
-from .errors import CardgamesError, ConfigError
+from .errors import CardgamesError, ConfigError, UnknownNameError
 from .wording import counted, spans
 from .yamlfile import Document, read_document
 
@@ -202,7 +202,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         return
     for i, vid in enumerate(data["variants"]):
         if vid not in catalog.paths("variants"):
-            report.errors.append(doc.error(("variants", i), f"variant {vid!r} does not exist"))
+            report.errors.append(doc.error(("variants", i), str(UnknownNameError("variant", vid,
+                                                                                catalog.ids("variants")))))
             return
         try:
             misfit = catalog.variant_misfit(doc, gid, i)

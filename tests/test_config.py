@@ -631,7 +631,10 @@ def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
     assert run_cli("validate", str(tmp_path)).exit_code == 0
     (tmp_path / "variants" / "tight.yaml").write_text(tight.replace("[towering]", "[towerin]"))
     result = run_cli("validate", str(tmp_path))
-    assert result.exit_code == 1 and "'towerin' is no game's id or family" in result.stdout
+    assert result.exit_code == 1 and "'towerin' is no game's id or family; did you mean 'towering' or" in result.stdout
+    (tmp_path / "games" / "my-tower.yaml").write_text(game.replace("variants: [strict]", "variants: [tigth]"))
+    result = run_cli("validate", str(tmp_path))  # a name in a config gets the hint a name on the command line gets
+    assert result.exit_code == 1 and "unknown variant 'tigth'; did you mean 'tight' or" in result.stdout
 
 
 def test_a_variant_no_game_lists_is_an_error(tmp_path, run_cli):
@@ -1296,7 +1299,7 @@ def test_a_variant_that_does_not_exist_is_named_at_its_item_line(tmp_path: Path)
     report = validate([str(make_root(tmp_path, text))])
     line = text.splitlines().index("  - nope") + 1
     assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
-        ("my-tower.yaml", line, "variant 'nope' does not exist")]
+        ("my-tower.yaml", line, "unknown variant 'nope'; known: death, dragons, partners, strict")]
 
 
 def test_an_id_clash_is_found_when_a_variant_shares_its_games_id(tmp_path: Path) -> None:
