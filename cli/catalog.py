@@ -70,6 +70,7 @@ def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], player
     game = load_game(ctx, game_id, variants, players)
     spec = game.spec
     data = spec.canonical()
+    data["variants"] = list(spec.variants)  # as applied (the hash sorts them): a later one's option wins
     data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
     del data["game"], data["copies"]
     data = {"id": spec.id, "name": spec.name, "family": spec.family, **data, "config_sha256": spec.sha256}

@@ -87,6 +87,10 @@ def test_show(run_cli):
     assert len(data["config_sha256"]) == 64
     as_json = orjson.loads(run_cli("show", "eiffel-tower", "--format", "json").stdout)
     assert as_json["deck"] == {"id": "french", "name": "French", "copies": 2, "cards": 104}
+    orders = (["--variant", "dragons", "--variant", "death"], ["--variant", "death", "--variant", "dragons"])
+    both = [orjson.loads(run_cli("show", "torqu", *args, "--format", "json").stdout) for args in orders]
+    assert [shown["variants"] for shown in both] == [["dragons", "death"], ["death", "dragons"]]  # as applied
+    assert both[0]["config_sha256"] == both[1]["config_sha256"]  # these two commute
 
 
 def test_show_names_each_setting_once(run_cli):
