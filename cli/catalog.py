@@ -73,7 +73,9 @@ def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], player
     data["variants"] = list(spec.variants)  # as applied (the hash sorts them): a later one's option wins
     data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
     del data["game"], data["copies"]
-    data = {"id": spec.id, "name": spec.name, "family": spec.family, **data, "config_sha256": spec.sha256}
+    source = str(catalog(ctx).paths("games")[spec.id])  # the file a designer copies to change the game
+    data = {"id": spec.id, "name": spec.name, "family": spec.family, **data, "config_sha256": spec.sha256,
+            "file": source}
     if fmt == "json":
         emit_json(data)
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import re
 
 import orjson
@@ -91,13 +92,15 @@ def test_show(run_cli):
     both = [orjson.loads(run_cli("show", "torqu", *args, "--format", "json").stdout) for args in orders]
     assert [shown["variants"] for shown in both] == [["dragons", "death"], ["death", "dragons"]]  # as applied
     assert both[0]["config_sha256"] == both[1]["config_sha256"]  # these two commute
+    assert both[0]["file"].endswith(os.path.join("configs", "games", "torqu.yaml"))  # the file a designer copies
 
 
 def test_show_names_each_setting_once(run_cli):
     """The resolved config's top-level keys: the copies are the deck's (in "deck"), not also beside it,
     and the game's id is "id", not also "game"."""
     data = orjson.loads(run_cli("show", "torqu", "--format", "json").stdout)
-    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "config_sha256"}
+    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "config_sha256",
+                         "file"}
 
 
 def test_list_variants_gives_every_row_the_same_fields(run_cli):
