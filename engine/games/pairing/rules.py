@@ -310,4 +310,14 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     return errors
 
 
+def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    """Shown by ``validate --facts``: rows dealt (the Strict version's own layout where it has one),
+    cards, the stock left after the deal (a card on each row and one on the waste), what the rows
+    can hold under the row cap (null: no cap) and the waste cap (null: not Strict)."""
+    game = PairingGame(spec)
+    cards = len(game.deck)
+    return {"rows": game.num_rows, "cards": cards, "stock_after_deal": cards - game.num_rows - 1,
+            "row_room": None if game.row_cap is None else game.num_rows * game.row_cap, "waste_cap": game.waste_cap}
+
+
 GAME = PairingGame
