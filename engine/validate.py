@@ -85,7 +85,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
     for kind, ident, doc in documents:
-        errors = Catalog.check_document(kind, doc, ident)
+        errors = _misplaced(kind, doc) or Catalog.check_document(kind, doc, ident)
         if kind == "decks" and not errors:
             errors += check_deck(doc)
             if errors:
@@ -124,6 +124,21 @@ def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
         if doc.data["deck"]["type"] in decks or variants & set(doc.data["variants"]):
             taking.append((gid, doc))
     return taking
+
+
+# A key only one kind of config has, and so names its kind.
+_SIGNATURES = (("engine", "games"), ("applies_to", "variants"), ("suits", "decks"), ("cards", "decks"))
+
+
+def _misplaced(kind: str, doc: Document) -> list[ConfigError]:
+    """One error for a config in another kind's folder (a game file saved in ``decks/``), which its
+    folder's schema would otherwise refuse key by key (seven lines for a game's keys)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    for key, owner in _SIGNATURES:
+        if key in data and owner != kind:
+            return [doc.error((key,), f"a {owner[:-1]} config (it has {key!r}) in a {kind}/ folder: "
+                                      f"{owner}/ holds {owner}")]
+    return []
 
 
 def _guess_kind(doc: Document) -> str:

@@ -637,6 +637,19 @@ def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
     assert result.exit_code == 1 and "unknown variant 'tigth'; did you mean 'tight' or" in result.stdout
 
 
+@pytest.mark.parametrize("source, folder, words", [
+    ("games/eiffel-tower.yaml", "decks", "a game config (it has 'engine') in a decks/ folder: games/ holds games"),
+    ("variants/strict.yaml", "games", "a variant config (it has 'applies_to') in a games/ folder"),
+    ("decks/french.yaml", "variants", "a deck config (it has 'suits') in a variants/ folder: decks/ holds decks"),
+])
+def test_a_config_in_another_kinds_folder_is_one_line(tmp_path, run_cli, source, folder, words):
+    """A game file saved in decks/ was refused key by key, seven lines (the designer audit's finding)."""
+    (tmp_path / folder).mkdir()
+    (tmp_path / folder / Path(source).name).write_text((BUNDLED / source).read_text())
+    result = run_cli("validate", str(tmp_path))
+    assert result.exit_code == 1 and len(result.stdout.splitlines()) == 1 and words in result.stdout
+
+
 def test_a_variant_no_game_lists_is_an_error(tmp_path, run_cli):
     """A game plays only the variants it lists, so a folder's new variant that no game lists passed
     ``validate`` and failed at its first ``--variant`` (the CI audit's finding)."""
