@@ -1402,3 +1402,16 @@ def test_a_yml_file_in_a_config_folder_is_named_not_read(tmp_path):
         (str(tmp_path / "games" / "eiffel-tower.yml"), "not read: config files end in .yaml")]
     (tmp_path / "draft.yml").write_text(typo)
     assert any("unknown key 'mtach'" in e.message for e in validate([str(tmp_path / "draft.yml")]).errors)
+
+
+def test_the_config_reference_page_is_the_schemas():
+    """docs/configs.md lists every key the loader accepts (the designer audit found no such page): it is
+    generated from the schemas, and a schema changed without the page fails here."""
+    import importlib.util
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "config_reference.py"
+    spec = importlib.util.spec_from_file_location("config_reference", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.PAGE.read_text(encoding="utf-8") == module.page(), "run python scripts/config_reference.py"
+    assert "| `options` | a mapping | yes |" in module.page() and "### `towers`" in module.page()
