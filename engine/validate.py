@@ -228,7 +228,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
     module = engine_module(data["engine"])
-    seen: set[str] = set()
+    seen: dict[str, tuple[str, ...]] = {}  # a problem's text -> the variants it was first met with
     # A problem met at several player counts, its numbers aside, is said once, at its first count, with
     # the others named: Turup with ``players.max: 64`` had 26 lines that differed only in the count.
     alike: dict[tuple, tuple[Document, tuple, str, tuple[str, ...], list[int]]] = {}
@@ -254,9 +254,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 problems = [(("deck", "type"), str(exc))]
             for problem in problems:
                 keypath, text = located(problem)
-                if text in seen:
+                if seen.setdefault(text, variants) != variants:  # said already, without or with another variant
                     continue
-                seen.add(text)
                 origin = catalog.variant_origin(spec, keypath) or doc
                 key = (origin.path, tuple(keypath), variants, re.sub(r"\d+", "#", text))
                 if key in alike:

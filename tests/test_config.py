@@ -767,7 +767,7 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
     game_file = BUNDLED / "games" / "torqu.yaml"
     line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
     report = run_cli("--configs", str(tmp_path), "validate")
-    error = f"{game_file}:{line}: deck torqu: {words} (2 players)"
+    error = f"{game_file}:{line}: deck torqu: {words} (2 players; likewise at 3-8 players)"
     assert report.exit_code == 1 and error in report.stdout + report.stderr
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
     assert result.exit_code == 1 and result.stderr.startswith(f"Error: {game_file}:{line}: deck torqu: {words}")

@@ -9,6 +9,7 @@ from math import prod
 import pytest
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.config import bundled_root
 from cardgames.engine.core import play
 from cardgames.engine.errors import IllegalActionError
 from cardgames.engine.games.turup.agents import ExpertAgent, GreedyAgent, gain
@@ -53,6 +54,19 @@ def test_short_last_deal_facts():
     for players in range(2, 13):
         facts = deal_facts(load_game("turup", players=players).spec)
         assert facts["short_deal_cards"] == SHORT.get(players, 0), players
+
+
+def test_a_deal_packet_larger_than_a_hand_is_refused(tmp_path, run_cli):
+    """``deal_packet: 5`` with hands of 4 was accepted and dealt as 4 (the designer audit's finding)."""
+    (tmp_path / "games").mkdir()
+    turup = (bundled_root() / "games" / "turup.yaml").read_text()
+    assert "  deal_packet: 1\n" in turup
+    (tmp_path / "games" / "turup.yaml").write_text(turup.replace("  deal_packet: 1\n", "  deal_packet: 5\n"))
+    result = run_cli("validate", str(tmp_path))
+    line = turup.splitlines().index("  deal_packet: 1") + 1
+    assert result.exit_code == 1 and result.stdout.splitlines() == [
+        f"{tmp_path / 'games' / 'turup.yaml'}:{line}: options.deal_packet 5 is more than a hand (hand_size 4): each "
+        "player would get his whole hand at once; write 4 (2 players; likewise at 3-12 players)"]
 
 
 def test_validate_reports_short_deals(run_cli):

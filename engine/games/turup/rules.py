@@ -504,6 +504,10 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((("deck",), f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank)"))
     if deck.ranks and max(Counter(c.rank for c in deck.cards).values()) >= FIELD_MAX:
         errors.append((("deck",), f"at most {FIELD_MAX - 1} cards of one rank are supported"))
+    if opts["deal_packet"] > opts["hand_size"]:  # a packet is cut to what the hand still lacks
+        errors.append((("options", "deal_packet"), f"options.deal_packet {opts['deal_packet']} is more than a hand "
+                       f"(hand_size {opts['hand_size']}): each player would get his whole hand at once; write "
+                       f"{opts['hand_size']}"))
     first = opts["hand_size"] * spec.players + opts["community_size"]
     if first > len(deck):
         errors.append((("options", "hand_size"),
