@@ -261,9 +261,9 @@ def test_a_row_cap_must_leave_room_for_every_card(tmp_path, cap, layout):
     text = (EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("row_cap: null", f"row_cap: {cap}")
             .replace("[1, 2, 3, 4, 5, 5]", layout))
     report = validate([str(make_root(tmp_path, text))])
-    rows = sum(int(n) for n in layout.strip("[]").split(","))
+    rows = sum(int(n) for n in layout.strip("[]").split(","))  # blamed on the cap (a variant that sets one: its line)
     assert [(e.line, e.message) for e in report.errors] == ([] if rows * cap >= 104 else [
-        (text.splitlines().index(f"  layout: {layout}") + 1,
+        (text.splitlines().index(f"  row_cap: {cap}") + 1,
          f"the layout's {rows} rows hold at most {rows * cap} cards (options.row_cap {cap}), fewer than the deck's "
          "104: no deal can be won (1 player)")])
 
@@ -635,6 +635,18 @@ def test_a_variant_may_apply_to_a_designers_own_family(tmp_path, run_cli):
     (tmp_path / "games" / "my-tower.yaml").write_text(game.replace("variants: [strict]", "variants: [tigth]"))
     result = run_cli("validate", str(tmp_path))  # a name in a config gets the hint a name on the command line gets
     assert result.exit_code == 1 and "unknown variant 'tigth'; did you mean 'tight' or" in result.stdout
+
+
+def test_a_variants_row_cap_with_no_room_is_blamed_on_the_variant(tmp_path):
+    """A variant tightening a game's row cap was blamed on the game's layout line (the designer audit's finding)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [tight]")
+    root = make_root(tmp_path, text)
+    (root / "variants").mkdir()
+    tight = "id: tight\nname: Tight\napplies_to: [my-tower]\noptions:\n  row_cap: 2\n"
+    (root / "variants" / "tight.yaml").write_text(tight)
+    report = validate([str(root)])
+    assert [(Path(e.path).name, e.line) for e in report.errors] == [("tight.yaml", 5)]
+    assert "rows hold at most 40 cards (options.row_cap 2)" in report.errors[0].message
 
 
 @pytest.mark.parametrize("source, folder, words", [

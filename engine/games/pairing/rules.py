@@ -305,7 +305,8 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
             errors.append((("options", key), f"the {name} has {rows} rows, so the deal needs {rows + 1} cards (one "
                            f"on each row and one on the waste), but the deck holds only {len(deck)}"))
         elif cap is not None and rows * cap < len(deck):  # a win puts every card on a row
-            errors.append((("options", key), f"the {name}'s {rows} rows hold at most {rows * cap} cards "
+            # blamed on the cap, the value a variant tightening a game sets (validate names its file then)
+            errors.append((("options", "row_cap"), f"the {name}'s {rows} rows hold at most {rows * cap} cards "
                            f"(options.row_cap {cap}), fewer than the deck's {len(deck)}: no deal can be won"))
     return errors
 
