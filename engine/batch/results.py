@@ -91,7 +91,9 @@ def check_comparable(labelled: list[tuple[str, dict[str, Any]]]) -> None:
         for key in COMPARABLE:
             if header[key] != first[key]:
                 raise CardgamesError(f"{path}: {key} {header[key]!r} differs from {first_path}'s {first[key]!r}: "
-                                     "stats compares files of the same game and player count only")
+                                     "stats compares files of the same game and player count only"
+                                     + (" (a changed game keeps its id: give its changed file in a --configs folder)"
+                                        if key == "game" else ""))
 
 
 class Reader:
