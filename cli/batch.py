@@ -155,7 +155,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
               gates: tuple[str, ...]) -> None:
     """Statistics of batch result files, compared (its help, which names the significance level, is
     ``_STATS_HELP``)."""
-    from cardgames.engine.batch.report import Run, compared, comparisons
+    from cardgames.engine.batch.report import Run, compared, comparisons, p_text
     from cardgames.engine.batch.results import check_comparable, read_summary
     from cardgames.engine.batch.seeds import SeedSet
 
@@ -194,7 +194,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     failed = [t for t in tests if t["figure"] in gates and t["significant"]]
     if failed:
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
-                                             f"(p = {t['p_value']:.2g})" for t in failed))
+                                             f"(p = {p_text(t['p_value'])})" for t in failed))
         ctx.exit(1)
 
 

@@ -23,7 +23,7 @@ from cardgames.engine.batch.executors import (
     make_executor,
 )
 from cardgames.engine.batch.progress import Progress
-from cardgames.engine.batch.report import COLUMNS, Run, compared, comparisons, csv_rows, text_report
+from cardgames.engine.batch.report import COLUMNS, Run, compared, comparisons, csv_rows, p_text, text_report
 from cardgames.engine.batch.results import (
     Reader,
     Writer,
@@ -1189,3 +1189,10 @@ def test_a_result_files_header_names_the_seat_that_moves_first(game_id, players,
     assert make_header(game, ["random"] * players, "native", "")["first_seat"] == first
     starters = {game.new_state(seed).current_player for seed in range(12)}
     assert starters == {first} if first is not None else len(starters) > 1
+
+
+def test_a_p_value_is_never_printed_as_the_significance_level_beside_its_verdict():
+    """0.04996 printed 0.0500 beside "yes" (the statistics audit's finding): where four decimals would
+    round onto the level, six are shown."""
+    assert p_text(0.04996) == "0.049960" and p_text(0.05004) == "0.050040" and p_text(ALPHA) == "0.0500"
+    assert p_text(0.5) == "0.5000" and p_text(3.1e-05) == "3.1e-05" and p_text(None) == "n/a"

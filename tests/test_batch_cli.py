@@ -17,7 +17,7 @@ from cardgames.engine.agents import make_agents
 from cardgames.engine.batch import executors, runner
 from cardgames.engine.batch.executors import SerialExecutor
 from cardgames.engine.batch.plot import _score_series, _win_figures, image_format
-from cardgames.engine.batch.report import Run
+from cardgames.engine.batch.report import Run, p_text
 from cardgames.engine.batch.stats import Summary
 from cardgames.engine.core import play
 from cardgames.engine.registry import load_game
@@ -166,7 +166,7 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     gate = run_cli("stats", str(plain), str(strict), "--fail-if-different", "won", "--format", "json")
     assert gate.exit_code == 1 and orjson.loads(gate.stdout)["comparisons"]
     assert gate.stderr.splitlines() == [f"check failed: won differs in {strict} from {plain} "
-                                        f"(p = {won['p_value']:.2g})"]
+                                        f"(p = {p_text(won['p_value'])})"]  # as the table prints it
     passed = run_cli("stats", str(plain), str(later), "--fail-if-different", "won", "--fail-if-different", "plays")
     assert passed.exit_code == 0 and passed.stderr == ""
     typo = run_cli("stats", str(plain), str(strict), "--fail-if-different", "wonn")  # a usage error: not a tripped gate
@@ -306,8 +306,12 @@ def test_resume_never_overwrites_a_file_that_is_not_ours(run_cli, tmp_path):
     stranger = tmp_path / "keep.json"
     stranger.write_bytes(b'{"important":"data"}')
     result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-2", "--out", str(stranger), "--resume")
-    assert result.exit_code == 1 and "not a batch result file of this experiment" in result.stderr
+    assert result.exit_code == 1 and "keep.json:1: not a batch result file" in result.stderr  # whole JSON: no header
     assert stranger.read_bytes() == b'{"important":"data"}'
+    stranger.write_bytes(b'{"important":"da')  # no whole first line
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-2", "--out", str(stranger), "--resume")
+    assert result.exit_code == 1 and "not a batch result file of this experiment" in result.stderr
+    assert stranger.read_bytes() == b'{"important":"da'
     ours = tmp_path / "ours.jsonl"
     batch(run_cli, "--seeds", "0-2", "--workers", "1", "--out", str(ours))
     whole = ours.read_bytes()

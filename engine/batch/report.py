@@ -114,7 +114,7 @@ def text_report(runs: list[Run]) -> str:
     lines += ["", tabulate(side, headers=["figure", *letters], disable_numparse=True, stralign="right")]
     # Each later run against the first, lettered by position (one file may be given twice).
     table = [[t["figure"], f"{letter} vs A", _cell(t["difference"]), t["test"], _cell(t["statistic"]),
-              _p(t["p_value"]), "yes" if t["significant"] else "no"]
+              p_text(t["p_value"]), "yes" if t["significant"] else "no"]
              for letter, run in zip(letters[1:], runs[1:], strict=True) for t in comparisons([runs[0], run])]
     if table:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
@@ -131,10 +131,15 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
-def _p(value: float | None) -> str:
+def p_text(value: float | None) -> str:
+    """A p-value as the tables and a gate's message print it: four decimals (more where four would
+    round it onto the significance level, and show 0.0500 beside "yes"), or two digits below 1e-4."""
     if value is None:
         return "n/a"
-    return f"{value:.4f}" if value >= 1e-4 else f"{value:.1e}"
+    if value < 1e-4:
+        return f"{value:.1e}"
+    shown = f"{value:.4f}"
+    return f"{value:.6f}" if float(shown) == ALPHA and value != ALPHA else shown
 
 
 def _interval(figure: dict[str, Any] | None) -> str:
