@@ -64,7 +64,8 @@ def read_document(path: str | Path) -> Document:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text (byte {exc.start})", label) from None
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise ConfigError(f"not UTF-8 text (byte {exc.start})", label, line) from None
     return parse_document(text, label)
 
 

@@ -989,12 +989,13 @@ def test_a_file_of_exactly_the_size_limit_is_read(tmp_path):
 
 
 def test_bad_utf8_names_the_first_bad_byte(tmp_path):
-    """A truncated UTF-8 sequence is reported at the byte where it starts."""
+    """A truncated UTF-8 sequence is reported at the byte where it starts, and its line (the designer
+    audit's finding: the byte alone)."""
     path = tmp_path / "bad.yaml"
     path.write_bytes(b"id: x\nname: \xe2\x82\n")
     with pytest.raises(ConfigError) as err:
         read_document(path)
-    assert str(err.value) == f"{path}: not UTF-8 text (byte 12)"
+    assert str(err.value) == f"{path}:2: not UTF-8 text (byte 12)"
 
 
 def test_an_unclosed_quote_on_the_error_line_names_no_second_line():
