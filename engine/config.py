@@ -355,6 +355,8 @@ class Catalog:
         if not (listed or unread):  # a game plays only the variants it lists: ``--variant`` would refuse this one
             errors.append(doc.error(("id",), f"no game lists variant {doc.data['id']!r} in its variants, so none "
                                              "can play it: add it to the variants of the games it is for"))
+        if not doc.data["applies_to"]:  # said here, at the line to mend, not only at each game listing it
+            errors.append(doc.error(("applies_to",), "applies_to names no game or family, so the variant fits none"))
         for i, target in enumerate(doc.data["applies_to"]):
             if target not in engines:
                 hint = did_you_mean(target, engines, 0.6)

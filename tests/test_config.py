@@ -793,6 +793,10 @@ def test_a_variant_that_applies_to_nothing_says_so(run_cli, tmp_path):
     (tmp_path / "variants" / "death.yaml").write_text(re.sub(r"(?m)^applies_to: .*$", "applies_to: []", text))
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1", "--variant", "death")
     assert result.exit_code == 1 and "variant 'death' applies to no game, not to torqu (family torqu)" in result.stderr
+    line = text.splitlines().index(next(t for t in text.splitlines() if t.startswith("applies_to:"))) + 1
+    checked = run_cli("validate", str(tmp_path))  # at the variant's own line too (the designer audit's finding)
+    assert (f"{tmp_path / 'variants' / 'death.yaml'}:{line}: applies_to names no game or family, so the variant "
+            "fits none") in checked.stdout
 
 
 def test_a_folder_without_config_files_is_an_error(tmp_path):
