@@ -239,6 +239,8 @@ def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Cont
                 add(record)
             except ValueError as exc:  # a figure of a kind the summary cannot read, or changing kind
                 raise CardgamesError(f"{reader.path}:{number}: {exc}") from None
+            except RecursionError:  # a figure nested hundreds of levels deep (no game writes one)
+                raise CardgamesError(f"{reader.path}:{number}: values nested too deep to read") from None
             folded += 1
     return folded
 

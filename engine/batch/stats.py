@@ -34,7 +34,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterable, Mapping
 
-from ..wording import clip
+from ..wording import clip, written
 
 #: Two-sided 95% normal quantile, 1.959963984540054.
 Z95 = NormalDist().inv_cdf(0.975)
@@ -213,13 +213,13 @@ class Summary:
         kind = type(value)
         if kind is int or kind is float or (kind is str and _AMOUNT.fullmatch(value)):
             number = Decimal(value) if kind is str else value
-            if name not in self.hists and (name in self.counts or f"{name}=" in self.counts):
-                raise ValueError(f"figure {clip(name)} is {clip(value)} here, true/false or text before")
+            if name not in self.hists and (name in self.counts or f"{name}=" in self.counts) or name in self.game_means:
+                raise _changed(name, written(value), "true/false, text or a list")
             self._number(name, number, pooled)
             return number
         if kind is bool:
             if name not in self.counts and (name in self.hists or f"{name}=" in self.counts):
-                raise ValueError(f"figure {clip(name)} is {clip(value)} here, a number or text before")
+                raise _changed(name, written(value), "a number, text or a list")
             counter = self.counts.get(name)
             if counter is None:
                 counter = self.counts[name] = [0, 0]
@@ -227,9 +227,11 @@ class Summary:
             counter[1] += 1
         elif kind is str:
             if name in self.hists or name in self.counts:
-                raise ValueError(f"figure {clip(name)} is {clip(value)} here, a number or true/false before")
+                raise _changed(name, written(value), "a number, true/false or a list")
             self._category(name, value)
         elif kind is list or kind is tuple:
+            if name in self.counts or f"{name}=" in self.counts or (name in self.hists and name not in self.game_means):
+                raise _changed(name, "a list", "a number, true/false or text")
             seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
             numbers = [number for number in seats if number is not None]
             if numbers:
@@ -241,6 +243,8 @@ class Summary:
                 hist = self.game_means.setdefault(name, {})
                 hist[key] = hist.get(key, 0) + 1
         elif kind is dict:
+            if name in self.hists or name in self.counts or f"{name}=" in self.counts:
+                raise _changed(name, "a mapping", "a number, true/false, text or a list")
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
@@ -353,3 +357,9 @@ def _reading_order(name: str) -> tuple:
     for piece in name.replace("]", "").split("["):
         parts.extend([(0, int(piece))] if piece.isdigit() else [(1, piece)])
     return (_FIRST.get(base, len(_FIRST)), base, parts)
+
+
+def _changed(name: str, shown: str, before: str) -> ValueError:
+    """A figure whose kind changes from one record to another: said at the later record, which may be
+    the right one (the first record with a figure sets its kind)."""
+    return ValueError(f"figure {clip(name)} is {shown} here, but {before} in an earlier record")
