@@ -71,15 +71,16 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context):
         from cardgames.engine.errors import CardgamesError, OptionConflictError
+        from cardgames.engine.wording import one_line
 
         try:
             return super().invoke(ctx)
         except click.UsageError as exc:
             raise _one_line(exc) from None
         except OptionConflictError as exc:
-            raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
-        except CardgamesError as exc:
-            raise click.ClickException(str(exc)) from None
+            raise OneLineUsageError(one_line(str(exc)), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
+        except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
+            raise click.ClickException(one_line(str(exc))) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
@@ -135,7 +136,9 @@ def _one_line(exc: click.UsageError) -> click.ClickException:
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
             and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
         text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
-    return OneLineUsageError(text, ctx.command_path if ctx else "cardgames")
+    from cardgames.engine.wording import one_line
+
+    return OneLineUsageError(one_line(text), ctx.command_path if ctx else "cardgames")
 
 
 def _silence_stdout() -> None:

@@ -7,7 +7,7 @@ The CLI prints ``str(error)`` of any :class:`CardgamesError` on stderr and exits
 
 from __future__ import annotations
 
-from .wording import did_you_mean
+from .wording import clip, did_you_mean
 
 
 class CardgamesError(Exception):
@@ -47,7 +47,7 @@ class UnknownNameError(CardgamesError):
             hint = f"; known: {', '.join(sorted(known))}"
         elif not hint and known:
             hint = f" ({len(known)} known: `{listing}` shows them)"
-        super().__init__(f"unknown {kind} {name!r}{where}{hint}")
+        super().__init__(f"unknown {kind} {clip(name, 60)}{where}{hint}")
 
 
 class OptionConflictError(CardgamesError):

@@ -8,9 +8,27 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from .errors import CardgamesError
+
+# The deepest a game log or a result record nests its values: a few levels in any game (a Torqu
+# log's hands, a Turup capture's ranks), and well inside what orjson writes (254) and Python recurses.
+MAX_NESTING = 32
+
+
+def nesting(value: Any, limit: int) -> int:
+    """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1`` (walked
+    without recursion, so that a value nested thousands of levels deep is measured, not a crash)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
 
 
 def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -> tuple[str, IO[bytes]]:
@@ -33,8 +51,8 @@ def target_problem(path: str | Path) -> str | None:
     if str(path).endswith(os.sep) or os.path.isdir(path):
         return "a file name, not a folder, is needed"
     folder = os.path.dirname(os.path.realpath(path))
-    if not os.path.isdir(folder):
-        return f"there is no folder {os.path.dirname(path)}"
+    if not os.path.isdir(folder):  # a symlink's own folder exists: name its target's
+        return f"there is no folder {folder if os.path.islink(path) else os.path.dirname(path)}"
     written_straight = os.path.exists(path) and not os.path.isfile(path)  # a device, a pipe
     if not written_straight and not os.access(folder, os.W_OK | os.X_OK):  # the temporary file goes there
         return f"the folder {os.path.dirname(path) or '.'} is not writable"

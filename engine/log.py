@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
-from .files import open_input
+from .files import MAX_NESTING, nesting, open_input
 from .rng import RNG_NAME
-from .wording import byte_size, counted
+from .wording import byte_size, clip, counted
 
 if TYPE_CHECKING:
     from .config import Catalog
@@ -78,8 +78,12 @@ def read_log(path: str | Path) -> dict[str, Any]:
         raise LogError(f"{label}: not valid JSON (truncated or corrupted?): {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LogError(f"{label}: not a cardgames log (no \"format\": \"{FORMAT}\")")
+    deep = _too_deep(data)
+    if deep is not None:  # the values a message quotes are written by orjson, which stops at 254 levels
+        raise LogError(f"{label}: {deep} nests values more than {MAX_NESTING} levels deep; no log does")
     if data.get("version") != VERSION:
-        raise LogError(f"{label}: log version {data.get('version')!r} is not supported (this is version {VERSION})")
+        raise LogError(f"{label}: log version {_short(data.get('version'), 40)} is not supported (this is version "
+                       f"{VERSION})")
     for key, kind in _REQUIRED.items():
         if key not in data:
             raise LogError(f"{label}: missing field {key!r}")
@@ -89,6 +93,18 @@ def read_log(path: str | Path) -> dict[str, Any]:
         if not all(isinstance(name, str) for name in data[key]):
             raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")
     return data
+
+
+def _too_deep(data: dict[str, Any]) -> str | None:
+    """Where a log nests values more than :data:`MAX_NESTING` levels deep ("step N" or a field), or None."""
+    for key, value in data.items():
+        if key == "actions":
+            for step, entry in enumerate(value, 1):
+                if nesting(entry, MAX_NESTING - 2) > MAX_NESTING - 2:
+                    return f"step {step}"
+        elif nesting(value, MAX_NESTING - 1) > MAX_NESTING - 1:
+            return f"field {_short(key, 40)}"
+    return None
 
 
 @dataclass
@@ -106,7 +122,7 @@ def rng_mode(rng: str) -> str:
         return "native"
     if rng == "pysolfc":
         return "pysolfc"
-    raise LogError(f"log uses generator {rng!r}; this engine has {RNG_NAME!r} and 'pysolfc'")
+    raise LogError(f"log uses generator {clip(rng)}; this engine has {RNG_NAME!r} and 'pysolfc'")
 
 
 def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayReport:
@@ -118,8 +134,8 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     except (LogError, ConfigError):  # a broken installed config is the config's fault, said at its line
         raise
     except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
-        variants = "".join(" --variant " + v for v in data["variants"])
-        setup = f"game {data['game']!r}{variants}, {counted(data['players'], 'player')}"
+        variants = clip("".join(" --variant " + v for v in data["variants"]), 120).strip("'")
+        setup = f"game {clip(data['game'])}{variants}, {counted(data['players'], 'player')}"
         raise LogError(f"the log's {setup} cannot be set up here: {exc} (a log made with --configs replays with the "
                        "same --configs)") from None
     agents = data["agents"]
@@ -128,7 +144,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     known = agent_names(game)
     unknown = [a for a in agents if a not in known]
     if unknown:  # what played is part of what the log claims
-        raise LogError(f"field 'agents': {game.id} has no agent {unknown[0]!r} (its agents: {', '.join(known)})")
+        raise LogError(f"field 'agents': {game.id} has no agent {clip(unknown[0])} (its agents: {', '.join(known)})")
     if game.spec.sha256 != data["config_sha256"]:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
                        f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "
@@ -137,9 +153,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     try:
         seed = game.check_seed(data["seed"], mode)
     except CardgamesError as exc:
-        raise LogError(f"the log's seed {data['seed']!r} (rng {data['rng']!r}): {exc}") from None
+        raise LogError(f"the log's seed {clip(data['seed'])} (rng {data['rng']!r}): {exc}") from None
     if not _same(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
-        raise LogError(f"field 'seed' is {data['seed']!r}; a log writes this seed as {seed!r}")
+        raise LogError(f"field 'seed' is {clip(data['seed'])}; a log writes this seed as {clip(seed)}")
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise LogError("the deal in the log is not the deal the seed gives")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from .errors import ConfigError
-from .wording import clip
+from .wording import clip, written
 from .yamlfile import Document
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
@@ -63,20 +63,13 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     return errors
 
 
-def _written(value: Any) -> str:
-    """A config value as its YAML file writes it (true, null), cut short: not as Python shows it."""
-    if value is None or isinstance(value, bool):
-        return {None: "null", True: "true", False: "false"}[value]
-    return clip(value)
-
-
 def check_value(value: Any, spec: Field, doc: Document, keypath: tuple) -> list[ConfigError]:
     """Check one value against its field description."""
     if not _type_ok(value, spec.types):
-        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {_written(value)}")]
+        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {written(value)}")]
     if spec.choices is not None and value not in spec.choices:
         choices = ", ".join(repr(c) for c in spec.choices)
-        return [doc.error(keypath, f"{_where(keypath)} is {_written(value)}; expected one of {choices}")]
+        return [doc.error(keypath, f"{_where(keypath)} is {written(value)}; expected one of {choices}")]
     errors: list[ConfigError] = []
     if isinstance(value, list) and spec.items is not None:
         for i, item in enumerate(value):

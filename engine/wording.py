@@ -34,6 +34,26 @@ def spans(numbers: Iterable[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in runs)
 
 
+def written(value: object) -> str:
+    """A value as a YAML config or a JSON file writes it (true, null), cut short: not as Python
+    shows it (True, None)."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    return clip(value)
+
+
+# What must not reach a terminal raw in a one-line message: line breaks (a file name may hold one),
+# the other control characters (ESC and the 8-bit CSI start terminal sequences) and Unicode's line and
+# paragraph separators, which some viewers break lines at.
+_UNPRINTABLE = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7f, 0xa0)]}
+_UNPRINTABLE |= {ord("\n"): "\\n", ord("\t"): "\\t", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and control characters escaped, so that a message stays one line."""
+    return text.translate(_UNPRINTABLE)
+
+
 def clip(value: object, limit: int = 40) -> str:
     """``repr(value)`` cut short for a message: a seed of thousands of digits is no one line."""
     shown = repr(value)

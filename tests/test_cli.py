@@ -563,3 +563,16 @@ def test_list_json_marks_a_game_itself_as_no_alias(run_cli) -> None:
     rows = {r["id"]: r for r in orjson.loads(run_cli("list", "--format", "json").stdout)}
     assert rows["eiffel-tower"]["alias_of"] is None
     assert rows["strict-eiffel-tower"]["alias_of"] == "eiffel-tower + strict"
+
+
+def test_an_error_quoting_a_logs_control_characters_stays_one_line(run_cli, tmp_path):
+    """A log's value with a line separator or a terminal escape reached stderr raw (the fuzzing audit)."""
+    golden = os.path.join(os.path.dirname(__file__), "golden", "eiffel-tower-p1-native-7-greedy.json")
+    with open(golden, "rb") as handle:
+        log = orjson.loads(handle.read())
+    log["actions"][0]["player"] = "x\u2028y\x1b[31mz"
+    path = tmp_path / "ctl.json"
+    path.write_bytes(orjson.dumps(log))
+    result = run_cli("replay", str(path))
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "\x1b" not in result.stderr
+    assert "\u2028" not in result.stderr and "x\\u2028y\\u001b[31mz" in result.stderr

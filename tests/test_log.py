@@ -467,3 +467,70 @@ def test_a_file_where_a_folder_belongs_is_no_folder(tmp_path: Path, monkeypatch:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("x")
     assert target_problem("notes.txt/g.json") == "there is no folder notes.txt"
+
+
+def _nested(depth: int) -> Any:
+    value: Any = 0
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("where, said", [
+    (lambda log, deep: log["actions"][0].__setitem__("player", deep), "step 1"),
+    (lambda log, deep: log["actions"][0]["action"].__setitem__("row", deep), "step 1"),
+    (lambda log, deep: log["agents"].__setitem__(0, deep), "field \"agents\""),
+    (lambda log, deep: log["result"].__setitem__("won", deep), "field \"result\""),
+])
+@pytest.mark.parametrize("depth", [40, 300, 1000])
+def test_a_log_nested_too_deep_is_one_line_naming_where(tmp_path, log, where, said, depth):
+    """Values nested 255 levels or more crashed replay with a traceback: orjson, which quotes them in the
+    messages, writes 254 at most, and Python recurses 1,000 (the fuzzing audit's finding)."""
+    bad = copy.deepcopy(log)
+    where(bad, _nested(depth))
+    path = tmp_path / "deep.json"
+    path.write_text(_json_deep(bad))  # as text: orjson writes no deeper than 254 levels
+    with pytest.raises(LogError) as err:
+        read_log(path)
+    assert str(err.value) == f"{path}: {said} nests values more than 32 levels deep; no log does"
+
+
+def _json_deep(value: Any) -> str:
+    """JSON text of ``value`` without recursion limits (deep lists written iteratively)."""
+    if isinstance(value, list) and len(value) == 1 and isinstance(value[0], list):
+        depth, inner = 0, value
+        while isinstance(inner, list) and len(inner) == 1 and isinstance(inner[0], list):
+            depth, inner = depth + 1, inner[0]
+        return "[" * depth + _json_deep(inner) + "]" * depth
+    if isinstance(value, list):
+        return "[" + ",".join(_json_deep(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ",".join(f"{orjson.dumps(k).decode()}:{_json_deep(v)}" for k, v in value.items()) + "}"
+    return orjson.dumps(value).decode()
+
+
+def test_a_dangling_symlinks_missing_folder_is_its_targets(tmp_path):
+    """``--log link.json``, a symlink into a folder that does not exist, named the link's own folder, which
+    does (the fuzzing audit's finding)."""
+    link = tmp_path / "link.json"
+    link.symlink_to(tmp_path / "nowhere" / "x.json")
+    assert target_problem(link) == f"there is no folder {tmp_path / 'nowhere'}"
+
+
+@pytest.mark.parametrize("field, value", [("game", "L" * 5000), ("variants", ["L" * 5000]), ("seed", "1" * 5000),
+                                          ("rng", "L" * 5000), ("agents", ["L" * 5000]), ("version", "L" * 5000)])
+def test_a_logs_long_values_are_clipped_in_its_one_line_error(log, field, value):
+    """A 5,000-character game, variant, seed, generator, agent or version made a 5-10 KB error line (the
+    fuzzing audit's finding): each is quoted cut short, as every other value is."""
+    with pytest.raises(LogError) as err:
+        replay({**copy.deepcopy(log), field: value}) if field != "version" else _read_with(log, field, value)
+    shown = str(err.value)
+    assert len(shown) < 400 and ("LLLLLLLLLL..." in shown or "1111111111..." in shown), shown
+
+
+def _read_with(log: dict[str, Any], field: str, value: Any) -> None:
+    """``read_log`` on ``log`` with ``field`` set to ``value`` (the header's checks live there)."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "log.json"
+        path.write_bytes(orjson.dumps({**log, field: value}))
+        read_log(path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, spans
+from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, one_line, spans, written
 
 
 def test_counts_take_their_noun_in_the_singular_only_for_one():
@@ -51,3 +51,14 @@ def test_sizes_below_a_kibibyte_are_bytes_even_zero() -> None:
     """Zero divides by every unit: it is still ``0 bytes``, not ``0 MiB``."""
     assert byte_size(0) == "0 bytes"
     assert byte_size(1023) == "1,023 bytes"
+
+
+def test_a_message_stays_one_line_and_shows_no_terminal_escape():
+    """A file name with a line break split an error over two lines, and a log's value could carry ESC,
+    the 8-bit CSI or Unicode's line separator to the terminal (the fuzzing audit's finding)."""
+    assert one_line("a\nb\tc\x1b[31m\x9b\u2028\u2029\x7f") == "a\\nb\\tc\\x1b[31m\\x9b\\u2028\\u2029\\x7f"
+    assert one_line("Magic-13 é ♠") == "Magic-13 é ♠"
+
+
+def test_values_are_written_as_yaml_and_json_write_them():
+    assert [written(v) for v in (True, False, None, 7, "x")] == ["true", "false", "null", "7", "'x'"]
