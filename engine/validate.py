@@ -130,24 +130,26 @@ def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
 _SIGNATURES = (("engine", "games"), ("applies_to", "variants"), ("suits", "decks"), ("cards", "decks"))
 
 
+def _signature(doc: Document) -> tuple[str, str] | None:
+    """The first key of :data:`_SIGNATURES` a config holds, and the kind it names, or None."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    return next(((key, owner) for key, owner in _SIGNATURES if key in data), None)
+
+
 def _misplaced(kind: str, doc: Document) -> list[ConfigError]:
     """One error for a config in another kind's folder (a game file saved in ``decks/``), which its
     folder's schema would otherwise refuse key by key (seven lines for a game's keys)."""
-    data = doc.data if isinstance(doc.data, dict) else {}
-    for key, owner in _SIGNATURES:
-        if key in data and owner != kind:
-            return [doc.error((key,), f"a {owner[:-1]} config (it has {key!r}) in a {kind}/ folder: "
-                                      f"{owner}/ holds {owner}")]
-    return []
+    signed = _signature(doc)
+    if signed is None or signed[1] == kind:
+        return []
+    key, owner = signed
+    return [doc.error((key,), f"a {owner[:-1]} config (it has {key!r}) in a {kind}/ folder: {owner}/ holds {owner}")]
 
 
 def _guess_kind(doc: Document) -> str:
-    data = doc.data if isinstance(doc.data, dict) else {}
-    if "engine" in data:
-        return "games"
-    if "applies_to" in data:
-        return "variants"
-    return "decks"
+    """The kind of a file outside a kind's folder, by the keys it holds (a deck by default)."""
+    signed = _signature(doc)
+    return "decks" if signed is None else signed[1]
 
 
 def check_deck(doc: Document) -> list[ConfigError]:
