@@ -56,6 +56,10 @@ def target_problem(path: str | Path) -> str | None:
     written_straight = os.path.exists(path) and not os.path.isfile(path)  # a device, a pipe
     if not written_straight and not os.access(folder, os.W_OK | os.X_OK):  # the temporary file goes there
         return f"the folder {os.path.dirname(path) or '.'} is not writable"
+    # The rename would replace a file its owner made read-only, which `>` in a shell refuses (unless
+    # root, whom os.access lets write anything, as the shell does): the file is kept, as asked.
+    if os.path.isfile(path) and not os.access(path, os.W_OK):
+        return "the file is read-only"
     return None
 
 
@@ -71,7 +75,7 @@ def write_atomic(path: str | Path, data: bytes) -> None:
     failed run never leaves half a file. ``-`` is stdout. A target that exists but is not a regular
     file (a device, a pipe, ``/dev/fd/N``) is written straight: renaming over it would replace it.
     A symbolic link's target is the file replaced. An existing file keeps its permissions; a new
-    one gets the umask's."""
+    one gets the umask's; a read-only one is refused (:func:`target_problem`)."""
     if str(path) == "-":
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()

@@ -504,6 +504,23 @@ def test_a_log_that_cannot_be_written_is_refused_before_the_game(run_cli, tmp_pa
                                 f"{tmp_path / 'nodir'}\n"
 
 
+def test_a_read_only_log_is_kept(run_cli, tmp_path, monkeypatch):
+    """A --log its owner made read-only was replaced by the rename, where `>` in a shell refuses (the
+    fuzzing audit's finding). Checked with ``os.access`` (faked here: the tests may run as root, who,
+    in a shell as here, may replace anything)."""
+    import os
+
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"a golden log\n")
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: not (str(path) == str(kept) and mode & os.W_OK)
+                        and real(path, mode))
+    for command in (["simulate", "--game", "eiffel-tower"], ["solve", "--game", "eiffel-tower"]):
+        result = run_cli(*command, "--seed", "3", "--log", str(kept))
+        assert (result.exit_code, result.stderr) == (1, f"Error: cannot write {kept}: the file is read-only\n")
+        assert kept.read_bytes() == b"a golden log\n"
+
+
 def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
     """docs/log-format.md: pretty with --format json, one line with --format jsonl, in a --log file too."""
     for fmt, lines in (("jsonl", 1), ("json", None)):
