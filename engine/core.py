@@ -77,9 +77,10 @@ class Game(ABC):
             # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error
             if not digits.isascii() or not digits.isdigit():
                 raise CardgamesError(f"seed must be an integer {SEEDS}, not {clip(seed)}")
-            if len(digits.lstrip("0")) > len(str(SEED_MAX)):
+            significant = digits.lstrip("0") or "0"  # int() counts leading zeros towards its 4,300 digits
+            if len(significant) > len(str(SEED_MAX)):
                 raise CardgamesError(f"seed {clip(seed)} is out of range {SEEDS}")
-            seed = int(seed)
+            seed = -int(significant) if seed.startswith("-") else int(significant)
         try:
             return check_seed(seed)
         except ValueError as exc:

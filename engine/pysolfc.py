@@ -37,10 +37,10 @@ def normalize(number: str | int) -> str:
     value = int(match.group(2))
     if match.group(1):
         if not 1 <= value <= _MS_MAX:
-            raise CardgamesError(f"invalid PySolFC game number {number!r}: ms numbers run 1..2**33-1")
+            raise CardgamesError(f"invalid PySolFC game number {clip(number)}: ms numbers run 1..2**33-1")
         return f"ms{value}"
     if value == 0:
-        raise CardgamesError(f"invalid PySolFC game number {number!r}: 0 is not a game")
+        raise CardgamesError(f"invalid PySolFC game number {clip(number)}: 0 is not a game")
     return str(value)
 
 

@@ -426,6 +426,7 @@ def test_an_unknown_deck_points_at_the_deck_listing(run_cli, tmp_path):
 
 
 LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
+ZEROS = "0" * 5000  # ... leading zeros included
 
 
 @pytest.mark.parametrize("args, words", [
@@ -438,6 +439,9 @@ LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
     (["solve", "--game", "eiffel-tower", "--seeds", "0-18446744073709551616"], "seeds run 0..2**64-1"),
     (["solve", "--game", "eiffel-tower", "--rng", "pysolfc", "--seeds", "ms1-ms99999999999", "--format", "jsonl"],
      "invalid PySolFC game number 'ms99999999999'"),  # both ends checked before the first deal is solved
+    (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", f"ms{ZEROS}99999999999"], "ms numbers run 1..2**33-1"),
+    (["deal", "eiffel-tower", "--rng", "pysolfc", "--seed", ZEROS], "0 is not a game"),
+    (["deal", "eiffel-tower", "--seed", f"-{ZEROS}1"], "is out of range 0..2**64-1"),
 ])
 def test_bad_seeds_are_one_short_line(run_cli, args, words):
     result = run_cli(*args)
@@ -445,10 +449,17 @@ def test_bad_seeds_are_one_short_line(run_cli, args, words):
     assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
 
 
-def test_leading_zeros_do_not_count_against_a_seeds_length(run_cli):
-    """A seed is a number: 25 digits of which 24 are leading zeros are seed 7, not out of range."""
-    padded, plain = (run_cli("deal", "eiffel-tower", "--seed", s, "--format", "json") for s in ("7".zfill(25), "7"))
+@pytest.mark.parametrize("zeros", [24, 5000])
+def test_leading_zeros_do_not_count_against_a_seeds_length(run_cli, zeros):
+    """A seed is a number: 25 digits of which 24 are leading zeros are seed 7, not out of range. With 5,000
+    zeros ``--seed`` printed a traceback (int() counts them towards its 4,300 digits), and ``--seeds`` refused
+    the range as out of range."""
+    padded, plain = (run_cli("deal", "eiffel-tower", "--seed", s, "--format", "json") for s in ("0" * zeros + "7", "7"))
     assert padded.exit_code == 0 and padded.stdout == plain.stdout
+    padded, plain = (run_cli("solve", "--game", "eiffel-tower", "--seeds", s, "--format", "jsonl")
+                     for s in (f"{'0' * zeros}7-{'0' * zeros}8", "7-8"))
+    assert padded.exit_code == 0 and [orjson.loads(line)["winnable"] for line in padded.stdout.splitlines()] == \
+        [orjson.loads(line)["winnable"] for line in plain.stdout.splitlines()]
 
 
 def test_solve_reads_seed_ranges_as_batch_does(run_cli):

@@ -66,6 +66,7 @@ def parse_range(text: str) -> SeedRange:
         prefix2, last = prefix1, first
     if (prefix1 or "").lower() != (prefix2 or "").lower():
         raise CardgamesError(f"--seeds {clip(text)}: both ends need the same prefix")
+    first, last = first.lstrip("0") or "0", last.lstrip("0") or "0"  # as --seed reads them
     if max(len(first), len(last)) > len(str(SEED_MAX)):
         raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
     start, stop = int(first), int(last)
