@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 from .cards import Deck
 from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
-from .rng import RNG_NAME, SEED_MAX, SEEDS, Rng, check_seed
+from .rng import RNG_NAME, SEEDS, Rng, check_seed, seed_digits
 from .wording import clip
 
 
@@ -74,13 +74,12 @@ class Game(ABC):
             if seed.lower().startswith("ms"):
                 raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
-            # int() would also take "1_0" and "٣", and refuses over 4,300 digits with its own error
-            if not digits.isascii() or not digits.isdigit():
+            if not digits.isascii() or not digits.isdigit():  # int() would also take "1_0" and "٣"
                 raise CardgamesError(f"seed must be an integer {SEEDS}, not {clip(seed)}")
-            significant = digits.lstrip("0") or "0"  # int() counts leading zeros towards its 4,300 digits
-            if len(significant) > len(str(SEED_MAX)):
+            value = seed_digits(digits)
+            if value is None:
                 raise CardgamesError(f"seed {clip(seed)} is out of range {SEEDS}")
-            seed = -int(significant) if seed.startswith("-") else int(significant)
+            seed = -value if seed.startswith("-") else value
         try:
             return check_seed(seed)
         except ValueError as exc:

@@ -37,6 +37,13 @@ _UNPACK = struct.Struct(f"<{_WORDS}Q").unpack
 _MASK = 2**64 - 1
 
 
+def seed_digits(digits: str) -> int | None:
+    """The number ASCII decimal ``digits`` write, or None if it has more digits than any seed: leading
+    zeros do not count (``int()`` counts them towards the 4,300 digits it refuses over)."""
+    significant = digits.lstrip("0")
+    return int(significant or "0") if len(significant) <= len(str(SEED_MAX)) else None
+
+
 def check_seed(seed: int) -> int:
     """Return ``seed`` if it is a valid native seed, else raise ValueError saying why."""
     if isinstance(seed, bool) or not isinstance(seed, int):

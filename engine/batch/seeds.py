@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..errors import CardgamesError, OptionConflictError
-from ..rng import SEED_MAX, SEEDS
+from ..rng import SEED_MAX, SEEDS, seed_digits
 from ..wording import clip
 
 if TYPE_CHECKING:
@@ -66,10 +66,9 @@ def parse_range(text: str) -> SeedRange:
         prefix2, last = prefix1, first
     if (prefix1 or "").lower() != (prefix2 or "").lower():
         raise CardgamesError(f"--seeds {clip(text)}: both ends need the same prefix")
-    first, last = first.lstrip("0") or "0", last.lstrip("0") or "0"  # as --seed reads them
-    if max(len(first), len(last)) > len(str(SEED_MAX)):
+    start, stop = seed_digits(first), seed_digits(last)  # as --seed reads them
+    if start is None or stop is None:
         raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
-    start, stop = int(first), int(last)
     if stop < start:
         raise CardgamesError(f"--seeds {clip(text)}: the range ends ({stop}) before it starts ({start})")
     if stop > SEED_MAX:
