@@ -13,6 +13,7 @@ them from a log.
 from __future__ import annotations
 
 import re
+import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Protocol, Sequence
@@ -71,8 +72,9 @@ class Game(ABC):
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
+            seed = seed.strip(string.whitespace)  # as --seeds and PySolFC numbers read it: " 7" is 7
             if seed.lower().startswith("ms"):
-                raise OptionConflictError(f"seed {seed!r}: the ms prefix is for --rng pysolfc")
+                raise OptionConflictError(f"seed {clip(seed)}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
             if not digits.isascii() or not digits.isdigit():  # int() would also take "1_0" and "٣"
                 raise CardgamesError(f"seed must be an integer {SEEDS}, not {clip(seed)}")

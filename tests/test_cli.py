@@ -449,6 +449,20 @@ def test_bad_seeds_are_one_short_line(run_cli, args, words):
     assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
 
 
+def test_an_ms_seed_without_pysolfc_is_one_short_line(run_cli):
+    result = run_cli("deal", "eiffel-tower", "--seed", f"ms{ZEROS}7")
+    assert result.exit_code == 2 and "the ms prefix is for --rng pysolfc" in result.stderr
+    assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
+
+
+def test_a_seed_is_read_alike_with_or_without_surrounding_spaces(run_cli):
+    """``--seeds ' 7'`` and PySolFC's numbers always took surrounding whitespace; ``--seed ' 7'`` refused it."""
+    plain = run_cli("deal", "eiffel-tower", "--seed", "7", "--format", "json")
+    for padded in (" 7", "7\n", "\t7 "):
+        result = run_cli("deal", "eiffel-tower", "--seed", padded, "--format", "json")
+        assert result.exit_code == 0 and result.stdout == plain.stdout
+
+
 @pytest.mark.parametrize("zeros", [24, 5000])
 def test_leading_zeros_do_not_count_against_a_seeds_length(run_cli, zeros):
     """A seed is a number: 25 digits of which 24 are leading zeros are seed 7, not out of range. With 5,000
