@@ -411,7 +411,7 @@ class _Search:
         found = self._solve(VALUE_NODES if budget is None else min(VALUE_NODES, budget))
         if found is not None:
             return *found, True
-        if self.known == self.ceiling:
+        if self._at_ceiling():
             proven: int | None = self.ceiling // QUARTER
         elif budget is not None and budget <= VALUE_NODES:
             return self._best_found()
@@ -431,6 +431,10 @@ class _Search:
             assert found is not None and found[0] == proven, "the search met no packing worth CP-SAT's optimum"
         assert found is not None, "a search without a node limit ends"
         return *found, True
+
+    def _at_ceiling(self) -> bool:
+        """Whether the best packing found is worth ``ceiling``, and so is the optimum (see ``ceiling``)."""
+        return self.has_known and self.known == self.ceiling
 
     def _best_found(self) -> tuple[int, list[int], bool]:
         """The best packing a search that gave up had found (value ``self.known``), unproven. Its
@@ -473,7 +477,7 @@ class _Search:
             self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
             if self.has_known:
                 self.known = self.probed = self._probe()[0]
-        stop = stop or (self.has_known and self.known == self.ceiling)  # the optimum, known: see ``ceiling``
+        stop = stop or self._at_ceiling()
         value, length, chosen = self._run(0, self.known, self.has_known, most, stop)
         if length < 0:  # gave up. Asked again, it prunes just below the best packing met so far, so it meets that
             # packing again: ``value``, or ``known`` if none beat it (the kernel then returns ``known`` - 1)
