@@ -60,9 +60,9 @@ def page() -> str:
         lines += [f"## {title}", "", *table(fields)]
     lines += ["## Each engine's `options`", "",
               "A game's `options` hold every key of its engine, and a variant's `options` any of them: a value a "
-              "variant sets replaces the game's whole value (a `points` or `deal` table is given whole). Variants apply "
-              "in the order named, after any an alias implies (`strict-eiffel-tower --variant V` is Strict then V): "
-              "where two set one option, the later one's value is played.", ""]
+              "variant sets replaces the game's whole value (a `points` or `deal` table is given whole). Variants "
+              "apply in the order named, after any an alias implies (`strict-eiffel-tower --variant V` is Strict "
+              "then V): where two set one option, the later one's value is played.", ""]
     for engine in ENGINES:
         lines += [f"### `{engine}`", "", *table(engine_module(engine).OPTIONS)]
     return "\n".join(lines).rstrip("\n") + "\n"
