@@ -13,7 +13,6 @@ them from a log.
 from __future__ import annotations
 
 import re
-import string
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Protocol, Sequence
@@ -72,7 +71,7 @@ class Game(ABC):
 
             return pysolfc.normalize(seed)
         if isinstance(seed, str):
-            seed = seed.strip(string.whitespace)  # as --seeds and PySolFC numbers read it: " 7" is 7
+            seed = seed.strip(" \t\n\r\v\f")  # ASCII whitespace, as --seeds reads it: " 7" is 7
             if seed.lower().startswith("ms"):
                 raise OptionConflictError(f"seed {clip(seed)}: the ms prefix is for --rng pysolfc")
             digits = seed[1:] if seed.startswith("-") else seed
