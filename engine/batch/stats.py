@@ -36,6 +36,10 @@ from typing import Any, Iterable, Mapping
 
 from ..wording import clip, written
 
+#: The kinds a result figure keeps from record to record, in the order messages list them (a mapping
+#: is none of them: its values are figures of their own).
+_KINDS = ("a number", "true/false", "text", "a list")
+
 #: Two-sided 95% normal quantile, 1.959963984540054.
 Z95 = NormalDist().inv_cdf(0.975)
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -213,25 +217,25 @@ class Summary:
         kind = type(value)
         if kind is int or kind is float or (kind is str and _AMOUNT.fullmatch(value)):
             number = Decimal(value) if kind is str else value
-            if name not in self.hists and (name in self.counts or f"{name}=" in self.counts) or name in self.game_means:
-                raise _changed(name, written(value), "true/false, text or a list")
+            if name not in self.hists or name in self.game_means:  # not a number already: a first, or a change
+                self._keep_kind(name, "a number", written(value))
             self._number(name, number, pooled)
             return number
         if kind is bool:
-            if name not in self.counts and (name in self.hists or f"{name}=" in self.counts):
-                raise _changed(name, written(value), "a number, text or a list")
+            if name not in self.counts:
+                self._keep_kind(name, "true/false", written(value))
             counter = self.counts.get(name)
             if counter is None:
                 counter = self.counts[name] = [0, 0]
             counter[0] += value
             counter[1] += 1
         elif kind is str:
-            if name in self.hists or name in self.counts:
-                raise _changed(name, written(value), "a number, true/false or a list")
+            if f"{name}=" not in self.counts:
+                self._keep_kind(name, "text", written(value))
             self._category(name, value)
         elif kind is list or kind is tuple:
-            if name in self.counts or f"{name}=" in self.counts or (name in self.hists and name not in self.game_means):
-                raise _changed(name, "a list", "a number, true/false or text")
+            if name not in self.game_means:
+                self._keep_kind(name, "a list", "a list")
             seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
             numbers = [number for number in seats if number is not None]
             if numbers:
@@ -243,13 +247,31 @@ class Summary:
                 hist = self.game_means.setdefault(name, {})
                 hist[key] = hist.get(key, 0) + 1
         elif kind is dict:
-            if name in self.hists or name in self.counts or f"{name}=" in self.counts:
-                raise _changed(name, "a mapping", "a number, true/false, text or a list")
+            self._keep_kind(name, "a mapping", "a mapping")
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
             raise ValueError(f"result figure {clip(name)} has unsupported value {clip(value)}")
         return None
+
+    def _keep_kind(self, name: str, kind: str, shown: str) -> None:
+        """Raise ValueError if an earlier record gave figure ``name`` another kind than ``kind`` (one
+        of :data:`_KINDS`, or "a mapping", which keeps nothing under its own name). The first record
+        with a figure sets its kind, so the message says the later record may be the right one."""
+        if name in self.game_means:  # a list's numbers are pooled in ``hists`` under its name too
+            earlier = "a list"
+        elif name in self.hists:
+            earlier = "a number"
+        elif name in self.counts:
+            earlier = "true/false"
+        elif f"{name}=" in self.counts:  # the denominator of a text figure's categories (``_category``)
+            earlier = "text"
+        else:
+            return
+        if earlier != kind:
+            others = [k for k in _KINDS if k != kind]
+            raise ValueError(f"figure {clip(name)} is {shown} here, but {', '.join(others[:-1])} or {others[-1]} "
+                             "in an earlier record")
 
     def _number(self, name: str, value: Number, pooled: str | None) -> None:
         hists = self.hists
@@ -357,9 +379,3 @@ def _reading_order(name: str) -> tuple:
     for piece in name.replace("]", "").split("["):
         parts.extend([(0, int(piece))] if piece.isdigit() else [(1, piece)])
     return (_FIRST.get(base, len(_FIRST)), base, parts)
-
-
-def _changed(name: str, shown: str, before: str) -> ValueError:
-    """A figure whose kind changes from one record to another: said at the later record, which may be
-    the right one (the first record with a figure sets its kind)."""
-    return ValueError(f"figure {clip(name)} is {shown} here, but {before} in an earlier record")
