@@ -28,12 +28,15 @@ COMMANDS = {
 
 class OneLineUsageError(click.ClickException):
     """A usage error in one line, the command's help named at its end: Click's own prints a
-    usage block and a hint around the message, three lines where every other error is one."""
+    usage block and a hint around the message, three lines where every other error is one. The
+    message is escaped to one line too (a value it quotes may hold a line break)."""
 
     exit_code = 2
 
     def __init__(self, message: str, command_path: str):
-        super().__init__(f"{message} (see '{command_path} --help')")
+        from cardgames.engine.wording import one_line  # here, not at import: `--help` loads no engine module
+
+        super().__init__(f"{one_line(message)} (see '{command_path} --help')")
 
 
 class LazyGroup(click.Group):
@@ -78,7 +81,7 @@ class LazyGroup(click.Group):
         except click.UsageError as exc:
             raise _one_line(exc) from None
         except OptionConflictError as exc:
-            raise OneLineUsageError(one_line(str(exc)), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
+            raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
             raise click.ClickException(one_line(str(exc))) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
@@ -136,9 +139,7 @@ def _one_line(exc: click.UsageError) -> click.ClickException:
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
             and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
         text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
-    from cardgames.engine.wording import one_line
-
-    return OneLineUsageError(one_line(text), ctx.command_path if ctx else "cardgames")
+    return OneLineUsageError(text, ctx.command_path if ctx else "cardgames")
 
 
 def _silence_stdout() -> None:

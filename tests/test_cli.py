@@ -449,6 +449,16 @@ def test_bad_seeds_are_one_short_line(run_cli, args, words):
     assert len(result.stderr.splitlines()) == 1 and len(result.stderr) < 200
 
 
+def test_a_usage_error_naming_a_folder_with_a_line_break_is_one_line(run_cli, tmp_path):
+    """A usage error quotes what it was given as it is: a --configs folder whose name holds a line break
+    split the message over two lines before :class:`OneLineUsageError` escaped it."""
+    folder = tmp_path / "configs\nx"
+    folder.mkdir()
+    result = run_cli("--configs", str(folder), "list")
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert "configs\\nx holds no games/, decks/ or variants/ folder" in result.stderr
+
+
 def test_an_ms_seed_without_pysolfc_is_one_short_line(run_cli):
     result = run_cli("deal", "eiffel-tower", "--seed", f"ms{ZEROS}7")
     assert result.exit_code == 2 and "the ms prefix is for --rng pysolfc" in result.stderr
