@@ -8,27 +8,9 @@ import stat
 import sys
 import tempfile
 from pathlib import Path
-from typing import IO, Any
+from typing import IO
 
 from .errors import CardgamesError
-
-# The deepest a game log or a result record nests its values: a few levels in any game (a Torqu
-# log's hands, a Turup capture's ranks), and well inside what orjson writes (254) and Python recurses.
-MAX_NESTING = 32
-
-
-def nesting(value: Any, limit: int) -> int:
-    """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1`` (walked
-    without recursion, so that a value nested thousands of levels deep is measured, not a crash)."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, (list, dict)):
-            if depth > limit:
-                return depth
-            deepest = max(deepest, depth)
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-    return deepest
 
 
 def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -> tuple[str, IO[bytes]]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
-from .files import MAX_NESTING, nesting, open_input
+from .files import open_input
 from .rng import RNG_NAME
 from .wording import byte_size, clip, counted
 
@@ -27,6 +27,9 @@ if TYPE_CHECKING:
 FORMAT = "cardgames-log"
 VERSION = 1
 MAX_LOG_BYTES = 256 << 20
+# The deepest a log nests its values: a few levels in any game (a Torqu log's hands, a Turup
+# capture's ranks), and well inside what orjson writes (254) and Python recurses.
+MAX_NESTING = 32
 _REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
              "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
              "result": dict, "engine_version": str}
@@ -95,14 +98,28 @@ def read_log(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def _nesting(value: Any, limit: int) -> int:
+    """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1`` (walked
+    without recursion, so that a value nested thousands of levels deep is measured, not a crash)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth > limit:
+                return depth
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def _too_deep(data: dict[str, Any]) -> str | None:
     """Where a log nests values more than :data:`MAX_NESTING` levels deep ("step N" or a field), or None."""
     for key, value in data.items():
         if key == "actions":
             for step, entry in enumerate(value, 1):
-                if nesting(entry, MAX_NESTING - 2) > MAX_NESTING - 2:
+                if _nesting(entry, MAX_NESTING - 2) > MAX_NESTING - 2:
                     return f"step {step}"
-        elif nesting(value, MAX_NESTING - 1) > MAX_NESTING - 1:
+        elif _nesting(value, MAX_NESTING - 1) > MAX_NESTING - 1:
             return f"field {_short(key, 40)}"
     return None
 
