@@ -134,7 +134,9 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
 
 
 _STATS_HELP = f"""Statistics of batch result files. With several files: side by side, each compared with
-    the first (two-proportion z test for rates, Welch's t for means; significant at p < {ALPHA:g}).
+    the first (significant at p < {ALPHA:g}): seed by seed when both hold the same seeds (McNemar's
+    test for rates, the paired t test for means), else as independent samples (two-proportion z
+    test, Welch's t).
 
     Files must be of the same game and player count; what differs (variants, agents, rng,
     configs) is what is being compared, and is shown.
@@ -155,6 +157,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
               gates: tuple[str, ...]) -> None:
     """Statistics of batch result files, compared (its help, which names the significance level, is
     ``_STATS_HELP``)."""
+    from cardgames.engine.batch.paired import pair_files
     from cardgames.engine.batch.report import Run, compared, comparisons, p_text
     from cardgames.engine.batch.results import check_comparable, read_summary
     from cardgames.engine.batch.seeds import SeedSet
@@ -176,6 +179,9 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     check_comparable([(run.label, run.header) for run in runs])
     _check_cut_short(files, seeds, gates)
     runs = compared(runs)
+    for index, run in enumerate(runs[1:], 1):  # the same seeds: tested seed by seed
+        if len(seeds[index]) == len(seeds[0]) and seeds[index] <= seeds[0]:
+            run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
     if fmt == "json":

@@ -149,10 +149,13 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     report = stats_json(run_cli, plain, strict, later)
     tests = {(t["file"], t["figure"]): t for t in report["comparisons"]}
     won = tests[(str(strict), "won")]
-    assert won["test"] == "z" and won["significant"] and won["difference"] < -0.2 and won["p_value"] < 1e-6
-    assert tests[(str(strict), "cards_left")]["significant"]
+    # the same seeds: tested seed by seed; other seeds: as independent samples
+    assert won["test"] == "mcnemar" and won["significant"] and won["difference"] < -0.2 and won["p_value"] < 1e-6
+    left = tests[(str(strict), "cards_left")]
+    assert left["test"] == "paired-t" and left["significant"]
     same = [t for (file, _), t in tests.items() if file == str(later)]
     assert {t["figure"] for t in same} == {"won", "cards_left", "plays", "turns"}
+    assert {t["test"] for t in same} == {"z", "welch-t"}
     assert not any(t["significant"] for t in same), same
     table = run_cli("stats", str(plain), str(strict))
     assert table.exit_code == 0
@@ -687,24 +690,35 @@ def test_stats_compares_files_of_values_near_the_float_limit(run_cli, tmp_path: 
     """Files of huge or tiny values are put side by side without a traceback. x's spread is beyond a
     float (an infinite sd): its means have no test (n/a), which is no difference. y (0, 1e100, 2e100
     against 1e100, 2e100, 3e100) and z (the same times 1e-200) have sds 1e100 and 1e-100, whose
-    squares' squares leave a float: they are tested as any other, t = 1 / sqrt(2 / 3) = sqrt(1.5) = 1.2247."""
+    squares' squares leave a float: they are tested as any other, t = 1 / sqrt(2 / 3) = sqrt(1.5) = 1.2247.
+    The files hold other seeds (0-2 and 3-5), so they are independent samples; on the same seeds they
+    are tested seed by seed, exactly: x's differences -2v, 2v, -2v (v = 1.7e308) have mean -2v/3 and
+    variance 16v^2/3, so t = -0.5 and p = 1 - 0.5 / sqrt(2.25) = 2/3 on 2 degrees of freedom; y and z
+    moved every seed alike (to the floats' rounding): p far below 0.05."""
     good = tmp_path / "good.jsonl"
     batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
     header = good.read_bytes().split(b"\n", 1)[0] + b"\n"
     files = []
-    for name, xs, steps in (("a", ("1.7e308", "-1.7e308", "1.7e308"), (0, 1, 2)),
-                            ("b", ("-1.7e308", "1.7e308", "-1.7e308"), (1, 2, 3))):
+    for name, xs, steps, first in (("a", ("1.7e308", "-1.7e308", "1.7e308"), (0, 1, 2), 0),
+                                   ("b", ("-1.7e308", "1.7e308", "-1.7e308"), (1, 2, 3), 3),
+                                   ("paired", ("-1.7e308", "1.7e308", "-1.7e308"), (1, 2, 3), 0)):
         path = tmp_path / f"{name}.jsonl"
         path.write_bytes(header + "".join(f'{{"seed":{s},"x":{x},"y":{n}e100,"z":{n}e-100}}\n'
-                                          for s, (x, n) in enumerate(zip(xs, steps, strict=True))).encode())
+                                          for s, (x, n) in enumerate(zip(xs, steps, strict=True), first)).encode())
         files.append(path)
     report = stats_json(run_cli, *files)
-    tests = {t["figure"]: t for t in report["comparisons"]}
-    assert (tests["x"]["statistic"], tests["x"]["p_value"], tests["x"]["significant"]) == (None, None, False)
+    tests = {(t["file"], t["figure"]): t for t in report["comparisons"]}
+    x = tests[(str(files[1]), "x")]
+    assert (x["test"], x["statistic"], x["p_value"], x["significant"]) == ("welch-t", None, None, False)
     for figure in ("y", "z"):
-        assert tests[figure]["statistic"] == pytest.approx(1.5 ** 0.5, rel=1e-9), figure
-        assert tests[figure]["p_value"] > 0.05 and not tests[figure]["significant"], figure
-    table = run_cli("stats", *map(str, files))
+        test = tests[(str(files[1]), figure)]
+        assert test["statistic"] == pytest.approx(1.5 ** 0.5, rel=1e-9), figure
+        assert test["p_value"] > 0.05 and not test["significant"], figure
+    x = tests[(str(files[2]), "x")]
+    assert (x["test"], x["statistic"], x["significant"]) == ("paired-t", -0.5, False)
+    assert x["p_value"] == pytest.approx(2 / 3)
+    assert all(tests[(str(files[2]), figure)]["p_value"] < 1e-6 for figure in ("y", "z"))
+    table = run_cli("stats", *map(str, files[:2]))
     assert table.exit_code == 0 and "Traceback" not in table.output
     assert next(line for line in table.stdout.splitlines() if line.split()[:2] == ["x", "B"]).split()[-3:] == [
         "n/a", "n/a", "no"]

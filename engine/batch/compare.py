@@ -1,9 +1,10 @@
 """Is a difference between two result files real? Two-proportion z test and Welch's t test.
 
 Both are two-sided and use only the summaries' statistics (counts, means, standard
-deviations), so they work on files of any size. The Student t distribution's tail comes from
-the regularised incomplete beta function, evaluated here by its continued fraction (Lentz's
-method), so the core install needs no scipy.
+deviations), so they work on files of any size. They treat the files as independent samples:
+files of the same seeds are tested seed by seed instead (``paired.py``). The Student t
+distribution's tail comes from the regularised incomplete beta function, evaluated here by its
+continued fraction (Lentz's method), so the core install needs no scipy.
 """
 
 from __future__ import annotations
@@ -91,13 +92,17 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     return h
 
 
-def compare_figure(base: dict[str, Any], other: dict[str, Any]) -> dict[str, Any] | None:
+def compare_figure(base: dict[str, Any], other: dict[str, Any], paired: Test | None = None) -> dict[str, Any] | None:
     """The test of one figure between two files (``Summary.figures`` rows), or None when the
-    figure cannot be compared (a difference row, or of different kinds)."""
+    figure cannot be compared (a difference row, or of different kinds). ``paired`` is the
+    figure's seed-by-seed test when the files hold the same seeds (``paired.py``), used instead
+    of the unpaired one."""
     kind = base["kind"]
     if kind != other["kind"] or kind not in ("proportion", "distribution") or not base["n"] or not other["n"]:
         return None
-    if kind == "proportion":
+    if paired is not None:
+        test = paired
+    elif kind == "proportion":
         test = two_proportion(base["count"], base["n"], other["count"], other["n"])
     else:
         test = welch(base["mean"], base["sd"], base["n"], other["mean"], other["sd"], other["n"])

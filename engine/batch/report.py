@@ -2,7 +2,8 @@
 
 A *run* is one set of results (a batch, or one result file): its header, its game count and
 its figures (:meth:`~.stats.Summary.figures`). With several runs, every run after the first
-is compared with the first, figure by figure (:func:`~.compare.compare_figure`).
+is compared with the first, figure by figure (:func:`~.compare.compare_figure`), seed by seed
+where both hold the same seeds (:mod:`.paired`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from ..wording import counted
 from .compare import ALPHA, compare_figure
+from .paired import Pairs
 from .results import describe_header
 from .stats import PERCENTILES, Summary
 
@@ -28,6 +30,7 @@ class Run:
     header: dict[str, Any]
     summary: Summary
     categories: frozenset[str] = frozenset()  # met in the runs it is compared with (see :func:`compared`)
+    paired: Pairs | None = None  # seed-by-seed sums against the first run, when both hold the same seeds
 
     @property
     def label(self) -> str:
@@ -55,7 +58,7 @@ def comparisons(runs: list[Run]) -> list[dict[str, Any]]:
     for other in runs[1:]:
         for name, figure in base.figures.items():
             if name in other.figures:
-                test = compare_figure(figure, other.figures[name])
+                test = compare_figure(figure, other.figures[name], other.paired and other.paired.test(name))
                 if test is not None:
                     out.append({"figure": name, "file": other.label, "against": base.label, **test})
     return out

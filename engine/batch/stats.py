@@ -218,12 +218,12 @@ class Summary:
         if kind is int or kind is float or (kind is str and _AMOUNT.fullmatch(value)):
             number = Decimal(value) if kind is str else value
             if name not in self.hists or name in self.game_means:  # not a number already: a first, or a change
-                self._keep_kind(name, "a number", written(value))
+                self._keep_kind(name, "a number", value)
             self._number(name, number, pooled)
             return number
         if kind is bool:
             if name not in self.counts:
-                self._keep_kind(name, "true/false", written(value))
+                self._keep_kind(name, "true/false", value)
             counter = self.counts.get(name)
             if counter is None:
                 counter = self.counts[name] = [0, 0]
@@ -231,11 +231,11 @@ class Summary:
             counter[1] += 1
         elif kind is str:
             if f"{name}=" not in self.counts:
-                self._keep_kind(name, "text", written(value))
+                self._keep_kind(name, "text", value)
             self._category(name, value)
         elif kind is list or kind is tuple:
             if name not in self.game_means:
-                self._keep_kind(name, "a list", "a list")
+                self._keep_kind(name, "a list", value)
             seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
             numbers = [number for number in seats if number is not None]
             if numbers:
@@ -247,17 +247,18 @@ class Summary:
                 hist = self.game_means.setdefault(name, {})
                 hist[key] = hist.get(key, 0) + 1
         elif kind is dict:
-            self._keep_kind(name, "a mapping", "a mapping")
+            self._keep_kind(name, "a mapping", value)
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
             raise ValueError(f"result figure {clip(name)} has unsupported value {clip(value)}")
         return None
 
-    def _keep_kind(self, name: str, kind: str, shown: str) -> None:
+    def _keep_kind(self, name: str, kind: str, value: Any) -> None:
         """Raise ValueError if an earlier record gave figure ``name`` another kind than ``kind`` (one
-        of :data:`_KINDS`, or "a mapping", which keeps nothing under its own name). The first record
-        with a figure sets its kind, so the message says the later record may be the right one."""
+        of :data:`_KINDS`, or "a mapping", which keeps nothing under its own name), this record's
+        ``value``. The first record with a figure sets its kind, so the message says the later record
+        may be the right one."""
         if name in self.game_means:  # a list's numbers are pooled in ``hists`` under its name too
             earlier = "a list"
         elif name in self.hists:
@@ -270,6 +271,7 @@ class Summary:
             return
         if earlier != kind:
             others = [k for k in _KINDS if k != kind]
+            shown = kind if kind in ("a list", "a mapping") else written(value)  # only for the message
             raise ValueError(f"figure {clip(name)} is {shown} here, but {', '.join(others[:-1])} or {others[-1]} "
                              "in an earlier record")
 

@@ -1,0 +1,126 @@
+"""Paired comparisons of result files of the same seeds (``engine/batch/paired.py``): the tests
+against hand-computed values, a record's figures named as the summaries name them, and the
+files joined seed by seed whatever their order."""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from pathlib import Path
+
+import orjson
+import pytest
+
+from cardgames.engine import ENGINE_VERSION
+from cardgames.engine.batch.paired import Pairs, mcnemar, pair_files, paired_t
+from cardgames.engine.batch.report import Run, compared, comparisons
+from cardgames.engine.batch.results import FORMAT, VERSION
+from cardgames.engine.batch.stats import Summary
+
+HEADER = {"format": FORMAT, "version": VERSION, "engine_version": ENGINE_VERSION, "game": "turup", "variants": [],
+          "players": 3, "agents": ["random"] * 3, "rng": "native", "generator": "shake128-ctr/1", "seed_prefix": "",
+          "config_sha256": "ab" * 32, "first_seat": 1}
+
+
+def write(path: Path, records: list[dict]) -> str:
+    path.write_bytes(orjson.dumps(HEADER) + b"\n" + b"".join(orjson.dumps(r) + b"\n" for r in records))
+    return str(path)
+
+
+def test_mcnemar_is_the_exact_binomial_test_of_the_seeds_that_disagree():
+    """1 seed true in the first file alone, 9 in the other alone: P(X <= 1) for X ~ binomial(10, 1/2) is
+    11/1024, p twice that, 0.021484375; z = (9 - 1) / sqrt(10). 0 and 119 (a wider Eiffel Tower row, seeds
+    0-1999): p = 2 * 2^-119. As many each way, or none: p = 1 (no statistic without a disagreement)."""
+    test = mcnemar(1, 9)
+    assert test.name == "mcnemar" and test.statistic == pytest.approx(8 / math.sqrt(10), rel=1e-12)
+    assert test.p_value == pytest.approx(22 / 1024, rel=1e-12)
+    assert mcnemar(9, 1).statistic == -test.statistic and mcnemar(9, 1).p_value == test.p_value
+    assert mcnemar(0, 119).p_value == pytest.approx(2.0 ** -118, rel=1e-9)
+    assert mcnemar(3, 17).p_value == pytest.approx(0.0025768280029296875, rel=1e-9)
+    assert mcnemar(5, 5).p_value == 1.0 and mcnemar(0, 0) == ("mcnemar", None, 1.0)
+
+
+def test_the_paired_t_test_is_the_one_sample_t_test_of_the_differences():
+    """Differences 1, 2, 3, 4: mean 2.5, variance (30 - 100/4) / 3 = 5/3, t = 2.5 / sqrt(5/12) = 3.8729833 on 3
+    degrees of freedom, p = 0.0304663 (scipy's ttest_1samp agrees). Every seed moved alike: by nothing, p = 1;
+    by something, t infinite and p = 0, in the direction of the move. One seed: no test."""
+    test = paired_t(4, Fraction(10), Fraction(30))
+    assert test.name == "paired-t" and test.statistic == pytest.approx(3.872983346207417, rel=1e-12)
+    assert test.p_value == pytest.approx(0.030466291662170977, rel=1e-9)
+    assert paired_t(4, Fraction(-10), Fraction(30)).statistic == -test.statistic
+    assert paired_t(5, Fraction(0), Fraction(0)) == ("paired-t", None, 1.0)
+    assert paired_t(5, Fraction(-10), Fraction(20)) == ("paired-t", -math.inf, 0.0)
+    assert paired_t(1, Fraction(3), Fraction(9)) == ("paired-t", None, None)
+    huge = Fraction(10) ** 400  # sums beyond a float: still a test (differences huge, huge, huge + 1: t beyond one)
+    assert paired_t(3, 3 * huge + 1, 3 * huge * huge + 2 * huge + 1) == ("paired-t", math.inf, 0.0)
+    assert paired_t(4, -10 * huge, 30 * huge * huge).p_value == pytest.approx(0.030466291662170977, rel=1e-9)
+
+
+def test_a_records_figures_are_named_as_the_summaries_name_them():
+    """Numbers, per-seat lists and the game's mean over its seats, the win shares of every seat, ties and no
+    winner, true/false, the categories met anywhere (those not taken false), dotted names: each name that
+    ``Summary.figures`` reports for the record, with the record's own value."""
+    record = {"scores": [3, -1, 4], "winners": [2], "moves": 7, "money": "-0.25", "bust": False,
+              "reason": "blocked", "detail": {"rounds": 2}, "skip": None}
+    pairs = Pairs(3, {"reason=blocked", "reason=timeout"})
+    values = pairs.values(record)
+    assert values == {"scores[0]": 3, "scores[1]": -1, "scores[2]": 4, "scores": Fraction(2), "moves": 7,
+                      "money": Fraction(-1, 4), "bust": False, "reason=blocked": True, "reason=timeout": False,
+                      "detail.rounds": 2, "wins[0]": False, "wins[1]": False, "wins[2]": True, "ties": False,
+                      "no_winner": False}
+    summary = Summary()
+    summary.add(record)
+    named = set(summary.figures(3, {"reason=timeout"}, first_seat=1)) - {"first_player_advantage"}
+    assert set(values) == named
+    assert pairs.values({"winners": [0, 1]})["ties"] and pairs.values({"winners": []})["no_winner"]
+
+
+def test_files_are_joined_seed_by_seed_whatever_their_order(tmp_path: Path):
+    """won: seeds 1 and 3 won only in the first file, 4 only in the second: McNemar on 2 and 1. moves: the
+    differences 1, 1, 2, 0, 4 over the seeds where both have it (seed 5 lacks it in the second file): n 5.
+    The second file read in reverse, or in any order, gives the same sums."""
+    first = [{"seed": s, "won": s in (1, 3), "moves": 10 + s} for s in range(6)]
+    other = [{"seed": s, "won": s == 4, "moves": 10 + s + d} for s, d in zip(range(5), (1, 1, 2, 0, 4), strict=True)]
+    other.append({"seed": 5, "won": False})
+    a = write(tmp_path / "a.jsonl", first)
+    shuffled = [other[i] for i in (3, 0, 5, 1, 4, 2)]
+    for name, order in (("in-order", other), ("reversed", other[::-1]), ("shuffled", shuffled)):
+        pairs = pair_files(a, write(tmp_path / f"{name}.jsonl", order), 3, ())
+        assert pairs.rates == {"won": [6, 2, 1]}, name
+        assert pairs.numbers == {"moves": [5, 8, 22]}, name
+        assert pairs.test("won") == mcnemar(2, 1) and pairs.test("moves") == paired_t(5, Fraction(8), Fraction(22))
+
+
+def test_a_figure_the_files_never_hold_on_one_seed_is_compared_unpaired(tmp_path: Path):
+    """y is on the first file's even seeds and the other's odd ones: no seed pairs it, so the files'
+    y are compared as independent samples (Welch), while x, on every seed, is compared seed by seed.
+    z is a number in one file and true/false in the other: no test either way."""
+    first = [{"seed": s, "x": s, "z": s, **({"y": s} if s % 2 == 0 else {})} for s in range(6)]
+    other = [{"seed": s, "x": s + 1, "z": s > 2, **({"y": s} if s % 2 else {})} for s in range(6)]
+    a, b = write(tmp_path / "a.jsonl", first), write(tmp_path / "b.jsonl", other)
+    summaries = []
+    for records in (first, other):
+        summary = Summary()
+        for record in records:
+            summary.add({k: v for k, v in record.items() if k != "seed"})
+        summaries.append(summary)
+    runs = compared([Run(a, HEADER, summaries[0]), Run(b, HEADER, summaries[1])])
+    runs[1].paired = pair_files(a, b, 3, runs[0].categories)
+    assert runs[1].paired.test("y") is None and runs[1].paired.test("z") is None
+    assert [(t["figure"], t["test"]) for t in comparisons(runs)] == [("x", "paired-t"), ("y", "welch-t")]
+
+
+def test_a_gate_finds_a_move_of_every_seed_that_the_deals_spread_hides(run_cli, tmp_path: Path):
+    """moves = 100 x seed in the first file and one more on every seed in the second: the deals' spread
+    (sd 29) hides a difference of 1 from Welch's test, but seed by seed every difference is 1, so the gate
+    trips. The same change on other seeds is compared unpaired, and passes."""
+    base = write(tmp_path / "base.jsonl", [{"seed": s, "moves": 100 * s} for s in range(100)])
+    new = write(tmp_path / "new.jsonl", [{"seed": s, "moves": 100 * s + 1} for s in range(100)])
+    later = write(tmp_path / "later.jsonl", [{"seed": s, "moves": 100 * (s - 100) + 1} for s in range(100, 200)])
+    gate = run_cli("stats", base, new, "--fail-if-different", "moves")
+    assert gate.exit_code == 1 and gate.stderr == f"check failed: moves differs in {new} from {base} (p = 0.0e+00)\n"
+    assert gate.stdout.splitlines()[-1].split() == ["moves", "B", "vs", "A", "1.0000", "paired-t", "inf", "0.0e+00",
+                                                    "yes"]
+    passed = run_cli("stats", base, later, "--fail-if-different", "moves", "--format", "json")
+    (test,) = orjson.loads(passed.stdout)["comparisons"]
+    assert passed.exit_code == 0 and test["test"] == "welch-t" and test["p_value"] > 0.9
