@@ -34,8 +34,7 @@ def mcnemar(only_first: int, only_other: int) -> Test:
         return Test("mcnemar", None, 1.0)
     z = (only_other - only_first) / math.sqrt(n)
     k = min(only_first, only_other)
-    p = 1.0 if 2 * k == n else min(1.0, 2 * betainc(n - k, k + 1, 0.5))
-    return Test("mcnemar", z, p)
+    return Test("mcnemar", z, min(1.0, 2 * betainc(n - k, k + 1, 0.5)))  # as many each way: 2 P > 1, p 1
 
 
 def paired_t(n: int, total: Fraction, squares: Fraction) -> Test:
