@@ -6,7 +6,7 @@ test counts only the seeds where a rate's two files disagree, and the paired t t
 spread of the per-seed differences, not of the figures. A change that moves every seed's figure
 a little is then found at a few thousand seeds, where the unpaired tests of ``compare.py`` see
 nothing (an auditor's case: Eiffel Tower's ``plays`` under a wider bottom row, p 0.15 unpaired,
-1.2e-7 paired).
+1.3e-7 paired).
 
 A record's figures are read as :class:`~.stats.Summary` names them, by folding the record alone
 into one: there is one place that says how a result's keys become figures.
