@@ -73,6 +73,11 @@ def test_a_records_figures_are_named_as_the_summaries_name_them():
     named = set(summary.figures(3, {"reason=timeout"}, first_seat=1)) - {"first_player_advantage"}
     assert set(values) == named
     assert pairs.values({"winners": [0, 1]})["ties"] and pairs.values({"winners": []})["no_winner"]
+    flat = {"won": True, "cards_left": 3, "ratio": 0.5}  # a solitaire's record: its keys are its figures
+    summary = Summary()
+    summary.add(flat)
+    assert pairs.values(flat) == flat and set(flat) == set(summary.figures(1))
+    assert pairs.values({**flat, "rounds": None}) == flat and pairs.values({**flat, "money": "1.50"})["money"] == 1.5
 
 
 def test_files_are_joined_seed_by_seed_whatever_their_order(tmp_path: Path):

@@ -86,6 +86,8 @@ class Pairs:
     def values(self, record: dict[str, Any]) -> dict[str, Any]:
         """One record's figures, by the names :meth:`Summary.figures` gives them: a bool for a rate,
         a number for a distribution (for a figure pooled over the seats, the game's mean)."""
+        if all(type(value) in _PLAIN for value in record.values()):
+            return record  # a solitaire's (won, cards_left, ...): each key its own figure, as Summary names it
         one = Summary()
         one.add(record)
         out: dict[str, Any] = {}
@@ -118,6 +120,10 @@ class Pairs:
             n, total, squares = self.numbers[name]
             return paired_t(n, Fraction(total), Fraction(squares))
         return None
+
+
+#: The value types of a record whose keys are its figures' names (see :meth:`Pairs.values`).
+_PLAIN = {bool, int, float}
 
 
 def _exact(value: Any) -> Any:
