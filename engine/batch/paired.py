@@ -103,11 +103,7 @@ class Pairs:
         for name in self.categories:  # a text figure's categories, those this game did not take among them
             if name.split("=", 1)[0] + "=" in one.counts:
                 out[name] = name in one.counts
-        if one.winner_games:
-            for seat in range(max(self.players, max(one.wins, default=-1) + 1)):
-                out[f"wins[{seat}]"] = seat in one.wins
-            out["ties"] = bool(one.tie_games)
-            out["no_winner"] = bool(one.nowin_games)
+        out.update((name, count > 0) for name, count in one.win_counts(self.players).items())
         return out
 
     def test(self, name: str) -> Test | None:

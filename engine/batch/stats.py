@@ -330,6 +330,16 @@ class Summary:
         """The categories met (``reason=blocked``): another summary reports those it never met at 0."""
         return {name for name in self.counts if "=" in name and not name.endswith("=")}
 
+    def win_counts(self, players: int) -> dict[str, int]:
+        """The games counted by each win-share figure, ``wins[s]`` for every seat (``players`` names
+        those that never won), ``ties`` and ``no_winner``, each out of ``winner_games``; none
+        without ``winners`` in the results."""
+        if not self.winner_games:
+            return {}
+        seats = max(players, max(self.wins, default=-1) + 1)
+        counts = {f"wins[{seat}]": self.wins.get(seat, 0) for seat in range(seats)}
+        return {**counts, "ties": self.tie_games, "no_winner": self.nowin_games}
+
     def figures(self, players: int, categories: Iterable[str] = (), first_seat: int | None = None
                 ) -> dict[str, dict[str, Any]]:
         """Every statistic, by figure name, in a stable reading order (``players`` names the
@@ -354,18 +364,16 @@ class Summary:
             key = name.split("=", 1)[0]
             if name not in out and key in present:
                 out[name] = proportion(0, present[key])
-        if self.winner_games:
-            seats = max(players, max(self.wins, default=-1) + 1)
-            for seat in range(seats):
-                out[f"wins[{seat}]"] = proportion(self.wins.get(seat, 0), self.winner_games)
-            out["ties"] = proportion(self.tie_games, self.winner_games)
-            out["no_winner"] = proportion(self.nowin_games, self.winner_games)
-            if first_seat is not None:
-                fair = sum(out[f"wins[{seat}]"]["mean"] for seat in range(seats)) / seats
-                first = out[f"wins[{first_seat}]"]
-                out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games,
-                                                 "mean": first["mean"] - fair, "ci_low": first["ci_low"] - fair,
-                                                 "ci_high": first["ci_high"] - fair}
+        wins = self.win_counts(players)
+        for name, count in wins.items():
+            out[name] = proportion(count, self.winner_games)
+        if wins and first_seat is not None:
+            shares = [out[name]["mean"] for name in wins if name.startswith("wins[")]
+            fair = sum(shares) / len(shares)
+            first = out[f"wins[{first_seat}]"]
+            out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games,
+                                             "mean": first["mean"] - fair, "ci_low": first["ci_low"] - fair,
+                                             "ci_high": first["ci_high"] - fair}
         return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
 
 
