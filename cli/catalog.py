@@ -30,7 +30,7 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
             decks = str(copies[0]) if len(copies) == 1 else f"{copies[0]}-{copies[-1]}"  # Turup: 1-3 by players
             row = {"id": gid, "name": game["name"], "family": game["family"],
                    "deck": f"{decks} x {game['deck']['type']}", "players": count,
-                   "variants": game["variants"], "alias_of": None}
+                   "variants": cat.game_variants(gid), "alias_of": None}
             rows.append(row)
             for alias, (target, variants) in cat.aliases.items():
                 if target == gid:

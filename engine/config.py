@@ -85,14 +85,15 @@ GAME_FIELDS = {
                                    required=False, open=True, check=lambda m: _check_thresholds(m)),
     }),
     "options": Field(MAP, "the engine's options: every rule number and switch"),
-    "variants": Field(LIST, "variant ids this game accepts", items=Field(STR)),
+    "variants": Field(LIST, "variants the game is designed with, shown first (it also plays any other variant whose "
+                            "applies_to names it or its family)", items=Field(STR)),
 }
 
 VARIANT_FIELDS = {
     "id": Field(STR, "variant id (kebab-case), equal to the file name", check=kebab_case),
     "name": Field(STR, "readable name"),
     "description": Field(STR, "what the variant changes", required=False),
-    "applies_to": Field(LIST, "families or game ids the variant fits", items=Field(STR)),
+    "applies_to": Field(LIST, "the families and game ids that play the variant", items=Field(STR)),
     "options": Field(MAP, "option values the variant sets on top of the game's"),
     "aliases": Field(LIST, "game-id templates such as 'strict-{game}'", required=False,
                      items=Field(STR, check=lambda t: _alias_problem(t))),
@@ -219,17 +220,45 @@ class Catalog:
     def variant(self, ident: str) -> dict[str, Any]:
         return self.document("variants", ident).data
 
-    def variant_misfit(self, doc: Document, gid: str, index: int) -> ConfigError | None:
-        """The error at game ``gid``'s ``variants[index]`` (``doc`` its file) when that variant's
-        ``applies_to`` names neither the game nor its family, else None. ``validate`` reports it, and
-        every command resolving the game stops on it, at the game's line, where it is to be mended."""
-        game, vid = doc.data, doc.data["variants"][index]
+    def _misfit(self, vid: str, gid: str, game: Mapping[str, Any]) -> str | None:
+        """Why variant ``vid`` does not apply to game ``gid`` (its file's data ``game``): its
+        ``applies_to`` names neither the game nor its family; else None."""
         applies = self.variant(vid)["applies_to"]
         if gid in applies or game["family"] in applies:
             return None
-        targets = ", ".join(applies) or "no game"
-        return doc.error(("variants", index), f"variant {vid!r} applies to {targets}, not to {gid} "
-                                              f"(family {game['family']})")
+        return f"variant {vid!r} applies to {', '.join(applies) or 'no game'}, not to {gid} (family {game['family']})"
+
+    def variant_misfit(self, doc: Document, gid: str, index: int) -> ConfigError | None:
+        """The error at game ``gid``'s ``variants[index]`` (``doc`` its file) when that variant does
+        not apply to the game (:meth:`_misfit`), else None. ``validate`` reports it, and every command
+        resolving the game stops on it, at the game's line, where it is to be mended."""
+        why = self._misfit(doc.data["variants"][index], gid, doc.data)
+        return None if why is None else doc.error(("variants", index), why)
+
+    def takes(self, gid: str, vid: str) -> bool:
+        """Whether game ``gid`` plays variant ``vid``: the game lists it, or the variant's
+        ``applies_to`` names the game or its family. Either side may name the other, so that a
+        designer's variant for a bundled game is one file (``applies_to: [torqu]``), with no copy
+        of the game's file to list it (the designer audit's finding); a game's list is what it is
+        designed with, and each variant on it must apply to it (:meth:`variant_misfit`)."""
+        game = self.game(gid)
+        return vid in game["variants"] or (vid in self.paths("variants") and self._misfit(vid, gid, game) is None)
+
+    def game_variants(self, gid: str) -> list[str]:
+        """The variants game ``gid`` plays (:meth:`takes`): those its file lists, in its order,
+        then the others in id order. A variant file that cannot be read is left out here: it is
+        reported at its own lines, by ``validate`` and by any command that names it."""
+        listed = list(self.game(gid)["variants"])
+        others = []
+        for vid in self.ids("variants"):
+            if vid in listed:
+                continue
+            try:
+                if self.takes(gid, vid):
+                    others.append(vid)
+            except ConfigError:
+                continue
+        return listed + others
 
     def variant_origin(self, spec: "GameSpec", keypath: tuple) -> Document | None:
         """The last of ``spec``'s variants that sets ``keypath`` of its resolved config (where a
@@ -261,7 +290,7 @@ class Catalog:
             for index, template in enumerate(self.variant(vid).get("aliases", [])):
                 for gid in self.ids("games"):
                     try:
-                        offers = vid in self.game(gid)["variants"]
+                        offers = self.takes(gid, vid)
                     except ConfigError:  # a broken game file is reported when that game is used, not here
                         continue
                     if offers:
@@ -302,15 +331,16 @@ class Catalog:
         module = engine_module(game["engine"])
         options = dict(game["options"])
         for vid in chosen:
-            if vid not in game["variants"]:
-                if vid not in self.paths("variants"):
-                    raise UnknownNameError("variant", vid, game["variants"], where=f" for {gid}")
-                # a game plays only the variants it lists, whatever the variant's applies_to says
-                raise OptionConflictError(f"{gid} does not list variant {vid!r} in its variants "
-                                          f"({', '.join(game['variants']) or 'none'})")
-            misfit = self.variant_misfit(doc, gid, game["variants"].index(vid))
-            if misfit is not None:
-                raise misfit
+            if vid not in self.paths("variants"):
+                raise UnknownNameError("variant", vid, self.game_variants(gid), where=f" for {gid}")
+            if vid in game["variants"]:  # a listed variant that does not apply is the game file's to mend
+                misfit = self.variant_misfit(doc, gid, game["variants"].index(vid))
+                if misfit is not None:
+                    raise misfit
+            else:
+                why = self._misfit(vid, gid, game)
+                if why is not None:
+                    raise OptionConflictError(why)
             errors = _overlay_errors(self.document("variants", vid), module.OPTIONS, game["engine"])
             if errors:
                 raise errors[0]
@@ -336,25 +366,18 @@ class Catalog:
     def variant_errors(self, doc: Document) -> list[ConfigError]:
         """A variant file's options checked against the engine of every family or game it
         applies to, at the file's lines, with no game resolved (``validate`` of a variants
-        folder), and whether any game lists it. A game whose own file is broken is skipped: it is
-        reported at its lines."""
+        folder). A game whose own file is broken is skipped: it is reported at its lines."""
         from .registry import ENGINES, engine_module
 
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
-        listed, unread = False, False  # whether a game lists this variant, whether a game file is broken
         for gid in self.ids("games"):
             try:
                 game = self.game(gid)
             except ConfigError:
-                unread = True
                 continue
             for name in (gid, game["family"]):
                 engines.setdefault(name, set()).add(game["engine"])
-            listed = listed or doc.data["id"] in game["variants"]
         errors: list[ConfigError] = []
-        if not (listed or unread):  # a game plays only the variants it lists: ``--variant`` would refuse this one
-            errors.append(doc.error(("id",), f"no game lists variant {doc.data['id']!r} in its variants, so none "
-                                             "can play it: add it to the variants of the games it is for"))
         if not doc.data["applies_to"]:  # said here, at the line to mend, not only at each game listing it
             errors.append(doc.error(("applies_to",), "applies_to names no game or family, so the variant fits none"))
         for i, target in enumerate(doc.data["applies_to"]):

@@ -121,7 +121,7 @@ def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],
             doc = catalog.document("games", gid)
         except ConfigError:  # a game file that cannot be read, or breaks its schema, is its own folder's to report
             continue
-        if doc.data["deck"]["type"] in decks or variants & set(doc.data["variants"]):
+        if doc.data["deck"]["type"] in decks or variants & set(catalog.game_variants(gid)):
             taking.append((gid, doc))
     return taking
 
@@ -237,8 +237,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     unplayable = getattr(module, "unplayable", None)
     refusals: list[str] = []  # why the game without variants cannot be played, at each count that cannot
     counts = range(data["players"]["min"], data["players"]["max"] + 1)
+    plays = catalog.game_variants(gid)  # those it lists, and any other that names it or its family
     for players in counts:
-        for variants in [(), *((v,) for v in data["variants"])]:
+        for variants in [(), *((v,) for v in plays)]:
             try:
                 spec = catalog.resolve(gid, variants, players)
             except ConfigError as exc:  # once, however many games and player counts meet it (a variant file's)
@@ -269,7 +270,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
     for origin, keypath, text, variants, at in alike.values():
         also = f"; likewise at {spans(at[1:])} players" if len(at) > 1 else ""
-        where = f" ({counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also})"
+        game = f"{gid}, " if origin is not doc else ""  # a variant's line: the variant may reach many games
+        where = f" ({game}{counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also})"
         report.errors.append(origin.error(keypath, text + where))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "

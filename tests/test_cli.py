@@ -311,7 +311,7 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["solve", "--game", "eiffel-tower", "--seeds", "ms1-ms2"], "--seeds ms1-ms2: the ms prefix is for --rng pysolfc"),
     (["deal", "eiffel-tower", "--seed", "1", "--players", "3"], "for 1 player, not 3"),
     (["deal", "eiffel-tower", "--seed", "1", "--variant", "death"],
-     "eiffel-tower does not list variant 'death' in its variants (strict)"),
+     "variant 'death' applies to torqu, not to eiffel-tower (family pairing)"),
     (["deal", "torqu", "--seed", "1", "--players", "3", "--variant", "partners"], "even number of players"),
     (["simulate", "--game", "turup", "--players", "2", "--seed", "1", "--agent", "random", "--agent", "random",
       "--agent", "random"], "3 agents given for 2 players"),

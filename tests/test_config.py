@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import time
@@ -297,7 +298,9 @@ def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
     (root / "games" / "t2.yaml").write_text(two)
     (root / "variants").mkdir()
     strict = (BUNDLED / "variants" / "strict.yaml").read_text()
-    (root / "variants" / "loose.yaml").write_text(strict.replace("id: strict", "id: loose"))
+    # applies_to names t2 alone: a family-wide one would make a loose alias for every pairing game
+    (root / "variants" / "loose.yaml").write_text(strict.replace("id: strict", "id: loose")
+                                                  .replace("applies_to: [pairing]", "applies_to: [t2]"))
     report = validate([str(root)])
     aliases = strict.splitlines().index('aliases: ["strict-{game}"]') + 1
     assert sorted(f"{Path(e.path).name}:{e.line}: {e.message}" for e in report.errors) == [
@@ -662,26 +665,44 @@ def test_a_config_in_another_kinds_folder_is_one_line(tmp_path, run_cli, source,
     assert result.exit_code == 1 and len(result.stdout.splitlines()) == 1 and words in result.stdout
 
 
-def test_a_variant_no_game_lists_is_an_error(tmp_path, run_cli):
-    """A game plays only the variants it lists, so a folder's new variant that no game lists passed
-    ``validate`` and failed at its first ``--variant`` (the CI audit's finding)."""
+def test_a_folders_variant_plays_on_every_game_of_the_family_it_names(tmp_path, run_cli):
+    """A variant applies to the games its applies_to names, by family as here or by id: a designer's
+    variant needs no copy of a bundled game's file to list it (the designer audit's finding; a game's
+    own list is what it is designed with, shown first). validate checks it against every game it
+    reaches, and a game it does not name refuses it as before."""
     (tmp_path / "variants").mkdir()
     strict = (BUNDLED / "variants" / "strict.yaml").read_text()
     loose = strict.replace("id: strict", "id: loose").replace('aliases: ["strict-{game}"]', "aliases: []")
     (tmp_path / "variants" / "loose.yaml").write_text(loose)
-    result = run_cli("validate", str(tmp_path))
-    line = loose.splitlines().index("id: loose") + 1
-    assert result.exit_code == 1
-    assert result.stdout.splitlines() == [f"{tmp_path / 'variants' / 'loose.yaml'}:{line}: no game lists variant "
-                                          "'loose' in its variants, so none can play it: add it to the variants "
-                                          "of the games it is for"]
-    dealt = run_cli("--configs", str(tmp_path), "deal", "eiffel-tower", "--seed", "1", "--variant", "loose")
-    assert dealt.exit_code == 2  # its applies_to names the game's family: the game's list is what is missing
-    assert "eiffel-tower does not list variant 'loose' in its variants (strict)" in dealt.stderr
-    (tmp_path / "games").mkdir()
-    game = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [loose]")
-    (tmp_path / "games" / "my-tower.yaml").write_text(game)
     assert run_cli("validate", str(tmp_path)).exit_code == 0
+    dealt = run_cli("--configs", str(tmp_path), "deal", "eiffel-tower", "--seed", "1", "--variant", "loose")
+    assert dealt.exit_code == 0
+    assert dealt.stdout == run_cli("deal", "strict-eiffel-tower", "--seed", "1").stdout  # the same options
+    listed = json.loads(run_cli("--configs", str(tmp_path), "list", "--format", "json").stdout)
+    assert {row["id"]: row["variants"] for row in listed}["castle"] == ["strict", "loose"]
+    assert {row["id"]: row["variants"] for row in listed}["turup"] == []
+    refused = run_cli("--configs", str(tmp_path), "deal", "turup", "--seed", "1", "--variant", "loose")
+    assert refused.exit_code == 2
+    assert "variant 'loose' applies to pairing, not to turup (family turup)" in refused.stderr
+    # reaching every pairing game, it is checked on each: a layout of 100 rows outdeals Hootch's 96 cards
+    (tmp_path / "variants" / "loose.yaml").write_text(loose.replace("strict: true", "layout: [100]"))
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and "hootch" in report.stdout
+
+
+def test_a_house_rule_for_a_bundled_game_is_one_variant_file(tmp_path, run_cli):
+    """The designer audit's Torqu house rule (Perfect Four 250, Flush 40), as a variant naming torqu
+    alone: it plays and scores with no copy of torqu.yaml."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "big-four.yaml").write_text(
+        "id: big-four\nname: Big Four\napplies_to: [torqu]\noptions:\n  points: {perfect_four: 250, "
+        "fifteen_flush: 180, fifteen: 120, straight_flush: 60, straight: 30, four_of_a_kind: 10, flush: 40}\n")
+    assert run_cli("validate", str(tmp_path)).exit_code == 0
+    cards = "Water-1,Water-2,Water-3,Water-4,Air-1,Air-6,Air-11,Air-16"
+    scored = [json.loads(run_cli("--configs", str(tmp_path), "score", "torqu", "--cards", cards, *extra,
+                                 "--format", "json").stdout)["tableau_score"]
+              for extra in ((), ("--variant", "big-four"))]
+    assert scored == [300 + 30, 250 + 40]
 
 
 def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
@@ -876,6 +897,7 @@ def test_one_variants_two_templates_making_one_alias_are_reported(tmp_path):
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[strict]", "[v2]"))
     (root / "variants").mkdir()
     (root / "variants" / "v2.yaml").write_text(strict.replace("id: strict", "id: v2")
+                                               .replace("applies_to: [pairing]", "applies_to: [my-tower]")
                                                .replace('["strict-{game}"]', '["x-{game}", "x-{game}"]'))
     line = strict.splitlines().index('aliases: ["strict-{game}"]') + 1
     report = validate([str(root)])
@@ -1334,12 +1356,15 @@ def test_a_variant_that_does_not_exist_is_named_at_its_item_line(tmp_path: Path)
 
 def test_an_id_clash_is_found_when_a_variant_shares_its_games_id(tmp_path: Path) -> None:
     """Game and variant ids are separate names: a variant called t2, offered by game t2, whose alias
-    strict-t2 is also a game's id, is reported like any other clash."""
-    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: t2").replace("[strict]", "[t2]"), "t2")
+    strict-t2 is also a game's id, is reported like any other clash. (Game t2 is of a family of its
+    own: a pairing game would play the bundled strict too, whose alias is also strict-t2.)"""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: t2").replace("[strict]", "[t2]")
+                     .replace("family: pairing", "family: t-family"), "t2")
     (root / "games" / "strict-t2.yaml").write_text(EIFFEL.replace("id: eiffel-tower", "id: strict-t2"))
     (root / "variants").mkdir()
     strict = (BUNDLED / "variants" / "strict.yaml").read_text()
-    (root / "variants" / "t2.yaml").write_text(strict.replace("id: strict", "id: t2"))
+    (root / "variants" / "t2.yaml").write_text(strict.replace("id: strict", "id: t2")
+                                               .replace("applies_to: [pairing]", "applies_to: [t2]"))
     report = validate([str(root)])
     assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
         ("strict-t2.yaml", 1, "id 'strict-t2' is also variant t2's alias of t2")]

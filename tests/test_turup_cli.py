@@ -129,7 +129,7 @@ def test_captures_applies_its_variants(run_cli) -> None:
     """--variant is not ignored: a variant that is not Turup's is a usage error."""
     result = run_cli("captures", "--card", "5S", "--variant", "strict")
     assert result.exit_code == 2
-    assert "turup does not list variant 'strict' in its variants" in result.stderr
+    assert "variant 'strict' applies to pairing, not to turup (family turup)" in result.stderr
 
 
 def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
