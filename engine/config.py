@@ -341,10 +341,7 @@ class Catalog:
                 why = self._misfit(vid, gid, game)
                 if why is not None:
                     raise OptionConflictError(why)
-            errors = _overlay_errors(self.document("variants", vid), module.OPTIONS, game["engine"])
-            if errors:
-                raise errors[0]
-            options.update(self.variant(vid)["options"])
+            options = _overlaid(options, self.document("variants", vid), module.OPTIONS, game["engine"])
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
@@ -391,16 +388,43 @@ class Catalog:
         return errors
 
 
+def merged(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
+    """``base`` under a variant's ``overlay``: a mapping merges key by key into the mapping it
+    meets (a house rule's ``points: {flush: 40}`` changes the Flush alone, the designer audit's
+    finding), anything else (a number, a list) replaces the base's value."""
+    result = dict(base)
+    for key, value in overlay.items():
+        below = result.get(key)
+        result[key] = merged(below, value) if isinstance(value, dict) and isinstance(below, dict) else value
+    return result
+
+
+def _overlaid(options: Mapping[str, Any], doc: Document, fields: dict[str, Field], engine: str) -> dict[str, Any]:
+    """``options`` under variant ``doc``'s (:func:`merged`), or its first error, at the variant's
+    lines: the overlay's own (:func:`_overlay_errors`), then a table it merged into, as a whole (a
+    Torqu ``deal`` row must still have every key)."""
+    errors = _overlay_errors(doc, fields, engine)
+    if errors:
+        raise errors[0]
+    result = merged(options, doc.data["options"])
+    for key, value in doc.data["options"].items():
+        errors = check_value(result[key], fields[key], doc, ("options", key)) if isinstance(value, dict) else []
+        if errors:
+            raise errors[0]
+    return result
+
+
 def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> list[ConfigError]:
     """A variant's options (its file ``doc``) checked against its engine's, at the variant file's
-    lines (not at the lines of each game it is applied to)."""
+    lines (not at the lines of each game it is applied to); a mapping as the overlay it is (see
+    :func:`merged`): the keys it gives, not those it leaves to the game."""
     errors = []
     for key, value in doc.data["options"].items():
         if key not in fields:
             errors.append(doc.error(("options", key), f"unknown option {key!r} for the {engine} engine "
                                                       f"(known: {', '.join(sorted(fields))})"))
         else:
-            errors.extend(check_value(value, fields[key], doc, ("options", key)))
+            errors.extend(check_value(value, fields[key], doc, ("options", key), partial=True))
     return errors
 
 

@@ -45,8 +45,10 @@ def _type_ok(value: Any, types: tuple[type, ...]) -> bool:
 
 
 def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: tuple = (),
-                  open: bool = False) -> list[ConfigError]:
-    """Check a mapping against ``fields``; return every error found (empty when valid)."""
+                  open: bool = False, partial: bool = False) -> list[ConfigError]:
+    """Check a mapping against ``fields``; return every error found (empty when valid). With
+    ``partial``, the mapping is an overlay (a variant's): a key it leaves out is the base's, so none
+    is missing (see :func:`check_value`)."""
     if not isinstance(value, dict):
         return [doc.error(keypath, f"{_where(keypath)} must be a mapping")]
     errors = []
@@ -56,15 +58,17 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
             errors.append(doc.error(keypath + (key,), f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
     for key, spec in fields.items():
         if key not in value:
-            if spec.required:
+            if spec.required and not partial:
                 errors.append(doc.error(keypath, f"missing key {key!r} in {_where(keypath)}"))
             continue
-        errors.extend(check_value(value[key], spec, doc, keypath + (key,)))
+        errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
     return errors
 
 
-def check_value(value: Any, spec: Field, doc: Document, keypath: tuple) -> list[ConfigError]:
-    """Check one value against its field description."""
+def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial: bool = False) -> list[ConfigError]:
+    """Check one value against its field description. With ``partial``, a mapping is an overlay
+    that merges into another: its keys are checked, but neither the keys it leaves out nor the
+    field's own ``check`` of the whole mapping, which the merged value must pass instead."""
     if not _type_ok(value, spec.types):
         return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {written(value)}")]
     if spec.choices is not None and value not in spec.choices:
@@ -75,8 +79,8 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple) -> list[
         for i, item in enumerate(value):
             errors.extend(check_value(item, spec.items, doc, keypath + (i,)))
     if isinstance(value, dict) and spec.fields is not None:
-        errors.extend(check_mapping(value, spec.fields, doc, keypath, spec.open))
-    if not errors and spec.check is not None:
+        errors.extend(check_mapping(value, spec.fields, doc, keypath, spec.open, partial))
+    if not errors and spec.check is not None and not (partial and isinstance(value, dict)):
         problem = spec.check(value)
         if problem:
             errors.append(doc.error(keypath, f"{_where(keypath)}: {problem}"))

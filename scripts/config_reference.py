@@ -59,10 +59,12 @@ def page() -> str:
                           ("Variant files (`variants/`)", VARIANT_FIELDS)):
         lines += [f"## {title}", "", *table(fields)]
     lines += ["## Each engine's `options`", "",
-              "A game's `options` hold every key of its engine, and a variant's `options` any of them: a value a "
-              "variant sets replaces the game's whole value (a `points` or `deal` table is given whole). Variants "
-              "apply in the order named, after any an alias implies (`strict-eiffel-tower --variant V` is Strict "
-              "then V): where two set one option, the later one's value is played.", ""]
+              "A game's `options` hold every key of its engine, and a variant's `options` any of them. A mapping a "
+              "variant gives merges into the game's key by key, at every depth (`points: {flush: 40}` changes the "
+              "Flush alone, `deal: {4: {hand: 3, center: 20}}` two numbers of the four-player row), and the merged "
+              "table must pass the option's checks whole; a number, a string or a list replaces the game's value. "
+              "Variants apply in the order named, after any an alias implies (`strict-eiffel-tower --variant V` is "
+              "Strict then V): where two set one key, the later one's value is played.", ""]
     for engine in ENGINES:
         lines += [f"### `{engine}`", "", *table(engine_module(engine).OPTIONS)]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -690,19 +690,64 @@ def test_a_folders_variant_plays_on_every_game_of_the_family_it_names(tmp_path, 
     assert report.exit_code == 1 and "hootch" in report.stdout
 
 
-def test_a_house_rule_for_a_bundled_game_is_one_variant_file(tmp_path, run_cli):
+def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run_cli):
     """The designer audit's Torqu house rule (Perfect Four 250, Flush 40), as a variant naming torqu
-    alone: it plays and scores with no copy of torqu.yaml."""
+    alone and giving those two points alone: it merges into the game's table, and plays and scores
+    with no copy of torqu.yaml (both were refused: a game's copy had to list it, and the table had to
+    be given whole, every other key a "missing key" line)."""
     (tmp_path / "variants").mkdir()
-    (tmp_path / "variants" / "big-four.yaml").write_text(
-        "id: big-four\nname: Big Four\napplies_to: [torqu]\noptions:\n  points: {perfect_four: 250, "
-        "fifteen_flush: 180, fifteen: 120, straight_flush: 60, straight: 30, four_of_a_kind: 10, flush: 40}\n")
+    rule = tmp_path / "variants" / "big-four.yaml"
+    rule.write_text("id: big-four\nname: Big Four\napplies_to: [torqu]\noptions:\n"
+                    "  points: {perfect_four: 250, flush: 40}\n")
     assert run_cli("validate", str(tmp_path)).exit_code == 0
     cards = "Water-1,Water-2,Water-3,Water-4,Air-1,Air-6,Air-11,Air-16"
     scored = [json.loads(run_cli("--configs", str(tmp_path), "score", "torqu", "--cards", cards, *extra,
                                  "--format", "json").stdout)["tableau_score"]
               for extra in ((), ("--variant", "big-four"))]
     assert scored == [300 + 30, 250 + 40]
+    shown = json.loads(run_cli("--configs", str(tmp_path), "show", "torqu", "--variant", "big-four",
+                               "--format", "json").stdout)
+    assert shown["options"]["points"] == {"perfect_four": 250, "fifteen_flush": 180, "fifteen": 120,
+                                          "straight_flush": 60, "straight": 30, "four_of_a_kind": 10, "flush": 40}
+
+
+@pytest.mark.parametrize("options, line, words", [
+    ("  points: {flush: 40, flsh: 1}\n", 5, "unknown key 'flsh' in 'options.points'"),
+    ("  points: {flush: forty}\n", 5, "'options.points.flush' must be an integer"),
+    # merged, the table is checked whole, at the variant's line: this Fifteen Flush is below the game's Fifteen
+    ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
+    ("  deal:\n    4: {hand: 5}\n", 6, "options.deal for 4 players deals 164 cards"),
+    ("  deal:\n    4: {hand: 5, hnd: 4}\n", 6, "row 4 must have exactly the keys hand, center, primary, secondary"),
+])
+def test_a_merged_table_is_checked_at_the_variants_lines(tmp_path, run_cli, options, line, words):
+    """A variant's table is an overlay: its own keys are checked as they stand, and the table they
+    make with the game's as a whole, each at the variant's line (never at the game file's, which
+    is not what to mend)."""
+    (tmp_path / "variants").mkdir()
+    path = tmp_path / "variants" / "house.yaml"
+    path.write_text("id: house\nname: House\napplies_to: [torqu]\noptions:\n" + options)
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1
+    assert report.stdout.startswith(f"{path}:{line}: ") and words in report.stdout.splitlines()[0]
+    played = run_cli("--configs", str(tmp_path), "deal", "torqu", "--players", "4", "--seed", "1",
+                     "--variant", "house")
+    assert played.exit_code in (1, 2) and f"{path}:{line}: " in played.stderr
+
+
+def test_a_partial_deal_row_merges_into_the_games_row(tmp_path, run_cli):
+    """``deal: {4: {hand: 3, center: 20}}`` changes those two at four players, the rest of that row
+    (8 cards on each primary and secondary) and the other player counts' rows staying the game's:
+    4 x 3 + 20 + 8 x 8 + 8 x 8 = 160."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "short.yaml").write_text(
+        "id: short\nname: Short hands\napplies_to: [torqu]\noptions:\n  deal:\n    4: {hand: 3, center: 20}\n")
+    assert run_cli("validate", str(tmp_path)).exit_code == 0
+    deal = json.loads(run_cli("--configs", str(tmp_path), "deal", "torqu", "--players", "4", "--seed", "1",
+                              "--variant", "short", "--format", "json").stdout)
+    assert [len(hand) for hand in deal["hands"]] == [3] * 4 and len(deal["center"]) == 20
+    three = json.loads(run_cli("--configs", str(tmp_path), "deal", "torqu", "--players", "3", "--seed", "1",
+                               "--variant", "short", "--format", "json").stdout)
+    assert [len(hand) for hand in three["hands"]] == [5] * 3  # the game's row for three players
 
 
 def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
