@@ -32,8 +32,9 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
                    "deck": f"{decks} x {game['deck']['type']}", "players": count,
                    "variants": cat.game_variants(gid), "alias_of": None}
             rows.append(row)
-            for alias, (target, variants) in cat.aliases.items():
-                if target == gid:
+            for alias, meanings in cat.aliases.items():
+                target, variants = meanings[0]
+                if len(meanings) == 1 and target == gid:  # an alias of several meanings names none (lookup)
                     title = game_title(game["name"], [cat.variant(v) for v in variants])
                     rows.append({**row, "id": alias, "name": title, "variants": [],
                                  "alias_of": f"{gid} + {' + '.join(variants)}"})

@@ -168,6 +168,7 @@ class Catalog:
         self.roots = [Path(r) for r in roots]
         self.files = [(kind, ident, Path(path)) for kind, ident, path in files]
         self._docs: dict[tuple[str, str], Document] = {}
+        self._unread_variants: list[ConfigError] = []  # the variant files ``alias_entries`` could not read
 
     # -- finding files -------------------------------------------------------------------
     def paths(self, kind: str) -> dict[str, Path]:
@@ -261,16 +262,34 @@ class Catalog:
         return listed + others
 
     def variant_origin(self, spec: "GameSpec", keypath: tuple) -> Document | None:
-        """The last of ``spec``'s variants that sets ``keypath`` of its resolved config (where a
-        problem with that value is to be mended), or None when the game's own file does."""
-        for vid in reversed(spec.variants):
+        """The last of ``spec``'s variants that sets ``keypath`` of its resolved config (a list's
+        item by its index), where a problem with that value is to be mended, or None when the
+        game's own file does."""
+        found = None
+        for vid in spec.variants:
             doc = self.document("variants", vid)
-            node: Any = doc.data
-            for key in keypath:
-                node = node.get(key) if isinstance(node, dict) else None
-            if node is not None:
-                return doc
-        return None
+            if _depth(doc.data, keypath) == len(keypath):
+                found = doc
+        return found
+
+    def made_by_variants(self, spec: "GameSpec", keypath: tuple) -> Document:
+        """Where to mend a problem at ``keypath`` that ``spec``'s variants made (the game alone
+        does not have it) though none of them sets that key: it comes of a variant's value and
+        the game's together. The last variant that merged a table on the path (a Straight Flush
+        the game's, below the Straight a variant's ``points`` gave) is at fault; otherwise the
+        game's file, unless that is bundled and the variant is a designer's (an exposed count
+        a variant set, against the bundled deal): the file to mend is the one the designer wrote."""
+        game = self.document("games", spec.id)
+        nearest, most = game, 1  # a variant must reach below ``options`` to have merged a table on the path
+        for vid in spec.variants:
+            doc = self.document("variants", vid)
+            if _depth(doc.data, keypath) > most:
+                nearest, most = doc, _depth(doc.data, keypath)
+        if nearest is not game:
+            return nearest
+        if _bundled(game) and not _bundled(self.document("variants", spec.variants[-1])):
+            return self.document("variants", spec.variants[-1])
+        return game
 
     def unknown_deck(self, game: Document) -> ConfigError | None:
         """The error for a game whose deck type no deck file has, at the game file's ``type:``
@@ -284,36 +303,54 @@ class Catalog:
     @cached_property
     def alias_entries(self) -> list[tuple[str, str, str, int]]:
         """``(alias, game id, variant id, template index)`` for every game offering a variant
-        with alias templates, in variant then game order, clashes included (``validate``'s)."""
+        with alias templates, in variant then game order, clashes included (``validate``'s). A
+        variant or game file that cannot be read is left out: it is reported at its own lines, by
+        ``validate`` and by any command that names it, and does not stop the others' names."""
         entries = []
         for vid in self.ids("variants"):
-            for index, template in enumerate(self.variant(vid).get("aliases", [])):
+            try:
+                templates = self.variant(vid).get("aliases", [])
+            except ConfigError as exc:
+                self._unread_variants.append(exc)
+                continue
+            for index, template in enumerate(templates):
                 for gid in self.ids("games"):
                     try:
                         offers = self.takes(gid, vid)
-                    except ConfigError:  # a broken game file is reported when that game is used, not here
+                    except ConfigError:
                         continue
                     if offers:
                         entries.append((template.format(game=gid), gid, vid, index))
         return entries
 
     @cached_property
-    def aliases(self) -> dict[str, tuple[str, tuple[str, ...]]]:
-        """``alias -> (game id, variants)``. A name that is a game's id names that game, and a
-        name two templates make names the first's game (``validate`` reports both clashes)."""
+    def aliases(self) -> dict[str, list[tuple[str, tuple[str, ...]]]]:
+        """``alias -> [(game id, variants)]``: one meaning, or several when templates of different
+        variants, or for different games, make one name (``validate`` reports the clash). A name
+        that is a game's id names that game and is no alias."""
         games = set(self.ids("games"))
-        result: dict[str, tuple[str, tuple[str, ...]]] = {}
+        result: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for alias, gid, vid, _ in self.alias_entries:
-            if alias not in games and alias not in result:
-                result[alias] = (gid, (vid,))
+            meanings = result.setdefault(alias, []) if alias not in games else []
+            if (gid, (vid,)) not in meanings:
+                meanings.append((gid, (vid,)))
         return result
 
     def lookup(self, name: str) -> tuple[str, tuple[str, ...]]:
-        """Game id and implied variants for a game id or alias, or a "did you mean" error."""
+        """Game id and implied variants for a game id or alias, or a "did you mean" error. An
+        alias with several meanings is refused, not read as one of them: a designer's variant
+        whose id sorts first would otherwise take over the bundled ``strict-*`` names unseen."""
         if name in self.paths("games"):
             return name, ()
-        if name in self.aliases:
-            return self.aliases[name]
+        meanings = self.aliases.get(name, [])
+        if len(meanings) == 1:
+            return meanings[0]
+        if meanings:
+            which = " and ".join(f"{gid} + {' + '.join(vids)}" for gid, vids in meanings)
+            raise OptionConflictError(f"{name!r} is an alias of {which}: name the game and its variant instead "
+                                      "(`cardgames validate` reports the templates that clash)")
+        if self._unread_variants:  # the name may be one of its aliases: its error says more than "unknown game"
+            raise self._unread_variants[0]
         raise UnknownNameError("game", name, self.ids("games") + list(self.aliases))
 
     # -- resolving ---------------------------------------------------------------------
@@ -341,7 +378,7 @@ class Catalog:
                 why = self._misfit(vid, gid, game)
                 if why is not None:
                     raise OptionConflictError(why)
-            options = _overlaid(options, self.document("variants", vid), module.OPTIONS, game["engine"])
+            options = _overlaid(options, self.document("variants", vid), module.OPTIONS, game["engine"], gid)
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
@@ -388,6 +425,23 @@ class Catalog:
         return errors
 
 
+def _bundled(doc: Document) -> bool:
+    """Whether ``doc`` is one of the configs installed with cardgames (not a designer's)."""
+    return Path(doc.path).resolve().is_relative_to(bundled_root().resolve())
+
+
+def _depth(data: Any, keypath: tuple) -> int:
+    """How many leading keys of ``keypath`` lead to a value in ``data`` (a list's item by index)."""
+    for depth, key in enumerate(keypath):
+        if isinstance(data, dict) and key in data:
+            data = data[key]
+        elif isinstance(data, list) and isinstance(key, int) and 0 <= key < len(data):
+            data = data[key]
+        else:
+            return depth
+    return len(keypath)
+
+
 def merged(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` under a variant's ``overlay``: a mapping merges key by key into the mapping it
     meets (a house rule's ``points: {flush: 40}`` changes the Flush alone, the designer audit's
@@ -399,18 +453,22 @@ def merged(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any
     return result
 
 
-def _overlaid(options: Mapping[str, Any], doc: Document, fields: dict[str, Field], engine: str) -> dict[str, Any]:
-    """``options`` under variant ``doc``'s (:func:`merged`), or its first error, at the variant's
-    lines: the overlay's own (:func:`_overlay_errors`), then a table it merged into, as a whole (a
-    Torqu ``deal`` row must still have every key)."""
+def _overlaid(options: Mapping[str, Any], doc: Document, fields: dict[str, Field], engine: str,
+              gid: str) -> dict[str, Any]:
+    """``options`` (game ``gid``'s, and its earlier variants') under variant ``doc``'s
+    (:func:`merged`), or its first error, at the variant's lines: the overlay's own
+    (:func:`_overlay_errors`), then a table it merged into, as a whole (a Torqu ``deal`` row must
+    still have every key), named as merged. A table that fails before the merge is the game's to
+    mend, and is reported at the game's lines (:meth:`Catalog.resolve`), not here."""
     errors = _overlay_errors(doc, fields, engine)
     if errors:
         raise errors[0]
     result = merged(options, doc.data["options"])
     for key, value in doc.data["options"].items():
-        errors = check_value(result[key], fields[key], doc, ("options", key)) if isinstance(value, dict) else []
-        if errors:
-            raise errors[0]
+        if not isinstance(value, dict) or check_value(options.get(key), fields[key], doc, ("options", key)):
+            continue
+        for error in check_value(result[key], fields[key], doc, ("options", key)):
+            raise ConfigError(f"{error.message} (merged into {gid}'s {key})", error.path, error.line)
     return result
 
 

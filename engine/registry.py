@@ -22,11 +22,12 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from .errors import UnknownNameError
+from .errors import CardgamesError, UnknownNameError
 
 if TYPE_CHECKING:
-    from .config import Catalog
+    from .config import Catalog, GameSpec
     from .core import Game
+    from .yamlfile import Document
 
 ENGINES = {
     "pairing": "cardgames.engine.games.pairing.rules",
@@ -53,6 +54,22 @@ def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
     return problem if isinstance(problem, tuple) else (("options",), problem)
 
 
+def _made_by_variants(catalog: "Catalog", spec: "GameSpec", module: Any, keypath: tuple, text: str) -> "Document":
+    """Where a problem no variant's own key holds is to be mended: the game's file if the game
+    alone has it too, else where :meth:`Catalog.made_by_variants` says. Asked on the error path
+    only: it checks the game again, alone."""
+    game = catalog.document("games", spec.id)
+    if not spec.variants:
+        return game
+    try:
+        alone = module.check_config(catalog.resolve(spec.id, (), spec.players))
+    except CardgamesError:  # the game alone cannot even be resolved at this count: the variants made it playable
+        alone = []
+    if any(located(problem)[1] == text for problem in alone):
+        return game
+    return catalog.made_by_variants(spec, keypath)
+
+
 def load_game(name: str, variants: Iterable[str] = (), players: int | None = None,
               catalog: "Catalog | None" = None) -> "Game":
     """Resolve ``name`` (a game id or alias) with variants and players into a playable Game.
@@ -75,7 +92,7 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
         problems = module.check_config(spec)
         if problems:
             keypath, text = located(problems[0])
-            where = catalog.variant_origin(spec, keypath) or catalog.document("games", spec.id)
+            where = catalog.variant_origin(spec, keypath) or _made_by_variants(catalog, spec, module, keypath, text)
             # validate checks each variant alone: a problem of several together is theirs only
             hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2
                     else "from these variants together; `cardgames validate` checks each alone")

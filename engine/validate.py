@@ -78,10 +78,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             loose.append((kind, ident, path))
         documents.append((kind, ident, doc))
     catalog = Catalog([*roots, bundled_root()], files=loose)
-    try:
-        aliases = catalog.alias_entries
-    except ConfigError:  # a broken variant file: reported at its lines below, its aliases unknown
-        aliases = []
+    aliases = catalog.alias_entries  # a broken variant file's are unknown: it is reported at its lines below
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
     for kind, ident, doc in documents:
@@ -91,15 +88,16 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             if errors:
                 bad_decks.add(ident)
         if kind == "variants" and not errors:
-            errors += catalog.variant_errors(doc) + _alias_clashes(aliases, doc)
+            errors += catalog.variant_errors(doc) + _alias_clashes(aliases, doc, catalog, documents)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((ident, doc))
+    checked = {gid for gid, _ in games}
     if paths:
-        games += _games_taking(catalog, documents, {gid for gid, _ in games})
+        games += _games_taking(catalog, documents, checked)
     for gid, doc in games:
         if doc.data["deck"]["type"] not in bad_decks:
-            _check_game(catalog, aliases, gid, doc, report)
+            _check_game(catalog, aliases, gid, doc, report, gid in checked)
     return report
 
 
@@ -187,14 +185,22 @@ def check_deck(doc: Document) -> list[ConfigError]:
     return []
 
 
-def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document) -> list[ConfigError]:
-    """A variant's aliases that another alias template makes too: the name can only mean one
-    of the games (``Catalog.aliases``: the first template's)."""
+def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document, catalog: Catalog,
+                   documents: list[tuple[str, str, Document]]) -> list[ConfigError]:
+    """A variant's aliases that another alias template makes too (the name then means none of
+    them: ``Catalog.lookup``), or that a game's id is, where that game's file is not among those
+    checked (one that is takes the error at its id line, :func:`_check_game`): a designer's
+    variant reaching a bundled game is mended at its own alias line, not at the bundled file."""
     vid = variant.data["id"]
+    checked = {ident for kind, ident, _ in documents if kind == "games"}
+    games = set(catalog.paths("games"))
     errors = []
     for alias, gid, owner, index in aliases:
         if owner != vid:
             continue
+        if alias in games and alias not in checked:
+            errors.append(variant.error(("aliases", index), f"alias {alias!r} ({gid} + {vid}) is also a game's id, "
+                                                             "which it keeps naming"))
         for other_alias, other_gid, other, other_index in aliases:
             if other_alias == alias and (other, other_index) != (owner, index):
                 errors.append(variant.error(("aliases", index), f"alias {alias!r} ({gid} + {vid}) is also "
@@ -203,11 +209,14 @@ def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document) 
 
 
 def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid: str, doc: Document,
-                report: Report) -> None:
+                report: Report, own: bool) -> None:
+    """Check game ``gid`` (its file ``doc``) with each variant it plays at each player count. ``own``:
+    its file is among those checked, not a game checked for the decks and variants it takes (whose
+    alias clashes are then the variant's, :func:`_alias_clashes`)."""
     from .registry import ENGINES, engine_module, located
 
     data = doc.data
-    for alias, target, vid, _ in aliases:
+    for alias, target, vid, _ in aliases if own else ():
         if alias == gid:  # the name keeps meaning this game; the alias is lost
             report.errors.append(doc.error(("id",), f"id {gid!r} is also variant {vid}'s alias of {target}"))
     if data["engine"] not in ENGINES:
@@ -259,7 +268,10 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 keypath, text = located(problem)
                 if seen.setdefault(text, variants) != variants:  # said already, without or with another variant
                     continue
-                origin = catalog.variant_origin(spec, keypath) or doc
+                # said first without variants (``seen``), a problem met with one is the variant's doing, even
+                # where it shows at a key of the game's
+                origin = catalog.variant_origin(spec, keypath) or (catalog.made_by_variants(spec, keypath)
+                                                                   if variants else doc)
                 key = (origin.path, tuple(keypath), variants, re.sub(r"\d+", "#", text))
                 if key in alike:
                     alike[key][4].append(players)
@@ -270,7 +282,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
     for origin, keypath, text, variants, at in alike.values():
         also = f"; likewise at {spans(at[1:])} players" if len(at) > 1 else ""
-        game = f"{gid}, " if origin is not doc else ""  # a variant's line: the variant may reach many games
+        game = f"{gid}, " if origin.path != doc.path else ""  # a variant's line: the variant may reach many games
         where = f" ({game}{counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also})"
         report.errors.append(origin.error(keypath, text + where))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why

@@ -13,7 +13,7 @@ import pytest
 from cardgames.engine.agents import SHARED
 from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import Catalog, bundled_root
-from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
+from cardgames.engine.errors import CardgamesError, ConfigError, OptionConflictError, UnknownNameError
 from cardgames.engine.registry import ENGINES, engine_agents, engine_module, located
 from cardgames.engine.schema import INT, LIST, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
@@ -291,8 +291,8 @@ def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
 def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
     """A game called strict-eiffel-tower would hide the Strict Eiffel Tower alias, and two
     variants' templates making one name would leave it meaning either game: both are reported
-    (the name keeps meaning the game, or the first template's game). A template making the
-    game's own id is refused outright."""
+    (the name keeps meaning the game; the alias two templates make is refused, never read as the
+    one whose variant sorts first). A template making the game's own id is refused outright."""
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: strict-eiffel-tower"), "strict-eiffel-tower")
     two = EIFFEL.replace("id: eiffel-tower", "id: t2").replace("variants: [strict]", "variants: [strict, loose]")
     (root / "games" / "t2.yaml").write_text(two)
@@ -310,7 +310,8 @@ def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
     catalog = Catalog([root, BUNDLED])
     assert catalog.lookup("strict-eiffel-tower") == ("strict-eiffel-tower", ())
     assert "strict-eiffel-tower" not in catalog.aliases  # so `list` shows the name once
-    assert catalog.lookup("strict-t2") == ("t2", ("loose",))  # variants in id order: loose first
+    with pytest.raises(OptionConflictError, match=r"'strict-t2' is an alias of t2 \+ loose and t2 \+ strict"):
+        catalog.lookup("strict-t2")
     (root / "variants" / "loose.yaml").write_text(strict.replace("id: strict", "id: loose")
                                                    .replace('"strict-{game}"', '"{game}"'))
     report = validate([str(root / "variants" / "loose.yaml")])
@@ -748,6 +749,107 @@ def test_a_partial_deal_row_merges_into_the_games_row(tmp_path, run_cli):
     three = json.loads(run_cli("--configs", str(tmp_path), "deal", "torqu", "--players", "3", "--seed", "1",
                                "--variant", "short", "--format", "json").stdout)
     assert [len(hand) for hand in three["hands"]] == [5] * 3  # the game's row for three players
+
+
+def _variant(root: Path, name: str, body: str) -> Path:
+    """A variant file ``name`` in ``root/variants`` (the folder made if need be)."""
+    (root / "variants").mkdir(exist_ok=True)
+    path = root / "variants" / f"{name}.yaml"
+    path.write_text(f"id: {name}\nname: {name.title()}\n" + body)
+    return path
+
+
+@pytest.mark.parametrize("body, line, words", [
+    # the Straight merged in passes the game's Straight Flush: the key at fault is the game's, the change the variant's
+    ("applies_to: [torqu]\noptions:\n  points: {straight: 70}\n", 5, "not 60 against 70"),
+    ("applies_to: [torqu]\noptions:\n  exposed_at_start: 10\n", 5, "leaves 9 cards exposed, not 10"),
+    ("applies_to: [torqu]\noptions:\n  wild_cards: [Magic-13, Nope-1]\n", 5, "no card 'Nope-1'"),
+])
+def test_a_problem_a_designers_variant_makes_is_blamed_on_it(tmp_path, run_cli, body, line, words):
+    """A variant reaching a bundled game makes a problem that shows at one of the game's keys:
+    it is reported at the variant's line, in validate and in play, never at the installed game
+    file, which is not the designer's to mend (a merged table's other key, an exposed count
+    against the deal, a list item)."""
+    path = _variant(tmp_path, "house", body)
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and report.stdout.startswith(f"{path}:{line}: ") and words in report.stdout
+    assert "(torqu, 2 players, house" in report.stdout  # the game it reached is named
+    played = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1", "--variant", "house")
+    assert played.exit_code == 1 and played.stderr.startswith(f"Error: {path}:{line}: ")
+
+
+def test_a_games_own_broken_table_is_blamed_on_the_game_not_a_variant_merging_into_it(tmp_path, run_cli):
+    """A designer's Torqu whose seven-player row lacks a key, and a variant changing the four-player
+    hand: the row is the game file's to mend, in validate and in play (a merged table was first
+    blamed on the variant, whose row was right)."""
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    row = "    7: {hand: 4, center: 12, primary: 8, secondary: 7}"
+    assert row in torqu
+    broken = torqu.replace("id: torqu", "id: bad-torqu").replace(row, row.replace(", secondary: 7", ""))
+    game = make_root(tmp_path, broken.replace("variants: [death, partners, dragons]", "variants: []"), "bad-torqu")
+    _variant(tmp_path, "hand4", "applies_to: [torqu]\noptions:\n  deal:\n    4: {hand: 4}\n")
+    line = torqu.splitlines().index("  deal:") + 2  # the table's first row
+    report = run_cli("validate", str(tmp_path))
+    assert report.stdout.splitlines() == [f"{game / 'games' / 'bad-torqu.yaml'}:{line}: 'options.deal': row 7 "
+                                               "must have exactly the keys hand, center, primary, secondary"]
+    shown = run_cli("--configs", str(tmp_path), "show", "bad-torqu", "--variant", "hand4")
+    assert shown.exit_code == 1 and f"bad-torqu.yaml:{line}: " in shown.stderr
+
+
+def test_a_merged_row_the_game_lacks_names_the_game(tmp_path, run_cli):
+    """A variant giving part of a six-player row reaches bundled Torqu, which has one, and a
+    designer's four-player Torqu, which has none: the error names that game."""
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    mini = torqu.replace("id: torqu", "id: mini-torqu").replace("max: 8", "max: 4")
+    mini = re.sub(r"\n    [5-8]: \{[^}]*\}", "", mini).replace("variants: [death, partners, dragons]", "variants: []")
+    make_root(tmp_path, mini, "mini-torqu")
+    path = _variant(tmp_path, "six", "applies_to: [torqu]\noptions:\n  deal:\n    6: {hand: 3, center: 22}\n")
+    report = run_cli("validate", str(tmp_path))
+    assert report.stdout.splitlines() == [f"{path}:6: 'options.deal': row 6 must have exactly the keys hand, "
+                                               "center, primary, secondary (merged into mini-torqu's deal)"]
+
+
+def test_a_player_count_written_with_a_leading_zero_is_refused(tmp_path, run_cli):
+    """``"04"`` (quoted, as the octal-looking 04 must be) made a second row for four players, which
+    the game never read: a merged house rule did nothing, silently."""
+    path = _variant(tmp_path, "zrow", 'applies_to: [torqu]\noptions:\n  deal:\n    "04": {hand: 3, center: 20}\n')
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and report.stdout.startswith(f"{path}:6: ")
+    assert "keys must be player counts, not '04'" in report.stdout
+
+
+def test_a_designers_alias_never_takes_over_a_bundled_name(tmp_path, run_cli):
+    """A designer's variant of all pairing games whose template makes strict-castle again (its id
+    sorting before strict's): the name is refused, naming both meanings, rather than meaning the
+    designer's variant unseen; list leaves it out; validate says so at the variant's line. A
+    template making a bundled game's id (new-eiffel-tower) is reported there too, not at the
+    installed game file."""
+    path = _variant(tmp_path, "a-strict", 'applies_to: [pairing]\noptions:\n  strict_waste_cap: 2\n'
+                                          'aliases: ["strict-{game}"]\n')
+    shown = run_cli("--configs", str(tmp_path), "show", "strict-castle")
+    assert shown.exit_code == 2
+    assert "'strict-castle' is an alias of castle + a-strict and castle + strict" in shown.stderr
+    listed = json.loads(run_cli("--configs", str(tmp_path), "list", "--format", "json").stdout)
+    assert not any(row["id"] == "strict-castle" for row in listed)
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and f"{path}:6: alias 'strict-castle' (castle + a-strict) is also variant strict's" \
+        in report.stdout
+    assert "configs/games" not in report.stdout
+    path.unlink()
+    neo = _variant(tmp_path, "neo", 'applies_to: [pairing]\noptions:\n  strict: true\naliases: ["new-{game}"]\n')
+    report = run_cli("validate", str(tmp_path))
+    assert report.stdout.splitlines() == [f"{neo}:6: alias 'new-eiffel-tower' (eiffel-tower + neo) is also a "
+                                               "game's id, which it keeps naming"]
+
+
+def test_a_broken_variant_file_stops_only_what_may_use_it(tmp_path, run_cli):
+    """An unreadable variant in the folder: list and the bundled aliases still work (its own aliases
+    are unknown), while a name no game or alias has gets that file's error, which may be why."""
+    path = _variant(tmp_path, "broken", "applies_to: [pairing]\noptions: {strict: true\n")
+    assert run_cli("--configs", str(tmp_path), "list").exit_code == 0
+    assert run_cli("--configs", str(tmp_path), "show", "strict-castle").exit_code == 0
+    unknown = run_cli("--configs", str(tmp_path), "show", "broken-castle")
+    assert unknown.exit_code == 1 and str(path) in unknown.stderr
 
 
 def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):

@@ -18,6 +18,7 @@ next match is dealt unless a stone reached the end or ``max_matches`` were playe
 
 from __future__ import annotations
 
+import re
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
@@ -34,7 +35,7 @@ from .sets import KINDS
 def _rows(keys: tuple[str, ...]):
     def check(value: Any) -> str | None:
         for count, row in value.items():
-            if not str(count).isdigit():
+            if not re.fullmatch(r"[1-9][0-9]*", str(count)):  # "04" would be a second row for 4 players
                 return f"keys must be player counts, not {count!r}"
             if not isinstance(row, dict) or set(row) != set(keys):
                 return f"row {count} must have exactly the keys {', '.join(keys)}"
