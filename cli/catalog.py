@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from cardgames.engine import MAX_PLAYERS
+from cardgames.engine.errors import ConfigError
 
 from .options import catalog, format_option, load_game
-from .output import emit_json, emit_rows, emit_yaml
+from .output import emit_json, emit_rows, emit_yaml, message
 
 
 @click.command("list")
@@ -39,6 +40,11 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
                     rows.append({**row, "id": alias, "name": title, "variants": [],
                                  "alias_of": f"{gid} + {' + '.join(variants)}"})
         emit_rows(rows, fmt)
+        refused = sorted(alias for alias, meanings in cat.aliases.items() if len(meanings) > 1)
+        if refused:  # said, not only left out: `show` and every command refuse them
+            shown = ", ".join(refused[:3]) + (f" and {len(refused) - 3} more" if len(refused) > 3 else "")
+            message(f"note: not listed, as each names more than one game or variant: {shown} "
+                    "(`cardgames validate` shows the templates that clash)")
     elif kind == "decks":
         from cardgames.engine.cards import Deck
 
@@ -50,10 +56,18 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
                          "designed_by_project": bool(deck.get("designed_by_project", False))})
         emit_rows(rows, fmt)
     else:
-        rows = [{"id": vid, "name": v["name"], "applies_to": v["applies_to"],
-                 "aliases": v.get("aliases", []), "description": v.get("description", "")}
-                for vid, v in ((vid, cat.variant(vid)) for vid in cat.ids("variants"))]
+        rows, unread = [], []
+        for vid in cat.ids("variants"):
+            try:
+                v = cat.variant(vid)
+            except ConfigError as exc:  # the others are still listed; the command then fails on this one
+                unread.append(exc)
+                continue
+            rows.append({"id": vid, "name": v["name"], "applies_to": v["applies_to"],
+                         "aliases": v.get("aliases", []), "description": v.get("description", "")})
         emit_rows(rows, fmt)
+        if unread:
+            raise unread[0]
 
 
 @click.command("show")

@@ -272,24 +272,20 @@ class Catalog:
                 found = doc
         return found
 
-    def made_by_variants(self, spec: "GameSpec", keypath: tuple) -> Document:
+    def made_by_variants(self, spec: "GameSpec", keypath: tuple, culprits: Iterable[str]) -> Document:
         """Where to mend a problem at ``keypath`` that ``spec``'s variants made (the game alone
-        does not have it) though none of them sets that key: it comes of a variant's value and
-        the game's together. The last variant that merged a table on the path (a Straight Flush
-        the game's, below the Straight a variant's ``points`` gave) is at fault; otherwise the
-        game's file, unless that is bundled and the variant is a designer's (an exposed count
-        a variant set, against the bundled deal): the file to mend is the one the designer wrote."""
+        does not have it) though none of them sets that key: it comes of a variant's value and the
+        game's together. ``culprits``: the variants that make it (each alone, or, if none does,
+        all together). The one that merged a table on the path is at fault (a Straight Flush the
+        game's, below the Straight its ``points`` gave), else the last of them (an exposed count it
+        set, against the game's deal), unless that file is bundled and the game's is a designer's
+        (a Torqu copy whose points fit only without the bundled Death): the file to mend is the one
+        the designer wrote."""
+        docs = [self.document("variants", vid) for vid in culprits]
+        depth = [_depth(doc.data, keypath) for doc in docs]
+        found = docs[max(range(len(docs)), key=lambda i: (depth[i] > 1, i))]  # below ``options``, then the last
         game = self.document("games", spec.id)
-        nearest, most = game, 1  # a variant must reach below ``options`` to have merged a table on the path
-        for vid in spec.variants:
-            doc = self.document("variants", vid)
-            if _depth(doc.data, keypath) > most:
-                nearest, most = doc, _depth(doc.data, keypath)
-        if nearest is not game:
-            return nearest
-        if _bundled(game) and not _bundled(self.document("variants", spec.variants[-1])):
-            return self.document("variants", spec.variants[-1])
-        return game
+        return game if _bundled(found) and not _bundled(game) else found
 
     def unknown_deck(self, game: Document) -> ConfigError | None:
         """The error for a game whose deck type no deck file has, at the game file's ``type:``
@@ -349,9 +345,9 @@ class Catalog:
             which = " and ".join(f"{gid} + {' + '.join(vids)}" for gid, vids in meanings)
             raise OptionConflictError(f"{name!r} is an alias of {which}: name the game and its variant instead "
                                       "(`cardgames validate` reports the templates that clash)")
-        if self._unread_variants:  # the name may be one of its aliases: its error says more than "unknown game"
-            raise self._unread_variants[0]
-        raise UnknownNameError("game", name, self.ids("games") + list(self.aliases))
+        unread = self._unread_variants  # the name may be one of their aliases
+        note = f" (and {unread[0]}: its aliases are unknown)" if unread else ""
+        raise UnknownNameError("game", name, self.ids("games") + list(self.aliases), note=note)
 
     # -- resolving ---------------------------------------------------------------------
     def resolve(self, name: str, variants: Iterable[str] = (), players: int | None = None) -> GameSpec:
@@ -445,11 +441,13 @@ def _depth(data: Any, keypath: tuple) -> int:
 def merged(base: Mapping[str, Any], overlay: Mapping[str, Any]) -> dict[str, Any]:
     """``base`` under a variant's ``overlay``: a mapping merges key by key into the mapping it
     meets (a house rule's ``points: {flush: 40}`` changes the Flush alone, the designer audit's
-    finding), anything else (a number, a list) replaces the base's value."""
+    finding), anything else (a number, a list) replaces the base's value, and so does an empty
+    mapping, which would otherwise change nothing: ``family_match: {}`` leaves no family a match."""
     result = dict(base)
     for key, value in overlay.items():
         below = result.get(key)
-        result[key] = merged(below, value) if isinstance(value, dict) and isinstance(below, dict) else value
+        deeper = isinstance(value, dict) and value and isinstance(below, dict)  # ``{}`` empties a table
+        result[key] = merged(below, value) if deeper else value
     return result
 
 

@@ -40,14 +40,14 @@ class UnknownNameError(CardgamesError):
     LISTED = {"game": "cardgames list", "deck": "cardgames list --kind decks",
               "variant": "cardgames list --kind variants"}
 
-    def __init__(self, kind: str, name: str, known: list[str], where: str = ""):
+    def __init__(self, kind: str, name: str, known: list[str], where: str = "", note: str = ""):
         hint = did_you_mean(name, known, 0.5)
         listing = self.LISTED.get(kind)
         if not hint and known and (len(known) <= self.SHOWN or listing is None):
             hint = f"; known: {', '.join(sorted(known))}"
         elif not hint and known:
             hint = f" ({len(known)} known: `{listing}` shows them)"
-        super().__init__(f"unknown {kind} {clip(name, 60)}{where}{hint}")
+        super().__init__(f"unknown {kind} {clip(name, 60)}{where}{hint}{note}")
 
 
 class OptionConflictError(CardgamesError):

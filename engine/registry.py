@@ -56,18 +56,20 @@ def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
 
 def _made_by_variants(catalog: "Catalog", spec: "GameSpec", module: Any, keypath: tuple, text: str) -> "Document":
     """Where a problem no variant's own key holds is to be mended: the game's file if the game
-    alone has it too, else where :meth:`Catalog.made_by_variants` says. Asked on the error path
-    only: it checks the game again, alone."""
-    game = catalog.document("games", spec.id)
-    if not spec.variants:
-        return game
-    try:
-        alone = module.check_config(catalog.resolve(spec.id, (), spec.players))
-    except CardgamesError:  # the game alone cannot even be resolved at this count: the variants made it playable
-        alone = []
-    if any(located(problem)[1] == text for problem in alone):
-        return game
-    return catalog.made_by_variants(spec, keypath)
+    alone has it too, else where :meth:`Catalog.made_by_variants` says, told which variants make
+    it alone (as ``validate`` checks each). Asked on the error path only: it checks the game
+    again, alone and with each variant."""
+    def has_it(variants: tuple[str, ...]) -> bool:
+        try:
+            return any(located(problem)[1] == text
+                       for problem in module.check_config(catalog.resolve(spec.id, variants, spec.players)))
+        except CardgamesError:  # not even resolved at this count with these alone
+            return False
+
+    if not spec.variants or has_it(()):
+        return catalog.document("games", spec.id)
+    alone = [vid for vid in spec.variants if has_it((vid,))]
+    return catalog.made_by_variants(spec, keypath, alone or spec.variants)
 
 
 def load_game(name: str, variants: Iterable[str] = (), players: int | None = None,

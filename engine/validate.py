@@ -185,6 +185,12 @@ def check_deck(doc: Document) -> list[ConfigError]:
     return []
 
 
+def _unmerged(text: str) -> str:
+    """An error's text without the game a merged table names (``Catalog.resolve``): one bad value in
+    a variant reaching a whole family is one line, not one a game."""
+    return re.sub(r" \(merged into \S+'s (\S+)\)$", r" (merged into \1)", text)
+
+
 def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document, catalog: Catalog,
                    documents: list[tuple[str, str, Document]]) -> list[ConfigError]:
     """A variant's aliases that another alias template makes too (the name then means none of
@@ -251,8 +257,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         for variants in [(), *((v,) for v in plays)]:
             try:
                 spec = catalog.resolve(gid, variants, players)
-            except ConfigError as exc:  # once, however many games and player counts meet it (a variant file's)
-                if all(str(exc) != str(e) for e in report.errors):
+            except ConfigError as exc:  # once, however many games and player counts meet it (a variant file's),
+                # the game a merged table names being the first that met it
+                if all(_unmerged(str(exc)) != _unmerged(str(e)) for e in report.errors):
                     report.errors.append(exc)
                 continue
             why = unplayable(spec) if unplayable is not None else None
@@ -270,9 +277,10 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                     continue
                 # said first without variants (``seen``), a problem met with one is the variant's doing, even
                 # where it shows at a key of the game's
-                origin = catalog.variant_origin(spec, keypath) or (catalog.made_by_variants(spec, keypath)
+                origin = catalog.variant_origin(spec, keypath) or (catalog.made_by_variants(spec, keypath, variants)
                                                                    if variants else doc)
-                key = (origin.path, tuple(keypath), variants, re.sub(r"\d+", "#", text))
+                # alike at one line: a variant's, met at several rows of the game's deal, is said once
+                key = (origin.path, origin.line(keypath), variants, re.sub(r"\d+", "#", text))
                 if key in alike:
                     alike[key][4].append(players)
                 else:

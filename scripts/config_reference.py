@@ -62,7 +62,8 @@ def page() -> str:
               "A game's `options` hold every key of its engine, and a variant's `options` any of them. A mapping a "
               "variant gives merges into the game's key by key, at every depth (`points: {flush: 40}` changes the "
               "Flush alone, `deal: {4: {hand: 3, center: 20}}` two numbers of the four-player row), and the merged "
-              "table must pass the option's checks whole; a number, a string or a list replaces the game's value. "
+              "table must pass the option's checks whole; a number, a string, a list or an empty mapping `{}` (the "
+              "one way to empty a table) replaces the game's value. "
               "Variants apply in the order named, after any an alias implies (`strict-eiffel-tower --variant V` is "
               "Strict then V): where two set one key, the later one's value is played.", ""]
     for engine in ENGINES:

@@ -852,6 +852,59 @@ def test_a_broken_variant_file_stops_only_what_may_use_it(tmp_path, run_cli):
     assert unknown.exit_code == 1 and str(path) in unknown.stderr
 
 
+def test_the_variant_that_makes_a_problem_is_blamed_among_several(tmp_path, run_cli):
+    """Of two variants given together, the one whose change makes the problem alone is blamed (an
+    exposed count against the deal), not the last named, nor a bundled game file when the other is
+    bundled Death; and a designer's variant is blamed on a designer's game as on a bundled one."""
+    path = _variant(tmp_path, "expo", "applies_to: [torqu]\noptions:\n  exposed_at_start: 10\n")
+    _variant(tmp_path, "pts", "applies_to: [torqu]\noptions:\n  points: {perfect_four: 250, flush: 40}\n")
+    for other in ("pts", "death"):
+        played = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1", "--variant", "expo",
+                         "--variant", other)
+        assert played.exit_code == 1 and played.stderr.startswith(f"Error: {path}:5: "), played.stderr
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    make_root(tmp_path, torqu.replace("id: torqu", "id: my-torqu").replace("variants: [death, partners, dragons]",
+                                                                          "variants: []"), "my-torqu")
+    report = run_cli("validate", str(tmp_path))
+    assert [line.split(": ")[0] for line in report.stdout.splitlines()] == [f"{path}:5"] * 2  # my-torqu and torqu
+    assert "(my-torqu, 2 players, expo; likewise at 3-8 players)" in report.stdout
+
+
+def test_an_empty_table_in_a_variant_empties_the_games(tmp_path, run_cli):
+    """``{}`` would merge nothing, a silent no-op: it replaces the game's table instead, the one way
+    to take every key out (Castle without its trumps' match, then refused for that, at the variant)."""
+    path = _variant(tmp_path, "no-trump", "applies_to: [castle]\noptions:\n  family_match: {}\n")
+    report = run_cli("validate", str(tmp_path))
+    assert report.stdout.splitlines() == [f"{path}:5: cards of family 'trump' have no match value in "
+                                          "options.family_match (castle, 1 player, no-trump)"]
+
+
+def test_one_bad_value_in_a_variant_of_a_family_is_one_line(tmp_path, run_cli):
+    """A null in a table merged into all seventeen pairing games: one line, naming the first game."""
+    path = _variant(tmp_path, "fm", "applies_to: [pairing]\noptions:\n  family_match: {trump: null}\n")
+    report = run_cli("validate", str(tmp_path))
+    assert report.stdout.splitlines() == [f"{path}:5: 'options.family_match': values must be integers "
+                                          "(merged into castle's family_match)"]
+
+
+def test_a_broken_variant_file_leaves_the_others_listed_and_names_said(tmp_path, run_cli):
+    """``list --kind variants`` lists the readable ones, then fails on the broken file; a misspelt
+    game keeps its "did you mean", the broken file named beside it; list says which aliases it
+    leaves out for clashing."""
+    path = _variant(tmp_path, "broken", "applies_to: [pairing]\noptions: {strict: true\n")
+    listed = run_cli("--configs", str(tmp_path), "list", "--kind", "variants", "--format", "json")
+    assert listed.exit_code == 1 and str(path) in listed.stderr
+    assert [row["id"] for row in json.loads(listed.stdout)] == ["death", "dragons", "partners", "strict"]
+    typo = run_cli("--configs", str(tmp_path), "show", "torq")
+    assert typo.exit_code == 1 and "did you mean 'torqu'" in typo.stderr and str(path) in typo.stderr
+    path.unlink()
+    _variant(tmp_path, "a-strict", 'applies_to: [castle]\noptions:\n  strict_waste_cap: 2\n'
+                                   'aliases: ["strict-{game}"]\n')
+    games = run_cli("--configs", str(tmp_path), "list")
+    assert games.exit_code == 0 and "strict-castle" not in games.stdout
+    assert games.stderr.startswith("note: not listed, as each names more than one game or variant: strict-castle ")
+
+
 def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
     """A suit H#2 named the second deck's hearts' twins (AH#2): validate stopped at a line-less error
     when a game used two decks, and listed nothing else."""
