@@ -177,13 +177,22 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(f"{path}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(path, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
-    _check_cut_short(files, seeds, gates)
     runs = compared(runs)
     for index, run in enumerate(runs[1:], 1):  # the same seeds: tested seed by seed
         if len(seeds[index]) == len(seeds[0]) and seeds[index] <= seeds[0]:
-            run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
+            pipe = next((path for path in (files[0], files[index]) if not os.path.isfile(path)), None)
+            if pipe is None:
+                run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
+            else:  # its second reading would find it empty: said, not compared unpaired in silence
+                message(f"{pipe} cannot be read twice (a pipe?): {files[index]} is compared with {files[0]} as "
+                        "independent samples; save it to a file to test them seed by seed")
+        elif seeds[index].shared(seeds[0]) and not (seeds[index] <= seeds[0] or seeds[0] <= seeds[index]):
+            message(f"{files[index]} shares {seeds[index].shared(seeds[0]):,} of its {len(seeds[index]):,} seeds with "
+                    f"{files[0]}: compared as independent samples (seed by seed needs the same seeds)")
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
+    _check_cut_short(files, seeds, gates)
+    _say_unlike_kinds(runs, tests)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
     else:
@@ -233,9 +242,23 @@ def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:
     tested = list(dict.fromkeys(t["figure"] for t in tests))
     for name in gates:
         if name not in tested:
-            hint = did_you_mean(name, tested, 0.5) or f"; tested: {', '.join(tested)}"
+            hint = did_you_mean(name, tested, 0.5) or (f"; tested: {', '.join(tested)}" if tested else
+                                                        ": none is (files of no games?)")
             raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between these "
                                       f"files{hint}")
+
+
+def _say_unlike_kinds(runs: list, tests: list[dict]) -> None:
+    """Name each figure that two files give as different kinds (true/false in one, a number in the
+    other), which no test compares: the table shows it for both, the comparison leaves it out."""
+    base = runs[0]
+    for run in runs[1:]:
+        tested = {t["figure"] for t in tests if t["file"] == run.label}
+        for name, figure in base.figures.items():
+            other = run.figures.get(name)
+            kinds = (figure["kind"], other["kind"]) if other else ()
+            if other and name not in tested and kinds[0] != kinds[1] and "difference" not in kinds:
+                message(f"{name} is a {kinds[0]} in {base.label} and a {kinds[1]} in {run.label}: not compared")
 
 
 def _emit_tables(runs: list, fmt: str) -> None:

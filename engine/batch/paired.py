@@ -18,6 +18,7 @@ import math
 from fractions import Fraction
 from typing import Any, Iterable, Iterator
 
+from ..errors import CardgamesError
 from .compare import Test, betainc, student_t_two_sided
 from .results import Reader
 from .stats import Summary
@@ -43,7 +44,7 @@ def paired_t(n: int, total: Fraction, squares: Fraction) -> Test:
     if n < 2:
         return Test("paired-t", None, None)
     variance = (squares - total * total / n) / (n - 1)
-    sign = 1.0 if total > 0 else -1.0  # not copysign: a sum beyond a float has no float to take it from
+    sign = 1.0 if total >= 0 else -1.0  # not copysign: a sum beyond a float has no float to take it from
     if variance == 0:  # every seed moved alike: by nothing, or by infinitely many standard errors
         return Test("paired-t", None, 1.0) if total == 0 else Test("paired-t", sign * math.inf, 0.0)
     try:
@@ -63,10 +64,14 @@ class Pairs:
         self.categories = sorted(categories)
         self.rates: dict[str, list[int]] = {}  # name -> [seeds, true in the first alone, true in the other alone]
         self.numbers: dict[str, list[Any]] = {}  # name -> [seeds, sum, sum of squares]
+        #: figures some seed holds in one file only, or of two kinds: not tested seed by seed (see :meth:`test`)
+        self.unmatched: set[str] = set()
 
     def add(self, first: dict[str, Any], other: dict[str, Any]) -> None:
         """Add the two files' records of one seed."""
         mine, theirs = self.values(first), self.values(other)
+        if mine.keys() != theirs.keys():
+            self.unmatched.update(mine.keys() ^ theirs.keys())
         for name, value in mine.items():
             if name not in theirs:
                 continue
@@ -82,6 +87,8 @@ class Pairs:
                 sums[0] += 1
                 sums[1] += difference
                 sums[2] += difference * difference
+            else:
+                self.unmatched.add(name)
 
     def values(self, record: dict[str, Any]) -> dict[str, Any]:
         """One record's figures, by the names :meth:`Summary.figures` gives them: a bool for a rate,
@@ -95,8 +102,10 @@ class Pairs:
             if name in one.game_means:
                 ((total, seats),) = one.game_means[name]
                 out[name] = Fraction(total) / seats
-            else:
+            elif sum(hist.values()) == 1:
                 (out[name],) = hist
+            else:  # a key "a.b" beside a mapping "a" holding "b", or "x[0]" beside a list "x"
+                raise ValueError(f"two keys of one result name figure {name!r}")
         for name, (true, _) in one.counts.items():
             if "=" not in name:
                 out[name] = bool(true)
@@ -107,8 +116,12 @@ class Pairs:
         return out
 
     def test(self, name: str) -> Test | None:
-        """The paired test of figure ``name``, or None if the files share no seed where it has a
-        value of one kind in both."""
+        """The paired test of figure ``name``, or None when it is not to be tested seed by seed: some
+        seed holds it in one file only (Torqu's ``match_scores[m]`` after games of different lengths),
+        or as another kind, so that the pairs would be other games than the means shown beside the test
+        (an auditor's case: the test's sign against the difference's), or no seed holds it in both."""
+        if name in self.unmatched:
+            return None
         if name in self.rates:
             _, only_first, only_other = self.rates[name]
             return mcnemar(only_first, only_other)
@@ -137,10 +150,13 @@ def pair_files(first: str, other: str, players: int, categories: Iterable[str]) 
         twin = waiting[1 - index].pop(seed, None)
         if twin is None:
             waiting[index][seed] = record
-        elif index == 0:
-            pairs.add(record, twin)
-        else:
-            pairs.add(twin, record)
+            continue
+        try:
+            pairs.add(record, twin) if index == 0 else pairs.add(twin, record)
+        except ValueError as exc:
+            raise CardgamesError(f"{first if index == 0 else other}: seed {seed}: {exc}") from None
+    if waiting[0] or waiting[1]:  # the caller found the same seeds in both: a file changed since
+        raise CardgamesError(f"{first if waiting[0] else other} changed while it was read: compare it again")
     return pairs
 
 

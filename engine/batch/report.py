@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
+from ..errors import CardgamesError
 from ..wording import counted
 from .compare import ALPHA, compare_figure
 from .paired import Pairs
@@ -38,7 +39,10 @@ class Run:
 
     @cached_property
     def figures(self) -> dict[str, dict[str, Any]]:
-        return self.summary.figures(self.header["players"], self.categories, self.header.get("first_seat"))
+        try:
+            return self.summary.figures(self.header["players"], self.categories, self.header.get("first_seat"))
+        except ValueError as exc:
+            raise CardgamesError(f"{self.label}: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "header": self.header, "games": self.summary.games, "figures": self.figures}

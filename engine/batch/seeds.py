@@ -101,6 +101,18 @@ class SeedSet:
                 return False
         return True
 
+    def shared(self, other: "SeedSet") -> int:
+        """How many seeds are in both sets: the overlaps of their runs, walked in order."""
+        total, j = 0, 0
+        for start, stop in zip(self.starts, self.stops, strict=True):
+            while j < len(other.starts) and other.stops[j] <= start:
+                j += 1
+            k = j
+            while k < len(other.starts) and other.starts[k] < stop:
+                total += min(stop, other.stops[k]) - max(start, other.starts[k])
+                k += 1
+        return total
+
     def __contains__(self, seed: int) -> bool:
         i = bisect_right(self.starts, seed) - 1
         return i >= 0 and seed < self.stops[i]

@@ -34,7 +34,7 @@ from fractions import Fraction
 from statistics import NormalDist
 from typing import Any, Iterable, Mapping
 
-from ..wording import clip, written
+from ..wording import clip, counted, written
 
 #: The kinds a result figure keeps from record to record, in the order messages list them (a mapping
 #: is none of them: its values are figures of their own).
@@ -349,6 +349,10 @@ class Summary:
         that moves first in a game's first deal (``Game.first_seat``), is the seat whose wins
         ``first_player_advantage`` sets against the average seat's; without one there is no such figure."""
         out: dict[str, dict[str, Any]] = {name: describe(hist) for name, hist in self.hists.items()}
+        for name, row in out.items():  # a record's figure has one value; a pooled one, one a seat
+            if row["n"] > self.games and name not in self.game_means:
+                raise ValueError(f"figure {name!r} has {row['n']:,} values in {counted(self.games, 'game')}: two keys "
+                                 "of a result name it (a key 'a.b' beside a mapping 'a' holding 'b'?)")
         for name, sums in self.game_means.items():
             if name in out:  # the pooled values' distribution, with the games' inference
                 means: dict[Fraction, int] = {}
