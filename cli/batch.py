@@ -186,9 +186,11 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             else:  # its second reading would find it empty: said, not compared unpaired in silence
                 message(f"{pipe} cannot be read twice (a pipe?): {files[index]} is compared with {files[0]} as "
                         "independent samples; save it to a file to test them seed by seed")
-        elif seeds[index].shared(seeds[0]) and not (seeds[index] <= seeds[0] or seeds[0] <= seeds[index]):
-            message(f"{files[index]} shares {seeds[index].shared(seeds[0]):,} of its {len(seeds[index]):,} seeds with "
-                    f"{files[0]}: compared as independent samples (seed by seed needs the same seeds)")
+        elif not (seeds[index] <= seeds[0] or seeds[0] <= seeds[index]):  # a part of the other: cut short, below
+            shared = seeds[index].shared(seeds[0])
+            if shared:
+                message(f"{files[index]} shares {shared:,} of its {len(seeds[index]):,} seeds with {files[0]}: "
+                        "compared as independent samples (seed by seed needs the same seeds)")
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
     _check_cut_short(files, seeds, gates)

@@ -152,9 +152,9 @@ def pair_files(first: str, other: str, players: int, categories: Iterable[str]) 
             waiting[index][seed] = record
             continue
         try:
-            pairs.add(record, twin) if index == 0 else pairs.add(twin, record)
-        except ValueError as exc:
-            raise CardgamesError(f"{first if index == 0 else other}: seed {seed}: {exc}") from None
+            pairs.add(*((record, twin) if index == 0 else (twin, record)))
+        except ValueError as exc:  # two keys of a record, in either file, naming one figure
+            raise CardgamesError(f"seed {seed} of {first} and {other}: {exc}") from None
     if waiting[0] or waiting[1]:  # the caller found the same seeds in both: a file changed since
         raise CardgamesError(f"{first if waiting[0] else other} changed while it was read: compare it again")
     return pairs
