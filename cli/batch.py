@@ -181,7 +181,12 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     for index, run in enumerate(runs[1:], 1):  # the same seeds: tested seed by seed
         if len(seeds[index]) == len(seeds[0]) and seeds[index] <= seeds[0]:
             pipe = next((path for path in (files[0], files[index]) if not os.path.isfile(path)), None)
-            if pipe is None:
+            dealer = next((key for key in _DEALING if run.header.get(key) != runs[0].header.get(key)), None)
+            if dealer is not None:  # one seed, two deals: nothing to pair
+                message(f"{files[index]} deals with another {dealer} than {files[0]} ({run.header.get(dealer)!r}, "
+                        f"not {runs[0].header.get(dealer)!r}): its seeds are other deals, compared as independent "
+                        "samples")
+            elif pipe is None:
                 run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
             else:  # its second reading would find it empty: said, not compared unpaired in silence
                 message(f"{pipe} cannot be read twice (a pipe?): {files[index]} is compared with {files[0]} as "
@@ -213,6 +218,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
                                              f"(p = {p_text(t['p_value'])})" for t in failed))
         ctx.exit(1)
+
+
+#: Header keys that make a seed's deal: files that differ in one hold other deals for the same seeds.
+_DEALING = ("rng", "generator", "seed_prefix")
 
 
 def _check_cut_short(files: tuple[str, ...], seeds: list, gates: tuple[str, ...]) -> None:

@@ -343,8 +343,8 @@ class Catalog:
             return meanings[0]
         if meanings:
             which = " and ".join(f"{gid} + {' + '.join(vids)}" for gid, vids in meanings)
-            raise OptionConflictError(f"{name!r} is an alias of {which}: name the game and its variant instead "
-                                      "(`cardgames validate` reports the templates that clash)")
+            raise ConfigError(f"{name!r} is an alias of {which}: name the game and its variant instead "
+                              "(`cardgames validate` reports the templates that clash)")
         unread = self._unread_variants  # the name may be one of their aliases
         note = f" (and {unread[0]}: its aliases are unknown)" if unread else ""
         raise UnknownNameError("game", name, self.ids("games") + list(self.aliases), note=note)
@@ -466,7 +466,8 @@ def _overlaid(options: Mapping[str, Any], doc: Document, fields: dict[str, Field
         if not isinstance(value, dict) or check_value(options.get(key), fields[key], doc, ("options", key)):
             continue
         for error in check_value(result[key], fields[key], doc, ("options", key)):
-            raise ConfigError(f"{error.message} (merged into {gid}'s {key})", error.path, error.line)
+            how = f"merged into {gid}'s {key}" if value else f"{gid}'s {key} emptied"
+            raise ConfigError(f"{error.message} ({how})", error.path, error.line)
     return result
 
 

@@ -218,3 +218,16 @@ def test_a_file_changed_between_its_two_readings_is_refused(tmp_path: Path):
     b = write(tmp_path / "b.jsonl", [{"seed": s, "moves": s} for s in range(1, 6)])
     with pytest.raises(CardgamesError, match="changed while it was read"):
         pair_files(a, b, 1, ())
+
+
+def test_files_of_another_deal_generator_are_not_paired(run_cli, tmp_path: Path):
+    """Seed 7 under the native generator and under PySolFC's is two deals: the same seed numbers are no
+    pairs (a docs audit's finding), so the files are compared as independent samples, and said to be."""
+    base = write(tmp_path / "a.jsonl", [{"seed": s, "moves": 100 * s} for s in range(20)])
+    other = tmp_path / "b.jsonl"
+    other.write_bytes(orjson.dumps({**HEADER, "rng": "pysolfc", "generator": "pysolfc"}) + b"\n"
+                      + b"".join(orjson.dumps({"seed": s, "moves": 100 * s + 1}) + b"\n" for s in range(20)))
+    result = run_cli("stats", base, str(other), "--format", "json")
+    assert [t["test"] for t in orjson.loads(result.stdout)["comparisons"]] == ["welch-t"]
+    assert result.stderr == (f"{other} deals with another rng than {base} ('pysolfc', not 'native'): its seeds are "
+                             "other deals, compared as independent samples\n")

@@ -519,6 +519,24 @@ def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
     assert result.exit_code == 130 and "interrupted after 0 games" in result.stderr
 
 
+def test_sigterm_inside_compiled_code_stays_a_sigterm(run_cli, monkeypatch):
+    """A batch turns SIGTERM (a CI job's timeout) into its own KeyboardInterrupt, which exits 143. Arriving
+    while the compiled search had called back into Python, it came back out as a plain Ctrl-C, exit 130
+    (a docs audit's finding): the interrupt found down the chain is raised again, its class kept."""
+    from cardgames.cli import batch
+    from cardgames.engine.games.torqu import optimise
+
+    def terminated_search(*args, **kwargs):
+        try:
+            raise batch._Terminated
+        except KeyboardInterrupt as exc:
+            raise SystemError("<built-in method _grown> returned a result with an exception set") from exc
+
+    monkeypatch.setattr(optimise._Search, "value", terminated_search)
+    result = run_cli("batch", "--game", "torqu", "--players", "4", "--seeds", "1-2", "--workers", "1")
+    assert result.exit_code == 143 and "terminated after 0 games" in result.stderr
+
+
 def test_a_real_system_error_in_the_scorer_is_not_hidden(run_cli, monkeypatch):
     from cardgames.engine.games.torqu import optimise
 

@@ -514,28 +514,30 @@ def _interruptible(solve: Callable[..., _Result]) -> Callable[..., _Result]:
     """``solve`` with Ctrl-C raised as the KeyboardInterrupt it is. The compiled search calls
     back into Python to grow its table; an interrupt arriving there comes back out of the
     kernel as a SystemError chained to it, which every caller (the CLI, a serial batch, a
-    worker) would otherwise take for a fault."""
+    worker) would otherwise take for a fault. The interrupt itself is raised again, so that its
+    own class survives (a batch's SIGTERM, a KeyboardInterrupt of its own, exits 143, not 130)."""
     @wraps(solve)
     def run(*args, **kwargs) -> _Result:
         try:
             return solve(*args, **kwargs)
         except SystemError as exc:
-            if not _interrupted(exc):
+            interrupt = _interrupt(exc)
+            if interrupt is None:
                 raise
-            raise KeyboardInterrupt from None
+            raise interrupt from None
     return run
 
 
-def _interrupted(exc: BaseException) -> bool:
-    """Whether ``exc`` was caused, directly or down its chain, by a KeyboardInterrupt."""
+def _interrupt(exc: BaseException) -> KeyboardInterrupt | None:
+    """The KeyboardInterrupt that caused ``exc``, directly or down its chain, or None."""
     seen: set[int] = set()
     cause: BaseException | None = exc
     while cause is not None and id(cause) not in seen:
         if isinstance(cause, KeyboardInterrupt):
-            return True
+            return cause
         seen.add(id(cause))
         cause = cause.__cause__ or cause.__context__
-    return False
+    return None
 
 
 @_interruptible
