@@ -27,10 +27,12 @@ encode, is on the games' rules pages ([docs/rules/](rules/)); how the files are 
 the README ("Configs") and [architecture.md](architecture.md).
 
 A file lives in a `decks/`, `games/` or `variants/` folder, its name is its `id` plus `.yaml`, and keys
-not listed here are refused at their line, but for the items of a deck's `suits[]`, `ranks[]` and `cards[]`,
-which may hold keys of their own (a suit's `color`, a Harrow card's `name_fr`) that an engine reads or
-ignores: a misspelt one there (`vaule`) is not refused, but the key it meant is then missing. `key[]` is each item of a list. A value is a string, a number,
-true/false or null, written plainly: YAML 1.1's octal and base-60 numbers (`010`, `1:30`) are refused.
+not listed here are refused at their line, but for the items of a deck's `suits[]`, `ranks[]` and
+`cards[]`, which may hold keys of their own (a suit's `color`, a Harrow card's `name_fr`) that an engine
+reads or ignores. A misspelt key there is taken for one of those: a required key it meant (a rank's
+`value`) is then reported missing, an optional one (a rank's `face`) is silently absent. `key[]` is each
+item of a list. A value is a string, a number, true/false or null, written plainly: YAML 1.1's octal and
+base-60 numbers (`010`, `1:30`) are refused.
 """
 
 
