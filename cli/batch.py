@@ -178,24 +178,12 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         runs.append(Run(path, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
     runs = compared(runs)
-    for index, run in enumerate(runs[1:], 1):  # the same seeds: tested seed by seed
-        if len(seeds[index]) == len(seeds[0]) and seeds[index] <= seeds[0]:
-            pipe = next((path for path in (files[0], files[index]) if not os.path.isfile(path)), None)
-            dealer = next((key for key in _DEALING if run.header.get(key) != runs[0].header.get(key)), None)
-            if dealer is not None:  # one seed, two deals: nothing to pair
-                message(f"{files[index]} deals with another {dealer} than {files[0]} ({run.header.get(dealer)!r}, "
-                        f"not {runs[0].header.get(dealer)!r}): its seeds are other deals, compared as independent "
-                        "samples")
-            elif pipe is None:
-                run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
-            else:  # its second reading would find it empty: said, not compared unpaired in silence
-                message(f"{pipe} cannot be read twice (a pipe?): {files[index]} is compared with {files[0]} as "
-                        "independent samples; save it to a file to test them seed by seed")
-        elif not (seeds[index] <= seeds[0] or seeds[0] <= seeds[index]):  # a part of the other: cut short, below
-            shared = seeds[index].shared(seeds[0])
-            if shared:
-                message(f"{files[index]} shares {shared:,} of its {len(seeds[index]):,} seeds with {files[0]}: "
-                        "compared as independent samples (seed by seed needs the same seeds)")
+    for index, run in enumerate(runs[1:], 1):
+        why = _why_unpaired((files[0], seeds[0], runs[0].header), (files[index], seeds[index], run.header))
+        if why is None:  # the same seeds and deals, on disk: tested seed by seed
+            run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
+        elif why:
+            message(why)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
     _check_cut_short(files, seeds, gates)
@@ -218,6 +206,27 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
                                              f"(p = {p_text(t['p_value'])})" for t in failed))
         ctx.exit(1)
+
+
+def _why_unpaired(first: tuple, other: tuple) -> str | None:
+    """Why two result files, each ``(path, seeds, header)``, are compared as independent samples:
+    None when they are to be paired (the same seeds, dealt alike, both files that can be read a
+    second time); else a notice, or "" where none is needed (seeds of other ranges altogether, or a
+    run cut short, which :func:`_check_cut_short` names)."""
+    (first_path, first_seeds, first_header), (path, seeds, header) = first, other
+    if len(seeds) != len(first_seeds) or not seeds <= first_seeds:
+        shared = 0 if seeds <= first_seeds or first_seeds <= seeds else seeds.shared(first_seeds)
+        return (f"{path} shares {shared:,} of its {len(seeds):,} seeds with {first_path}: compared as independent "
+                "samples (seed by seed needs the same seeds)") if shared else ""
+    dealer = next((key for key in _DEALING if header.get(key) != first_header.get(key)), None)
+    if dealer is not None:  # one seed, two deals: nothing to pair
+        return (f"{path} deals with another {dealer} than {first_path} ({header.get(dealer)!r}, not "
+                f"{first_header.get(dealer)!r}): its seeds are other deals, compared as independent samples")
+    pipe = next((name for name in (first_path, path) if not os.path.isfile(name)), None)
+    if pipe is not None:  # its second reading would find it empty: said, not compared unpaired in silence
+        return (f"{pipe} cannot be read twice (a pipe?): {path} is compared with {first_path} as independent "
+                "samples; save it to a file to test them seed by seed")
+    return None
 
 
 #: Header keys that make a seed's deal: files that differ in one hold other deals for the same seeds.
