@@ -281,7 +281,7 @@ def test_rows_with_room_for_exactly_the_cards_left(monkeypatch, variants):
 @pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("duo-capped", ("strict",)),
                                             ("octo-capped", ("strict",)), ("wild-capped", ())])
 def test_fits_is_the_least_cost_compared_with_a_bound(name, variants):
-    """Pins ``_Subgames.fits`` (the two-pair wild-row bound of ``Solver.wild_rows_suffice``, the lost pairs of
+    """Pins ``Subgames.fits`` (the two-pair wild-row bound of ``Solver.wild_rows_suffice``, the lost pairs of
     ``wild_row_sets``, ``triples_short``): it must answer exactly "least cost (``wild_cost``) <= bound", for
     every two pairs and every bound, from deals and from positions mid-game. A "no" where a win within the
     bound exists prunes a winnable position; its memo is keyed by the whole position (turned cards, waste, row
@@ -303,7 +303,7 @@ def test_fits_is_the_least_cost_compared_with_a_bound(name, variants):
 @pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("duo-capped", ("strict",)), ("wild-capped", ()),
                                             ("mini-capped", ()), ("duo-wild", ())])
 def test_sub_game_queries_that_give_up_prove_nothing(monkeypatch, name, variants):
-    """Pins the fallbacks of ``_Subgames._query``: a query past its effort gives up answering "winnable" (or a
+    """Pins the fallbacks of ``Subgames._query``: a query past its effort gives up answering "winnable" (or a
     wild cost of 0), what a pruning test may always answer, and so do later queries of that sub-game. The test
     decks' queries never reach ``SUBGAME_EFFORT``, so it is made tiny here (and greedy play, which wins most won
     deals before any query, is turned off): the verdicts must still be brute force's, and queries must have
@@ -328,7 +328,7 @@ def test_sub_game_queries_that_give_up_prove_nothing(monkeypatch, name, variants
 @pytest.mark.parametrize("name, variants", [("duo-capped", ()), ("octo-capped", ("strict",)), ("duo-wild", ()),
                                             ("tiny-plain", ())])
 def test_the_budget_bounds_sub_game_nodes_too(monkeypatch, name, variants):
-    """Pins the budget accounting of ``_Subgames._count_node``: a sub-game position counts as a node and the
+    """Pins the budget accounting of ``Subgames._count_node``: a sub-game position counts as a node and the
     solve stops (undecided) when the budget is spent, whichever query is under way; without that stop a query
     may take up to ``SUBGAME_EFFORT`` nodes past it. On a small budget (greedy play off, so that the checks
     run) the nodes counted stay within twice the budget (the stages finish a step or two past it), and most

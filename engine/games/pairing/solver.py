@@ -21,12 +21,12 @@ keep the search small (see docs/rules/pairing.md, "The solver"):
 
 Wild cards (the Fool, the Wizards) may move rows between pairs. The sub-games then also hold
 every wild card and wild-topped row, and may play a wild card onto a *phantom* outside row
-(``_Subgames``): a relaxation, so a lost sub-game still proves a lost game, checked for every
+(``Subgames``): a relaxation, so a lost sub-game still proves a lost game, checked for every
 pair after each move that involves a wild card. Without a row cap, a wild-topped row can do
 all any row can, so the search never puts a wild card on one while another row exists, nor
 another card on one while its own pair has a row for it. Under a row cap (Castle) the phantom
 rows are also counted: each wild-topped row takes at most one card before it belongs to that
-card's pair, so the pairs' least numbers of wild-topped rows (``_Subgames.wild_cost``) must
+card's pair, so the pairs' least numbers of wild-topped rows (``Subgames.wild_cost``) must
 fit in the wild-topped rows and wild cards left, and so must each two pairs' joint need with the
 other pairs' own ones (``wild_rows_suffice``), checked at every node.
 
@@ -50,7 +50,7 @@ must leave it is a paging problem whose least number of loads (Belady's furthest
 less the wild-topped rows, the wild cards left must cover. Checked at every node on such layouts
 (``rows_short_of_pairs``: wild cards, no row cap); it is what proves Wizard's Tower deals lost on
 layouts of a few rows, where the sub-games (every pair with all eight Wizards) hardly ever are,
-and where their queries explode instead: there they are not asked (``_Subgames.enabled``).
+and where their queries explode instead: there they are not asked (``Subgames.enabled``).
 
 A sub-game query may explode (a pair of 48 cards under a row cap has too many waste orders): one
 that takes more than ``SUBGAME_EFFORT`` new positions gives up, answering "winnable" (or a wild
@@ -104,7 +104,6 @@ second or more. Last of all, under a waste cap without a row cap, the block rela
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
@@ -115,6 +114,7 @@ from .intervals import IntervalSolver
 from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
+from .subgames import OutOfBudget, Subgames
 from .tame import projection, slots_given, wild_slots, without_wild_cards
 from .weave import outside, rest_line, weave, wild_row_sets
 
@@ -145,7 +145,6 @@ BEAM_SEARCH_FIRST = 0.1  # where the beams run: the search's share of the budget
 BEAM_SEARCH_MOST = 30_000  # and at most this many nodes (Uta Pagoda's quick verdicts take fewer; more only slowed it)
 BEAM_SHARE = 0.5  # the beam searches' share of the budget (then the search resumes with the rest)
 BEAM_WIDTH = 32  # the first beam search's width (positions kept per stock index); doubled after each failure
-UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
 SAT_EFFORT = 60.0  # deterministic seconds each CP-SAT search gets on a position the other stages left undecided
 
 
@@ -165,240 +164,7 @@ class _SearchMemo:
     positions proven lost, and the deal's pair sub-games."""
 
     failed: set[tuple]
-    subgames: "_Subgames"
-
-
-class _Subgames:
-    """Exact, memoised solutions of the sub-games of one deal made of a few pairs' cards alone.
-
-    A sub-game is named by its tuple of pair groups; its state is (how many of its cards have
-    been turned, its waste cards bottom to top, its rows' counts by (top class, height) kind).
-    Sub-games of several pairs prune their own search with their one-pair sub-games.
-
-    With wild cards a sub-game is a relaxation rather than a projection: it also holds every
-    wild card and every wild-topped row, and a wild card may also be played onto a *phantom*
-    outside row (taken as holding one card, so at least as roomy as any real one), which leaves
-    a wild-topped row the sub-game may use. Seen from the sub-game's cards, a winning play of the
-    whole game puts each wild card onto one of its rows, a wild-topped row, or an outside row
-    (the phantom, with at least as much room); outside cards only ever take wild-topped rows
-    away from it, and a row more never hurts. So a lost sub-game is still a lost game.
-    """
-
-    def __init__(self, solver: "Solver", seq_classes: list[int]):
-        self.solver = solver
-        self.seq = seq_classes
-        self.group = solver.group
-        self.memo: dict[tuple, bool] = {}
-        self.accepts = solver.game.accepts
-        self.cap = solver.game.row_cap
-        self.waste_cap = solver.game.waste_cap
-        self.wilds = solver.game.has_wilds
-        height = 0 if self.cap is None else 2  # a phantom row: a wild card on a dealt card
-        self.phantom = (WILD, height) if self.cap is None or height < self.cap else None
-        self.info: dict[tuple[int, ...], tuple] = {}
-        self.costs: dict[tuple, int] = {}
-        self.fit_memo: dict[tuple, tuple[int, int]] = {}  # ``_fits``: (largest bound failing, smallest doing)
-        self.cost_stop = 0  # the node count at which the query under way gives up
-        self.effort = SUBGAME_EFFORT  # new positions one query may take before it gives up
-        self.pairwise = True  # False: queries of several pairs give up at once
-        self.enabled = True  # False: every query answers its fallback (wild cards and fewer rows than pairs)
-        self.costly: set[tuple[int, ...]] = set()  # sub-games whose queries gave up: taken as winnable
-        self.costly_costs: set[tuple[int, ...]] = set()  # sub-games whose cost queries gave up: cost taken as 0
-
-    def _info(self, gs: tuple[int, ...]) -> tuple:
-        """(stock classes, row kinds, row kind -> position, classes to drop from a waste, indices of
-        its row kinds among the solver's, its cards turned by main index, the main index by its
-        cards turned)."""
-        info = self.info.get(gs)
-        if info is None:
-            group = self.group
-            solver = self.solver
-            inside = {c for c in range(len(self.accepts)) if (self.wilds if c == WILD else group[c] in gs)}
-            stock = bytes(c for c in self.seq if c in inside)
-            keys = [k for g in gs for k in solver.keys_of_group[g]]
-            if self.wilds:
-                keys += [k for k in solver.keys if k[0] == WILD]
-            where = {k: i for i, k in enumerate(keys)}
-            drop = bytes(c for c in range(len(self.accepts)) if c not in inside)
-            key_ids = [solver.key_index[k] for k in keys]
-            at, first = [0], [0]
-            for i, c in enumerate(self.seq):
-                at.append(at[-1] + (c in inside))
-                if c in inside:
-                    first.append(i + 1)
-            info = self.info[gs] = (stock, keys, where, drop, key_ids, at, first)
-        return info
-
-    def check(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int]) -> bool:
-        """Is sub-game ``gs`` winnable from the main position (``idx`` stock cards turned)?
-
-        A pruning test may always answer yes, so a query that takes more than ``SUBGAME_EFFORT``
-        new sub-game positions gives up and says yes, and so does every later query of ``gs``
-        (a pair of many cards under a row cap can have too many waste orders to enumerate, as
-        some Keshava XII deals' pairs of 48 cards do): the search gets the budget instead.
-        """
-        return self._query(self.costly, True, self.winnable, gs, idx, waste, counts)
-
-    def _narrow(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], g: int) -> bool:
-        """Is one-pair sub-game ``g`` winnable from a position of sub-game ``gs``?"""
-        where, first = self._info(gs)[2], self._info(gs)[6]
-        _, keys, _, drop, _, at, _ = self._info((g,))
-        return self.winnable((g,), at[first[turned]], waste.translate(None, drop),
-                             tuple(counts[where[k]] for k in keys))
-
-    def wild_cost(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int]) -> int:
-        """A lower bound on the wild-topped rows sub-game ``gs`` must take to be won from the main
-        position (``idx`` stock cards turned; row cap only): the exact least number
-        (``_cost``), ``UNWINNABLE`` when no number will do. A query that takes more than
-        ``SUBGAME_EFFORT`` new sub-game positions gives up and answers 0, and so does every later
-        query of that sub-game.
-        """
-        return self._query(self.costly_costs, 0, self._cost, gs, idx, waste, counts)
-
-    def fits(self, gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], bound: int) -> bool:
-        """Can sub-game ``gs`` be won taking at most ``bound`` wild-topped rows (see ``_cost``), from the
-        main position? A query that gives up (``SUBGAME_EFFORT``) says yes, as do later ones."""
-        return self._query(self.costly_costs, True, self._fits, gs, idx, waste, counts, bound)
-
-    def _query(self, given_up: set[tuple[int, ...]], fallback: Any, search: Callable[..., Any],
-               gs: tuple[int, ...], idx: int, waste: bytes, counts: list[int], *args: Any) -> Any:
-        """``search`` on sub-game ``gs`` from the main position (``idx`` stock cards turned), within
-        ``effort`` (``SUBGAME_EFFORT``) new sub-game positions: past them it gives up with ``fallback``
-        (what a pruning test may always answer), and so does every later query of ``gs``
-        (``given_up``); without ``pairwise``, a query of several pairs gives up at once."""
-        if not self.enabled or gs in given_up or (len(gs) > 1 and not self.pairwise):
-            return fallback
-        _, _, _, drop, key_ids, at, _ = self._info(gs)
-        self.cost_stop = self.solver.nodes + self.effort
-        try:
-            return search(gs, at[idx], waste.translate(None, drop), tuple(counts[i] for i in key_ids), *args)
-        except _TooCostly:
-            given_up.add(gs)
-            return fallback
-
-    def _fits(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...], bound: int) -> bool:
-        """``fits`` within the sub-game: a depth-first search that stops at the first win within the
-        bound (so a yes is cheap, unlike ``_cost``'s exact least number). Memo: the largest bound
-        known to fail and the smallest known to do, per position."""
-        memo_key = (gs, turned, waste, counts)
-        fail, win = self.fit_memo.get(memo_key, (-1, UNWINNABLE))
-        if bound >= win:
-            return True
-        if bound <= fail:
-            return False
-        self._count_node()
-        result = turned == len(self._info(gs)[0]) and not waste
-        if not result:
-            result = any(self._fits(gs, *child, bound - cost)
-                         for cost, *child in self._costed_moves(gs, turned, waste, counts) if cost <= bound)
-        if result:
-            win = min(win, bound)
-        else:
-            fail = max(fail, bound)
-        self.fit_memo[memo_key] = (fail, win)
-        return result
-
-    def _cost(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> int:
-        """``wild_cost`` within the sub-game: a play of one of its own cards onto a wild-topped row
-        costs one, every other move nothing.
-
-        Why it bounds the whole game: every wild-topped row of a winning play (one dealt or left
-        wild now, or one a wild card still to come makes) takes at most one card that is not wild
-        before it is topped by that card, so the pairs' costs in the projections of that play
-        sum to at most the wild-topped rows now plus the wild cards still to place. A wild card
-        only ever goes onto the phantom here: a row more (and the phantom is the roomiest) never
-        hurts, so the other places for it cannot cost less.
-        """
-        memo_key = (gs, turned, waste, counts)
-        known = self.costs.get(memo_key)
-        if known is not None:
-            return known
-        self._count_node()
-        best = UNWINNABLE
-        if turned == len(self._info(gs)[0]) and not waste:
-            best = 0
-        else:
-            for cost, *child in self._costed_moves(gs, turned, waste, counts):
-                best = min(best, cost + self._cost(gs, *child))
-                if best == 0:
-                    break
-        self.costs[memo_key] = best
-        return best
-
-    def _count_node(self) -> None:
-        """One more sub-game position: past the budget the solve stops, past the query's effort it gives up."""
-        self.solver.nodes += 1
-        if self.solver.nodes > self.solver.budget:
-            raise _OutOfBudget
-        if self.solver.nodes > self.cost_stop:
-            raise _TooCostly
-
-    def _costed_moves(self, gs: tuple[int, ...], turned: int, waste: bytes,
-                      counts: tuple[int, ...]) -> Iterator[tuple[int, int, bytes, tuple[int, ...]]]:
-        """(cost, turned, waste, counts) after each move of the costed sub-game (see ``_cost``): plays
-        first, the turn last; a wild card only onto the phantom."""
-        stock, _, where = self._info(gs)[:3]
-        if waste:
-            top = waste[-1]
-            if top == WILD:
-                after = list(counts)
-                if self.phantom is not None:
-                    after[where[self.phantom]] += 1
-                yield 0, turned, waste[:-1], tuple(after)
-            else:
-                for cls, after_play in self._plays(gs, top, counts):
-                    yield int(cls == WILD), turned, waste[:-1], after_play
-        if turned < len(stock) and (self.waste_cap is None or len(waste) < self.waste_cap):
-            yield 0, turned + 1, waste + stock[turned:turned + 1], counts
-
-    def _plays(self, gs: tuple[int, ...], top: int, counts: tuple[int, ...]) -> Iterator[tuple[int, tuple[int, ...]]]:
-        """(class of the row's top, counts after) for each kind of open row of sub-game ``gs``
-        that a card of class ``top`` can go on."""
-        _, keys, where = self._info(gs)[:3]
-        accepts, cap = self.accepts[top], self.cap
-        for j, (cls, height) in enumerate(keys):
-            if not counts[j] or cls not in accepts:
-                continue
-            after = list(counts)
-            after[j] -= 1
-            new_height = height + 1 if cap is not None else 0
-            if cap is None or new_height < cap:
-                after[where[(top, new_height)]] += 1
-            yield cls, tuple(after)
-
-    def winnable(self, gs: tuple[int, ...], turned: int, waste: bytes, counts: tuple[int, ...]) -> bool:
-        memo_key = (gs, turned, waste, counts)
-        known = self.memo.get(memo_key)
-        if known is not None:
-            return known
-        self._count_node()
-        stock, _, where = self._info(gs)[:3]
-        result = False
-        if turned == len(stock) and not waste:
-            result = True
-        else:
-            children = []
-            if waste:
-                top = waste[-1]
-                for _, after_play in self._plays(gs, top, counts):
-                    children.append((turned, waste[:-1], after_play, top))
-                if top == WILD:
-                    after = list(counts)
-                    if self.phantom is not None:
-                        after[where[self.phantom]] += 1
-                    children.append((turned, waste[:-1], tuple(after), top))
-            if turned < len(stock) and (self.waste_cap is None or len(waste) < self.waste_cap):
-                children.append((turned + 1, waste + stock[turned:turned + 1], counts, stock[turned]))
-            for t, w, n, moved in children:
-                if len(gs) > 1:
-                    checks = gs if moved == WILD else (self.group[moved],)
-                    if not all(self._narrow(gs, t, w, n, g) for g in checks):
-                        continue
-                if self.winnable(gs, t, w, n):
-                    result = True
-                    break
-        self.memo[memo_key] = result
-        return result
+    subgames: Subgames
 
 
 class Solver:
@@ -508,7 +274,7 @@ class Solver:
             try:
                 needs = self.wild_needs(state, memo.subgames)
                 verdict, line = self.wild_row_sets(state, memo.subgames, needs)
-            except _OutOfBudget:
+            except OutOfBudget:
                 return Solution(None, self.nodes, time.perf_counter() - start)
             if verdict is not None:
                 return Solution(verdict, self.nodes, time.perf_counter() - start, line)
@@ -607,7 +373,7 @@ class Solver:
     def search_memo(self, state: PairingState) -> _SearchMemo:
         """A fresh memo for searching ``state``."""
         card_class = self.game.card_class
-        subgames = _Subgames(self, [card_class[c] for c in state.stock[state.next:]])
+        subgames = Subgames(self, [card_class[c] for c in state.stock[state.next:]], SUBGAME_EFFORT)
         # there each pair's sub-game holds every wild card for itself and is nearly always won, only
         # slowly: its queries gave up after their effort, spending the budget before the search began
         # (Wizard's Tower on 1-4 rows), which ``wild_cards_short`` then decides
@@ -629,7 +395,7 @@ class Solver:
         try:
             line = self._search(state, share, memo)
             return line, line is not None
-        except _OutOfBudget:
+        except OutOfBudget:
             return None, None
         finally:
             self.budget = budget
@@ -711,14 +477,14 @@ class Solver:
                 + sum(card_class[c] == WILD for c in [*state.stock[state.next:], *state.waste]))
         return counts, waste, pool
 
-    def wild_needs(self, state: PairingState, subgames: "_Subgames") -> tuple[dict[int, int], int]:
+    def wild_needs(self, state: PairingState, subgames: Subgames) -> tuple[dict[int, int], int]:
         """({pair group: its least need of wild-topped rows}, the pool) at ``state`` (row cap and wild
-        cards only; see ``_Subgames.wild_cost``)."""
+        cards only; see ``Subgames.wild_cost``)."""
         counts, waste, pool = self._root(state)
         # the memo's stock is the position's from its next card on, so its index starts at 0
         return {g: subgames.wild_cost((g,), 0, waste, counts) for g in self.groups}, pool
 
-    def triples_short(self, state: PairingState, subgames: "_Subgames", needs: tuple[dict[int, int], int]) -> bool:
+    def triples_short(self, state: PairingState, subgames: Subgames, needs: tuple[dict[int, int], int]) -> bool:
         """Is some pair needing wild-topped rows, with some two other pairs, unable to win their
         three-pair sub-game within what the other pairs' own needs leave of the pool? Then
         ``state`` is lost: the bound :meth:`wild_rows_suffice` applies to two pairs, for three.
@@ -740,14 +506,14 @@ class Solver:
                     if not subgames.fits(gs, 0, waste, counts, pool - total + own[p] + own[q] + own[r]):
                         return True
             return False
-        except _OutOfBudget:
+        except OutOfBudget:
             return False
         finally:
             self.budget = budget
             subgames.effort = SUBGAME_EFFORT
             subgames.costly_costs = given_up
 
-    def wild_row_sets(self, state: PairingState, subgames: "_Subgames",
+    def wild_row_sets(self, state: PairingState, subgames: Subgames,
                       needs: tuple[dict[int, int], int]) -> tuple[bool | None, list[Any]]:
         """(verdict, line) from the pairs' least needs of wild-topped rows (``needs``, from :meth:`wild_needs`)
         and ``weave.py``: False when, for every largest set B of pairs that may play onto wild-topped rows
@@ -756,9 +522,9 @@ class Solver:
 
         Each of those games is decided by this solver's own stages for games without wild cards. When the
         needs take the whole pool there is one B (the pairs needing some), whose game gets the rest of the
-        budget, as it has since the sixth pass (out of it: :class:`_OutOfBudget`). Otherwise the sets B get
+        budget, as it has since the sixth pass (out of it: :class:`OutOfBudget`). Otherwise the sets B get
         ``WILD_SETS_SHARE`` of the budget in all, and two pairs needing none whose two-pair sub-game is lost
-        with no wild-topped row (``_Subgames.fits`` with bound 0, giving up after ``HASTY_EFFORT`` positions)
+        with no wild-topped row (``Subgames.fits`` with bound 0, giving up after ``HASTY_EFFORT`` positions)
         rule out every B holding neither (one of them must play onto a wild-topped row). When the needs take
         the whole pool and that one game is won without a woven line, :meth:`_slots_given` has the last word."""
         own, pool = needs
@@ -798,14 +564,14 @@ class Solver:
                 refuted = False
                 if verdict.winnable is None:
                     if whole:
-                        raise _OutOfBudget
+                        raise OutOfBudget
                     break
                 line = weave(self, state, chosen, verdict.line, self._weave_effort())
                 if line is not None:
                     return True, line
             if whole and not refuted:
                 return self._slots_given(state, own)
-        except _OutOfBudget:
+        except OutOfBudget:
             if whole:
                 raise
             refuted = False
@@ -889,7 +655,7 @@ class Solver:
         subgames.effort, subgames.pairwise = HASTY_EFFORT, False
         try:
             return self._search(state, None, _SearchMemo(set(), subgames), hasty)
-        except _OutOfBudget:
+        except OutOfBudget:
             return None
         finally:
             self.budget = budget
@@ -939,9 +705,9 @@ class Solver:
                 loads += 1
         return loads - wild_rows > class_left[WILD] + waste.count(WILD)
 
-    def wild_rows_suffice(self, subgames: "_Subgames", idx: int, waste: bytes, counts: list[int], pool: int,
+    def wild_rows_suffice(self, subgames: Subgames, idx: int, waste: bytes, counts: list[int], pool: int,
                           moved: tuple[int, ...] | None = None) -> bool:
-        """Do the pairs' least needs of wild-topped rows (``_Subgames.wild_cost``) add up to at most
+        """Do the pairs' least needs of wild-topped rows (``Subgames.wild_cost``) add up to at most
         ``pool``, the wild-topped rows now plus the wild cards still to place? If not, the position
         (``idx`` stock cards turned, the waste's classes, open rows by kind) is lost. The needs of
         two pairs together may exceed the sum of their own: for each pair of ``moved`` (default:
@@ -1047,7 +813,7 @@ class Solver:
         def wild_pool_ok(moved: tuple[int, ...] | None) -> bool:
             """Do the pairs' wild costs fit in the wild-topped rows and wild cards left (always yes
             without wild cards or row cap)? ``moved``: the pairs whose joint needs with another may
-            have changed (None: all). See ``_Subgames._cost``."""
+            have changed (None: all). See ``Subgames._cost``."""
             if not wild_keys:
                 return True
             pool = sum(counts[k] for k in wild_keys) + class_left[WILD] + waste.count(WILD)
@@ -1157,7 +923,7 @@ class Solver:
             move = options.pop()
             self.nodes += 1
             if self.nodes > self.budget:
-                raise _OutOfBudget
+                raise OutOfBudget
             if move[0] == "turn":
                 c = seq_cls[idx]
                 waste.append(c)
@@ -1193,14 +959,6 @@ class Solver:
                 undo()
             else:
                 frames.append(moves())
-
-
-class _OutOfBudget(Exception):
-    """The node budget ran out before the position was decided."""
-
-
-class _TooCostly(Exception):
-    """A sub-game query took more than ``SUBGAME_EFFORT`` new positions."""
 
 
 __all__ = ["DEFAULT_BUDGET", "SEARCH_ONLY_BUDGET", "Play", "Solution", "Solver"]

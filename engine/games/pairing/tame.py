@@ -3,7 +3,7 @@
 Why: under a row cap, each wild-topped row takes at most one card before it belongs to that
 card's pair, so over a winning play the pairs' plays onto wild-topped rows add up to at most the
 wild-topped rows now plus the wild cards still to place (the solver's *pool*). When the pairs'
-least needs (``_Subgames.wild_cost``) already add up to the whole pool, every pair uses exactly
+least needs (``subgames.Subgames.wild_cost``) already add up to the whole pool, every pair uses exactly
 its need, and the pairs that need none never play onto a wild-topped row: projected onto their
 cards, a winning play is a winning play of the game made of their rows and cards alone, without
 wild cards (a wild card only ever takes one of their rows away, which the projection simply

@@ -3,7 +3,7 @@
 Why: under a row cap each wild-topped row takes at most one card before it belongs to that card's pair,
 so in a winning play the set B of pairs whose cards ever go onto a wild-topped row has at most *pool*
 members (the wild-topped rows now plus the wild cards still to place), holds every pair whose least
-need (``_Subgames.wild_cost``) is one or more, and the pairs' needs, each at least one, add up to at
+need (``subgames.Subgames.wild_cost``) is one or more, and the pairs' needs, each at least one, add up to at
 most the pool. Projected onto the pairs outside B, that play is a winning play of their game without
 wild cards (``tame.py``: a wild card only ever takes one of their rows away). A sub-game of a won game
 is won, so a bigger B leaves a smaller, easier game: only the largest admissible sets matter, and the
