@@ -115,7 +115,7 @@ def _nesting(value: Any, limit: int) -> int:
 def _too_deep(data: dict[str, Any]) -> str | None:
     """Where a log nests values more than :data:`MAX_NESTING` levels deep ("step N" or a field), or None."""
     for key, value in data.items():
-        if key == "actions":
+        if key == "actions" and isinstance(value, list):  # not a list: the type check after this says so
             for step, entry in enumerate(value, 1):
                 if _nesting(entry, MAX_NESTING - 2) > MAX_NESTING - 2:
                     return f"step {step}"

@@ -327,6 +327,16 @@ def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
         read_log(path)
 
 
+@pytest.mark.parametrize("value", [None, 5, True, 1.5, "abc", {}])
+def test_actions_that_are_not_a_list_have_the_wrong_type(tmp_path, log, value):
+    """``actions`` of null, a number or true is said to have the wrong type, like a string or a mapping (a
+    reviewer's finding: the nesting check walked it first and stopped on a TypeError, a traceback)."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(dumps({**log, "actions": value}))
+    with pytest.raises(LogError, match="field 'actions' has the wrong type"):
+        read_log(path)
+
+
 def test_variants_and_agents_must_be_names(tmp_path, log):
     for field, value in (("variants", [1]), ("agents", [["greedy"]])):
         path = tmp_path / "bad.json"
