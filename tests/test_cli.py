@@ -25,6 +25,16 @@ def test_help_lists_every_command_and_exit_code(run_cli, option):
         assert code in codes
 
 
+def test_the_version_is_the_one_logs_record(run_cli):
+    """``--version`` (the installed metadata, which setup.py reads from ENGINE_VERSION) says what every log
+    and result file records as its ``engine_version``: one home for the version (a reviewer's finding: it
+    had two, pyproject.toml's and ENGINE_VERSION)."""
+    from cardgames.engine import ENGINE_VERSION
+
+    result = run_cli("--version")
+    assert result.exit_code == 0 and result.stdout.split()[-1] == ENGINE_VERSION
+
+
 def test_list_formats(run_cli):
     table = run_cli("list")
     assert table.exit_code == 0 and "eiffel-tower" in table.stdout and "strict-eiffel-tower" in table.stdout
