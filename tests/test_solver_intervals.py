@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, assert_line_wins, brute_force, position_after
 
-from cardgames.engine.games.pairing.intervals import IntervalSolver, OutOfBudget
+from cardgames.engine.games.pairing.budget import OutOfBudget
+from cardgames.engine.games.pairing.intervals import IntervalSolver
 from cardgames.engine.games.pairing.refine import refine
 from cardgames.engine.games.pairing.rules import Play
 from cardgames.engine.games.pairing.solver import SEARCH_SHARE, Solver

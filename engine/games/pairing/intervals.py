@@ -27,11 +27,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .budget import OutOfBudget
 from .rules import TURN, WILD, PairingGame, PairingState
-
-
-class OutOfBudget(Exception):
-    """The node budget ran out before the position was decided."""
 
 
 class IntervalSolver:

@@ -109,12 +109,12 @@ from itertools import combinations, product
 from typing import TYPE_CHECKING, Any
 
 from .beam import BeamOutOfNodes, beam_line
+from .budget import OutOfBudget
 from .cpsat import sat_verdict
 from .intervals import IntervalSolver
-from .intervals import OutOfBudget as IntervalsOutOfBudget
 from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
-from .subgames import OutOfBudget, Subgames
+from .subgames import Subgames
 from .tame import projection, slots_given, wild_slots, without_wild_cards
 from .weave import outside, rest_line, weave, wild_row_sets
 
@@ -305,7 +305,7 @@ class Solver:
                 else:
                     line = intervals.solve()
                     verdict = line is not None
-            except IntervalsOutOfBudget:
+            except OutOfBudget:
                 pass
             self.nodes += intervals.nodes
             if verdict is None and relaxable and self.nodes < budget:

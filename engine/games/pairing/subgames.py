@@ -10,17 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from .budget import OutOfBudget
 from .rules import WILD
 
 if TYPE_CHECKING:
     from .solver import Solver
 
 UNWINNABLE = 10**6  # the wild cost of a sub-game no number of wild-topped rows can win
-
-
-class OutOfBudget(Exception):
-    """The solve's node budget ran out before the position was decided (the search's nodes and the
-    sub-games' positions count alike)."""
 
 
 class TooCostly(Exception):
