@@ -96,22 +96,17 @@ class LazyGroup(click.Group):
 
 
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
-    """A ``--configs`` folder must hold configs where the catalog looks: one that does not (its
-    ``games/`` given instead, a ``game/`` folder, files saved as ``.yml``) would leave every command
-    on the bundled rules, silently, and a rules check in CI would pass without playing the change."""
+    """A ``--configs`` folder must hold configs where the catalog looks (``config.extra_roots``): a wrong
+    one is a usage error."""
     if not folders:  # the usual case: nothing to import for
         return folders
-    from pathlib import Path
+    from cardgames.engine.config import extra_roots
+    from cardgames.engine.errors import ConfigError
 
-    from cardgames.engine.config import folder_files
-
-    for folder in folders:
-        read, unread = folder_files(Path(folder))
-        if unread:
-            raise click.BadParameter(f"{unread[0]} is not read: config files end in .yaml", param=param)
-        if not read:
-            raise click.BadParameter(f"{folder} holds no games/, decks/ or variants/ folder with .yaml files",
-                                     param=param)
+    try:
+        extra_roots(folders)
+    except ConfigError as exc:
+        raise click.BadParameter(exc.message, param=param) from None
     return folders
 
 

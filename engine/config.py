@@ -150,6 +150,22 @@ def folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
     return read, [p for kind in KINDS for p in sorted((folder / kind).glob("*.yml"))]
 
 
+def extra_roots(folders: Iterable[str | Path]) -> list[Path]:
+    """Extra config folders (``--configs DIR``, CARDGAMES_CONFIGS), each checked to hold configs where the
+    catalog looks: one that does not (its ``games/`` given instead, a ``game/`` folder, files saved as
+    ``.yml``) would leave every command on the bundled rules, silently, and a rules check in CI would pass
+    without playing the change."""
+    roots = []
+    for folder in map(Path, folders):
+        read, unread = folder_files(folder)
+        if unread:
+            raise ConfigError(f"{unread[0]} is not read: config files end in .yaml")
+        if not read:
+            raise ConfigError(f"{folder} holds no games/, decks/ or variants/ folder with .yaml files")
+        roots.append(folder)
+    return roots
+
+
 def bundled_root() -> Path:
     from importlib.resources import files
 
@@ -162,9 +178,9 @@ class Catalog:
     folder: there no folder makes the file name the id, so the file's own ``id`` is)."""
 
     def __init__(self, roots: Iterable[Path] | None = None, files: Iterable[tuple[str, str, Path]] = ()):
-        if roots is None:
-            extra = [Path(p) for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p]
-            roots = [*extra, bundled_root()]
+        if roots is None:  # the scripts' and the library's catalog: the CLI passes its --configs roots
+            roots = [*extra_roots(p for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p),
+                     bundled_root()]
         self.roots = [Path(r) for r in roots]
         self.files = [(kind, ident, Path(path)) for kind, ident, path in files]
         self._docs: dict[tuple[str, str], Document] = {}

@@ -1330,6 +1330,19 @@ def test_the_configs_environment_folder_is_searched_before_the_bundled_configs(t
     assert Catalog().resolve("eiffel-tower").options["layout"] == (1, 2)
 
 
+def test_a_configs_environment_folder_the_catalog_would_not_read_is_refused(tmp_path, monkeypatch):
+    """The scripts' ``Catalog()`` checks CARDGAMES_CONFIGS as the CLI checks it (``extra_roots``, one rule): a
+    folder of configs saved as .yml, or of none, is an error, not the bundled rules played in silence."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "eiffel-tower.yml").write_text(EIFFEL)
+    monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path))
+    with pytest.raises(ConfigError, match="eiffel-tower.yml is not read: config files end in .yaml"):
+        Catalog()
+    monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path / "games"))
+    with pytest.raises(ConfigError, match="holds no games/, decks/ or variants/ folder with .yaml files"):
+        Catalog()
+
+
 def test_a_value_two_variants_set_is_blamed_on_the_last_applied(tmp_path):
     """Of two variants setting the same option, the later overlay's value is the one used, so the
     problem is reported at that variant's file, whichever order they are named in."""
