@@ -31,7 +31,7 @@ def comma_list(text: str, option: str, item: str = "item") -> list[str]:
 _SAME_FORMAT = {"text": "table", "table": "text"}
 
 
-def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]:
+def format_option(*choices: str) -> Callable[[F], F]:
     """``--format``: every command takes it, with the choices that make sense for its data (the
     command sees one of ``choices``: ``text`` and ``table`` name the same one)."""
     names = [*choices, *(_SAME_FORMAT[c] for c in choices if c in _SAME_FORMAT and _SAME_FORMAT[c] not in choices)]
@@ -39,7 +39,7 @@ def format_option(*choices: str, default: str | None = None) -> Callable[[F], F]
     def canonical(ctx: click.Context, param: click.Parameter, value: str) -> str:
         return value if value in choices else _SAME_FORMAT[value]
 
-    return click.option("--format", "fmt", type=click.Choice(names), default=default or choices[0],
+    return click.option("--format", "fmt", type=click.Choice(names), default=choices[0],
                         callback=canonical, show_default=True, help="Output format.")
 
 

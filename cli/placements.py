@@ -28,18 +28,27 @@ def parse_played(text: str) -> list[tuple[str, str]]:
 @click.option("--played", default="", metavar="POS=CARD,...",
               help='Cards already on the tower by position, e.g. "NG=The Rakshasa,LG=The Joke".')
 @click.option("--game", "game_id", default="towers", show_default=True, metavar="GAME",
-              help="The game whose geometry options (adjacency) apply.")
+              help="The game whose geometry options (adjacency, seating) apply.")
+@click.option("--side", type=click.Choice(["near", "far"]), default="near", show_default=True,
+              help="The side of the player placing the card: under seating: two_sided the far side sees every "
+                   "offset negated (positions are still named in the near side's frame).")
 @format_option("json", "text")
 @click.pass_context
-def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str, fmt: str) -> None:
+def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str, side: str,
+                   fmt: str) -> None:
     """List the positions (LG ... CE) where CARD may go on TOWER, as a player on the near side
-    places it. Exit 1 for an unknown card, tower or position, or a layout no legal plays make."""
+    (or, with --side far, across) places it. Exit 1 for an unknown card, tower or position, a layout
+    no legal plays make, or --side far in a game that seats everyone on one side."""
+    from cardgames.engine.errors import CardgamesError
+
     game = load_game(ctx, game_id)
     if not hasattr(game, "placements"):
-        from cardgames.engine.errors import CardgamesError
-
         raise CardgamesError(f"{game.id} has no towers: placements applies to Towers games")
-    positions = game.placements(card, tower, parse_played(played))
+    if side == "far" and game.options["seating"] != "two_sided":
+        raise CardgamesError(f"--side far: {game.id} seats every player on the near side (seating: "
+                             f"{game.options['seating']}); a game with seating: two_sided has a far side")
+    seat = game.num_players - 1 if side == "far" else 0  # the last seat sits across under two_sided
+    positions = game.placements(card, tower, parse_played(played), seat)
     if fmt == "json":
         emit_json({"positions": positions})
     else:

@@ -34,6 +34,24 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
     assert "nowhere" in text.stdout
 
 
+def test_placements_on_the_far_side(run_cli, tmp_path):
+    """``--side far`` (a reviewer's finding: the command could not show it): under ``seating: two_sided`` the
+    far side sees every offset negated, so the Cyclone (CE) goes where an LG card goes on an empty tower; a game
+    seating everyone on one side has no far side, exit 1."""
+    from cardgames.engine.config import bundled_root
+
+    text = (bundled_root() / "games" / "towers.yaml").read_text()
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "towers-across.yaml").write_text(
+        text.replace("id: towers", "id: towers-across").replace("seating: same_side", "seating: two_sided"))
+    cyclone = ["placements", "--card", "The Cyclone", "--tower", "Keys"]
+    for side, positions in (("far", ["CG", "CN", "LE", "NE", "CE"]), ("near", ["LG", "NG", "CG", "LN", "LE"])):
+        result = run_cli("--configs", str(tmp_path), *cyclone, "--game", "towers-across", "--side", side)
+        assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions}, side
+    result = run_cli(*cyclone, "--side", "far")
+    assert result.exit_code == 1 and "seats every player on the near side (seating: same_side)" in result.stderr
+
+
 @pytest.mark.parametrize("args,words", [
     (["--card", "The Midwyfe", "--tower", "Books"], "unknown card 'The Midwyfe' in the harrow deck; did you mean "
                                                     "'The Midwife'"),
