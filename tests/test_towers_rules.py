@@ -145,7 +145,9 @@ def test_example_wrong_plays_are_rejected(example):
     with pytest.raises(IllegalActionError):
         state.apply(PASS)  # A has plays
     with pytest.raises(IllegalActionError):
-        state.apply(Play("The Rakshasa", "Books", "NN"))
+        state.apply(Play("The Rakshasa", "Books", "NN"))  # no such position
+    with pytest.raises(IllegalActionError):
+        state.apply(Play("The Rakshasa", "Books", "LE"))  # a free position, but it would cover the foundation
 
 
 def test_stop_ends_the_turn_with_the_rest_to_the_solde(example):
@@ -160,7 +162,9 @@ def test_mandatory_bonus_plays_offer_no_stop():
     game = towers_game(3, bonus_optional=False)
     state = state_with(game, EXAMPLE_CACHES, EXAMPLE_STOCK)
     state.apply(Play("The Rakshasa", "Books", "NG"))
-    assert not any(type(a) is Stop for a in state.legal_actions())
+    actions = state.legal_actions()
+    assert state.current_player == A and any(type(a) is Play for a in actions)  # A's bonus play is still due
+    assert not any(type(a) is Stop for a in actions)
 
 
 def test_bonus_on_the_same_tower_only():
