@@ -54,6 +54,29 @@ def test_face_cards_never_join_an_addition(big):
             assert not {"JH", "QD", "KC", "JD"} & set(capture)
 
 
+def test_a_face_worth_less_than_the_card_played_still_never_joins_an_addition(tmp_path):
+    """The rule itself, not the values: in the French deck every face is worth more than any numeral, so the
+    test above would pass even if faces joined additions (a test audit's finding). On a deck whose Jack is
+    worth 3, a 5 still cannot take a Jack and a 2 (a numeral 3 and a 2 it can), nor a 3 the Jack: a face is
+    taken only by its own rank."""
+    from cardgames.engine.config import Catalog, bundled_root
+
+    for kind, name, text in (("decks", "low-jack", (bundled_root() / "decks" / "french.yaml").read_text()
+                              .replace("id: french", "id: low-jack")
+                              .replace("{id: J, name: Jack, value: 11, face: true}", "{id: J, name: Jack, value: 3, "
+                                                                                     "face: true}")),
+                             ("games", "low-jack-turup", (bundled_root() / "games" / "turup.yaml").read_text()
+                              .replace("id: turup", "id: low-jack-turup").replace("type: french", "type: low-jack"))):
+        (tmp_path / kind).mkdir()
+        (tmp_path / kind / f"{name}.yaml").write_text(text)
+    low = load_game("low-jack-turup", players=4, catalog=Catalog([tmp_path, bundled_root()]))
+    assert low.values[low.rank_index["J"]] == 3  # the deck really is changed
+    assert captures_on(low, "5S", ["JH", "2C"]) == []
+    assert captures_on(low, "5S", ["3H", "2C"]) == [["2C", "3H"]]  # a numeral 3 does join
+    assert captures_on(low, "3S", ["JH"]) == []
+    assert captures_on(low, "JS", ["JH", "AC", "2D"]) == [["JH"]]
+
+
 def test_several_matches_of_a_face_card(big):
     assert captures_on(big, "KS", ["KH", "KH", "2C"]) == [["KH"], ["KH", "KH"]]
 
