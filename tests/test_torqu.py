@@ -318,6 +318,22 @@ def test_tied_stones_move_in_seat_order_from_the_dealers_left(monkeypatch, first
     assert state.positions == positions
 
 
+@pytest.mark.parametrize("per_space, positions", [(100, [13, 0, 12]), (50, [16, 0, 13]), (250, [11, 0, 10])])
+def test_points_per_space_sets_how_far_a_match_score_moves(monkeypatch, per_space, positions):
+    """``points_per_space`` reaches the board (a test audit found no test naming it): seats 0 and 2 score 300
+    and 150 from space 10, which is 3 and 2 spaces at 100 points a space (the seed's), 6 and 3 at 50, 1 and
+    none at 250 (a score short of one space's points does not move a stone)."""
+    game = with_options((), 3, points_per_space=per_space)
+    state = game.new_state(5)
+    state.positions = [10, 0, 10]
+    values = iter([300, 0, 150])
+    monkeypatch.setattr(game.scorer, "tableau_value", lambda cards: next(values))
+    monkeypatch.setattr(game.scorer, "hand_value", lambda cards: 0)
+    monkeypatch.setattr(type(state), "_deal", lambda self: None)  # the next match is not needed
+    state._end_match()
+    assert state.positions == positions
+
+
 def test_no_wrap_from_16_to_1():
     game = load_game("torqu", (), 4)
     a, b = game.deck.code("Air-16"), game.deck.code("Earth-1")

@@ -180,6 +180,15 @@ def test_bonus_on_the_same_tower_only():
 
 
 # -- geometry -----------------------------------------------------------------------------
+def test_the_adjacency_option_reaches_the_placements():
+    """``adjacency: 4`` (no diagonals) is what the game places by, not only what its config says (a test
+    audit's break, the engine building its tables for 8 whatever the option, passed every test): on the seed's
+    example tower, The Keep (NG) may go on LE or NE with diagonal neighbours, on LE alone without."""
+    played = [("NG", "The Rakshasa"), ("LG", "The Joke"), ("LN", "The Big Sky")]
+    assert towers_game(3).placements("The Keep", "Books", played) == ["LE", "NE"]
+    assert towers_game(3, adjacency=4).placements("The Keep", "Books", played) == ["LE"]
+
+
 @pytest.mark.parametrize("adjacency", [8, 4])
 def test_tables_match_the_brute_force_rule_for_every_mask(adjacency):
     tables = geometry.tables(adjacency)
