@@ -413,7 +413,7 @@ def test_unknown_names_suggest():
     cat = Catalog()
     with pytest.raises(UnknownNameError, match="did you mean 'eiffel-tower'"):
         cat.resolve("eifel-tower")
-    with pytest.raises(CardgamesError, match="variant"):
+    with pytest.raises(CardgamesError, match="variant 'strikt'.*did you mean 'strict'"):
         cat.resolve("eiffel-tower", ["strikt"])
     with pytest.raises(CardgamesError, match="for 1 player, not 2"):
         cat.resolve("eiffel-tower", players=2)
