@@ -632,7 +632,7 @@ def assert_specials_bounds_hold(sp: Specials, suits: list[int], numbers: list[in
     over every disjoint selection of those specials."""
     import numpy as np
 
-    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, bound_terms
+    from cardgames.engine.games.torqu.kernels import _extra, _reduced_extra, _wild_parts, bound_terms
 
     n = len(sp.value)
     spare = np.arange(17, dtype=np.int64) + 7
@@ -649,6 +649,18 @@ def assert_specials_bounds_hold(sp: Specials, suits: list[int], numbers: list[in
                            np.zeros(num_suits, np.int64), np.zeros(num_suits, np.int64),
                            np.zeros(num_suits, np.int64), np.empty(max(1, n), np.int64))
     assert bound >= best_disjoint(sp, candidates, taken, wilds, lambda k: max(0, reduced[k]))
+    # the same bound in parts, and the specials with wild cards valued without their wild cards' charge: the w best
+    # of those values cover every disjoint selection with at most w wild cards (kernels._wild_bound)
+    scratch0 = np.empty(max(1, n), np.int64)
+    total, found0, wild_total = _wild_parts(start, used, wilds, left, positive, reduced, sp.cards, sp.size, sp.wilds,
+                                            sp.group, sp.per, np.zeros(num_suits, np.int64),
+                                            np.zeros(num_suits, np.int64), np.zeros(num_suits, np.int64),
+                                            np.empty(max(1, n), np.int64), scratch0, 7)
+    assert total + wild_total == bound
+    assert list(scratch0[:found0]) == sorted(scratch0[:found0], reverse=True)
+    for w in range(wilds + 1):
+        assert sum(scratch0[:min(w, found0)]) >= best_disjoint(
+            sp, candidates, taken, w, lambda k: reduced[k] + 7 * sp.wilds[k] if sp.wilds[k] and reduced[k] > 0 else 0)
 
 
 @st.composite
@@ -822,6 +834,43 @@ def test_the_slacks_are_what_a_bound_loses_with_a_card_left_out(game, counts, si
         fewer = list(counts)
         fewer[n - 1] -= 1
         assert stored == min(whole - bound(fewer) - spare[n], 255), f"number {n}"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 4), min_size=16, max_size=16), st.lists(st.integers(13, 16), min_size=1, max_size=4),
+       st.sampled_from([1, -1]))
+def test_one_more_wild_card_adds_at_most_its_step(game, counts, owns, sign):
+    """``optimise._wild_steps`` bounds what one more wild card free adds to the number side's bound,
+    B(x, i + 1) - B(x, i), for every count vector: the search leaves out terms of its bound by it
+    (``kernels._wild_bound``), so a step too small would prune nodes that can win. Checked against B
+    valued afresh at every level, the wild cards' own numbers drawn (both signs)."""
+    import numpy as np
+
+    from cardgames.engine.games.torqu import kernels, optimise
+    from cardgames.engine.games.torqu.sets import complete
+
+    pts = game.scorer.points
+    own = sorted((sign * o for o in owns), reverse=True)
+    gain = [0]
+    for o in own:
+        gain.append(gain[-1] + o)
+    four = complete([], 4, pts, len(game.scorer.suit_ids), game.scorer.members)
+    spare = optimise._spare(pts, sign, max(0, own[0]))
+    side = optimise._NumberSide(pts, sign, tuple(gain), None if four is None else four[1], spare, 64)
+    side.tab = np.zeros((1 << 18, optimise.TABLE_WORDS), np.int64)  # never five eighths full: no growing
+    stack_x, stack = np.empty(kernels.STACK, np.uint64), np.empty((kernels.STACK, 6), np.int64)
+    x = np.uint64(sum(c << (optimise.NUMBER_BITS * n) for n, c in enumerate(counts)))
+    steps = optimise._wild_steps(pts, sign, side, gain, len(own))
+    levels = []
+    for i in range(len(own) + 1):
+        ok, _, value = kernels.number_best(*side.arguments(), stack_x, stack, x, i)
+        assert ok
+        levels.append(value)
+    for i in range(len(own)):
+        assert levels[i + 1] - levels[i] <= steps[i], f"level {i}"
+        # and never takes anything away: a special may take several wild cards, leaving the number side fewer
+        # than the specials counted, which B(x, j - w) covers only if B grows with the wild cards free
+        assert levels[i + 1] >= levels[i], f"level {i}"
 
 
 @lru_cache(maxsize=None)

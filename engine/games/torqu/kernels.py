@@ -419,6 +419,131 @@ def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_
 
 
 @njit(cache=True)
+def _wild_parts(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group, sp_per,
+                group_best, group_second, group_per, scratch, scratch0, wild_charge):
+    """:func:`_reduced_extra` in parts: returns (the suits' part, how many specials with wild cards
+    are kept, their part as :func:`_reduced_extra` counts it); ``scratch0[:found]`` holds the best
+    ``wilds`` of those specials' values less their real cards' charges alone (no charge for their
+    wild cards), descending, for :func:`_levels_bound` and :func:`_wild_bound`."""
+    found = 0
+    found0 = 0
+    for p in range(np.searchsorted(positive, start), positive.shape[0]):
+        k = positive[p]
+        if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
+            continue
+        r = sp_reduced[k]
+        if sp_wilds[k]:
+            if found < wilds:
+                found += 1
+                u = found - 1
+                while u > 0 and scratch[u - 1] < r:
+                    scratch[u] = scratch[u - 1]
+                    u -= 1
+                scratch[u] = r
+            elif r > scratch[found - 1]:
+                u = found - 1
+                while u > 0 and scratch[u - 1] < r:
+                    scratch[u] = scratch[u - 1]
+                    u -= 1
+                scratch[u] = r
+            r0 = r + sp_wilds[k] * wild_charge
+            if found0 < wilds:
+                found0 += 1
+            elif r0 <= scratch0[found0 - 1]:
+                continue
+            u = found0 - 1
+            while u > 0 and scratch0[u - 1] < r0:
+                scratch0[u] = scratch0[u - 1]
+                u -= 1
+            scratch0[u] = r0
+        else:
+            g = sp_group[k]
+            if group_per[g] == 0:
+                group_best[g], group_second[g], group_per[g] = r, 0, sp_per[k]
+                continue
+            if r > group_best[g]:
+                group_best[g], group_second[g] = r, group_best[g]
+            elif r > group_second[g]:
+                group_second[g] = r
+            group_per[g] = min(group_per[g], sp_per[k])
+    wild_total = 0
+    for u in range(found):
+        wild_total += scratch[u]
+    total = 0
+    for g in range(group_per.shape[0]):
+        if group_per[g]:
+            fit = left[g] // group_per[g]
+            if fit:
+                total += group_best[g] + group_second[g] * (fit - 1)
+            group_per[g] = 0
+    return total, found0, wild_total
+
+
+@njit(cache=True)
+def _levels_bound(levels, j, exact_j, wild_total, scratch0, found0):
+    """The number side's part of a node's bound with the specials' wild cards: the least of
+    ``exact_j + wild_total`` (B(x, j) with each wild card a special takes charged a Flush share) and
+    the greatest over w of B(x, j - w) plus the w best values of specials with wild cards less their
+    real cards' charges (``levels[i]`` an upper bound on B(x, i))."""
+    old = exact_j + wild_total
+    best = levels[j]
+    add = 0
+    for w in range(1, min(j, found0) + 1):
+        add += scratch0[w - 1]
+        t = levels[j - w] + add
+        if t > best:
+            best = t
+    return min(old, best)
+
+
+@njit(cache=True)
+def _level_at(lv, known, d, i, wild_step):
+    """B(x, i) at the node of depth ``d`` if valued (and True), else an upper bound (and False): the
+    highest level below it valued plus the steps between (``wild_step``), or :data:`_NO_BOUND`."""
+    if known[d, i]:
+        return lv[d, i], True
+    m = i - 1
+    while m >= 0 and not known[d, m]:
+        m -= 1
+    if m < 0:
+        return _NO_BOUND, False
+    v = lv[d, m]
+    for t in range(m, i):
+        v += wild_step[t]
+    return v, False
+
+
+@njit(cache=True)
+def _wild_bound(lv, known, d, j, found0, scratch0, wild_step, wild_total):
+    """The number side's part of the bound of the node at depth ``d`` with ``j`` wild cards free, the
+    specials from some point on bounded as :func:`_wild_parts` left them: the least of B(x, j) plus
+    ``wild_total`` (each wild card a special takes charged a Flush share) and the greatest over w of
+    B(x, j - w) plus the w best of ``scratch0`` (the specials with wild cards, their wild cards not
+    charged: the number side no longer has them). Terms for w below ``top`` are left out: while the
+    w-th best special is worth at least ``wild_step[j - w - 1]``, which bounds B(x, j - w) - B(x, j - w - 1),
+    the term for w - 1 is at most the term for w. Levels not valued count at :func:`_level_at`'s
+    bound. Returns (bound, the level whose value would tighten it or -1)."""
+    deep = min(j, found0)
+    top = 0
+    while top < deep and scratch0[top] >= wild_step[j - top - 1]:
+        top += 1
+    add = 0
+    for w in range(top):
+        add += scratch0[w]
+    bound, need = -_NO_BOUND, -1
+    for w in range(top, deep + 1):
+        v, exact = _level_at(lv, known, d, j - w, wild_step)
+        if v + add > bound:
+            bound, need = v + add, (-1 if exact else j - w)
+        if w < deep:
+            add += scratch0[w]
+    v, exact = _level_at(lv, known, d, j, wild_step)
+    if exact and v + wild_total < bound:
+        bound, need = v + wild_total, -1
+    return bound, need
+
+
+@njit(cache=True)
 def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds, sp_per,
            group_start, group_idx, uniform):
     """An upper bound on what specials from ``start`` on can add (``optimise._Search``): the best
@@ -491,8 +616,8 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
-           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, chosen_out, probe, known, has_known,
-           most, stop):
+           gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, wild_step, chosen_out, probe, known,
+           has_known, most, stop):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
     best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
@@ -524,10 +649,17 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     f_here = np.zeros(depth, np.int64)
     chosen = np.zeros(depth, np.int64)
     slack = np.empty((depth, spare.shape[0]), np.int64)
+    scratch0 = np.empty(max(1, sp_value.shape[0]), np.int64)
+    f_lv = np.zeros((depth, wilds + 1), np.int64)  # upper bounds on B(x, i) on entry, i = 0..j
+    lv = np.zeros((depth, wilds + 1), np.int64)  # B(x, i), where ``known``
+    known_lv = np.zeros((depth, wilds + 1), np.bool_)
+    level0_plain = np.zeros(depth, np.int64)
+    wild_charge = spare[0] - best_wild
     best, best_len, found = 0, 0, False
     if has_known:
         best, found = known - 1, True
     f_bound[0] = _NO_BOUND  # the root is never pruned
+    f_lv[0, :] = _NO_BOUND
     f_counts[0], f_wilds[0] = counts, wilds
     spent = 0  # nodes valued below the root's current child (a probe stops at ``probe``)
     nodes = 0  # nodes valued (the search gives up after ``most``)
@@ -539,13 +671,15 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 mode = 2
                 continue
             x, j, value = f_counts[d], f_wilds[d], f_value[d]
-            extra = _reduced_extra(f_start[d], used, j, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds,
-                                   sp_group, sp_per, group_best, group_second, group_per, scratch)
+            extra, found0, wild_total = _wild_parts(f_start[d], used, j, left, positive, sp_reduced, sp_cards, sp_size,
+                                                    sp_wilds, sp_group, sp_per, group_best, group_second, group_per,
+                                                    scratch, scratch0, wild_charge)
+            entry = extra + _levels_bound(f_lv[d], j, f_bound[d], wild_total, scratch0, found0)
             mode = 2
-            if found and value + f_bound[d] + extra <= best:
+            if found and value + entry <= best:
                 continue
             if found and d > 0 and f_wilds[d - 1] == 0:
-                need = value + f_bound[d] + extra - best
+                need = value + entry - best
                 pruned = -1
                 while pruned < 0:
                     pruned = _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
@@ -560,16 +694,53 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             nodes += 1
             if most and nodes > most:
                 return best, -1, tab
-            ok = False
-            while not ok:  # each number side call, failing on a full table, doubles it and asks again
-                ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
-                                               sh_wilds, sh_gain, stack_x, stack, x, j)
-                if not ok:
-                    tab = _grown(tab)
-            if found and value + exact + extra <= best:
+            # The number side at the levels of wild cards free the bound needs (_wild_bound), cheapest first, until
+            # it prunes or is exact: with a special that takes a wild card still possible, B(x, j) itself (the
+            # costly level) is seldom needed, and only the node's own packing could still ask for it below.
+            known_lv[d, :] = False
+            plain = 0
+            closed = False
+            while True:
+                b, need = _wild_bound(lv, known_lv, d, j, found0, scratch0, wild_step, wild_total)
+                if found and value + extra + b <= best:
+                    closed = True
+                    break
+                if need < 0:
+                    break
+                ok = False
+                while not ok:  # each number side call, failing on a full table, doubles it and asks again
+                    ok, level_plain, level = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                         sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
+                    if not ok:
+                        tab = _grown(tab)
+                lv[d, need], known_lv[d, need] = level, True
+                if need == j:
+                    plain = level_plain
+                if need == 0:
+                    level0_plain[d] = level_plain
+            if closed:
                 continue
+            exact, valued = _level_at(lv, known_lv, d, j, wild_step)
+            if probe and not valued and known_lv[d, 0]:
+                # a probe looks for a good packing, not a proof: rather than valuing B(x, j) for the node's own
+                # packing, it takes the one that leaves the free wild cards out (level 0's, their own numbers
+                # taken back out of it)
+                left_out = value + level0_plain[d] - gain[wilds] + gain[wilds - j]
+                if left_out > best:
+                    best, best_len, found = left_out, d, True
+                    chosen_out[:d] = chosen[:d]
+            elif not found or value + exact > best:  # the node's own packing could beat the best: value it
+                if not valued:
+                    ok = False
+                    while not ok:
+                        ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                       sh_delta, sh_wilds, sh_gain, stack_x, stack, x, j)
+                        if not ok:
+                            tab = _grown(tab)
+                    lv[d, j], known_lv[d, j] = exact, True
+                    valued = True
             here = value + exact  # the node's own value is at most this: if no better than the best, its
-            if not found or here > best:  # children's test keeps this looser figure
+            if valued and (not found or here > best):  # children's test keeps this looser figure
                 here = value + plain
                 if not found or here > best:
                     best, best_len, found = here, d, True
@@ -604,9 +775,21 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if here + _extra(k, used, j, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds,
                                  sp_per, group_start, group_idx, uniform) <= best:
                     break
-                bound = value + exact + _reduced_extra(k, used, j, left, positive, sp_reduced, sp_cards, sp_size,
-                                                       sp_wilds, sp_group, sp_per, group_best, group_second,
-                                                       group_per, scratch)
+                extra, found0, wild_total = _wild_parts(k, used, j, left, positive, sp_reduced, sp_cards, sp_size,
+                                                        sp_wilds, sp_group, sp_per, group_best, group_second,
+                                                        group_per, scratch, scratch0, wild_charge)
+                while True:
+                    b, need = _wild_bound(lv, known_lv, d, j, found0, scratch0, wild_step, wild_total)
+                    bound = value + extra + b
+                    if bound <= best or need < 0:
+                        break
+                    ok = False
+                    while not ok:
+                        ok, _, level = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                   sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
+                        if not ok:
+                            tab = _grown(tab)
+                    lv[d, need], known_lv[d, need] = level, True
                 if bound <= best:
                     break
                 if j == 0:  # the slacks again, against the bound from k on (the child's own, tighter, on entry)
@@ -628,7 +811,13 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 chosen[d], f_k[d] = k, k
                 d += 1
                 f_start[d], f_counts[d], f_wilds[d] = k + 1, child, j - sp_wilds[k]
-                f_value[d], f_bound[d] = value + sp_value[k], exact - sp_charge[k]
+                real_charge = sp_charge[k] - sp_wilds[k] * wild_charge
+                for i in range(f_wilds[d] + 1):
+                    v, _ = _level_at(lv, known_lv, d - 1, i, wild_step)
+                    f_lv[d, i] = v - real_charge if v < _NO_BOUND else _NO_BOUND
+                v, _ = _level_at(lv, known_lv, d - 1, j, wild_step)
+                f_value[d], f_bound[d] = value + sp_value[k], (v - sp_charge[k] if v < _NO_BOUND else _NO_BOUND)
+                f_lv[d, f_wilds[d]] = min(f_lv[d, f_wilds[d]], f_bound[d])
                 mode = 0
                 break
         else:

@@ -235,6 +235,47 @@ class _NumberSide:
         return [((), SET_SIZE) if s == k.FOUR_WILDS else self.shapes.sets[s] for s in out[:count].tolist()]
 
 
+def _wild_steps(pts: Points, sign: int, side: _NumberSide, gain: Sequence[int], wilds: int) -> list[int]:
+    """Upper bounds, in quarters, on what one more wild card free adds to the number side's bound:
+    B(x, i + 1) - B(x, i) <= step[i] for every count vector x (``kernels._wild_bound`` uses them). Take
+    the best packing for (x, i + 1): if it leaves a wild card out, dropping that card loses its
+    ``spare[0]`` less at least the smallest own-number gain; otherwise break a set S that holds one (w
+    of them): its real cards are left out (each then worth its ``spare``), its other w - 1 wild cards
+    too (each worth ``spare[0]`` but no longer gaining its own number, at most the best own number
+    ``gain[1] - gain[0]``). Either way a packing for (x, i) is worth at most the step less."""
+    if not wilds:
+        return [0]
+    spare0 = int(side.spare[0])
+    owns = [QUARTER * (gain[k + 1] - gain[k]) for k in range(wilds)]
+    best_own, least_own = max(owns), min(owns)
+    most = _wild_shape_gains(pts, sign)
+    steps = []
+    for i in range(wilds):
+        step = spare0 - least_own
+        for w in range(1, min(i + 1, SET_SIZE - 1) + 1):
+            if most[w] is not None:
+                step = max(step, most[w] - (w - 1) * (spare0 - best_own))
+        if side.has_four and i + 1 >= SET_SIZE:
+            step = max(step, side.four_wilds - (SET_SIZE - 1) * (spare0 - best_own))
+        steps.append(step)
+    return steps
+
+
+@lru_cache(maxsize=None)
+def _wild_shape_gains(pts: Points, sign: int) -> tuple[int | None, ...]:
+    """For w = 1..3 wild cards, the most a number-kind shape with w of them is worth beyond its real
+    cards' shares of a Flush (``spare``), in quarters (None if no shape has w): :func:`_wild_steps`'s
+    terms, the same for every tableau scored under ``pts`` and ``sign``."""
+    shapes = _all_shapes(pts, sign)
+    spare = _spare(pts, sign, 0)  # the real cards' shares do not depend on the wild cards
+    most: list[int | None] = [None] * SET_SIZE
+    for k, (numbers, w) in enumerate(shapes.sets):
+        if w:
+            term = int(shapes.gain[k]) - sum(spare[n] for n in numbers)
+            most[w] = term if most[w] is None else max(most[w], term)
+    return tuple(most)
+
+
 def _shapes(pts: Points, sign: int, n: int) -> list[tuple[tuple[int, ...], int, int]]:
     """Every number-kind set whose highest real card has number ``n``, any other member
     possibly a wild card: (numbers of its real cards, wild cards, value without the wild cards'
@@ -324,6 +365,20 @@ class _Search:
     children (``kernels._slack_at``): those numbers' searches, which re-opened every position
     above the card's number, were most of the slacks' cost (a fifth of all positions go).
 
+    With wild cards free the Lagrangian bound counted each twice: the number side's B(x, j) may put a
+    wild card in a number kind, while the specials with wild cards, charged a Flush share a wild card,
+    counted it again (a Mirror is worth 35-140 points more to B than that share on the benchmark's
+    tableaux). So the number side is valued at every level of wild cards free, B(x, i) for i <= j, and a
+    node is bounded by the greatest over w of B(x, j - w) plus the w best specials with wild cards,
+    their wild cards uncharged (``kernels._wild_bound``; the least of that and the bound above). One more
+    wild card free adds at most a step to B (``_wild_steps``: 137.5 points with the shipped points, a
+    Four of a Kind of 16 completed), and a special that takes one is usually worth more (a Perfect Four
+    277.5 points beyond its real cards' shares): then the terms with fewer of them are covered by the
+    next one, and a node is bounded from the lower, cheaper levels, B(x, j) being valued only if the
+    node's own packing could still beat the best (issue 4's thirtieth pass). A probe, which looks for a
+    good packing and proves nothing, takes the node's own packing with its free wild cards left out
+    instead. Exact: the optimum and the arrangement are the ones the search gave before.
+
     The bounds prune only below the best packing found so far, and the search, taking specials in
     their order, often meets the optimum late: on the twelve slowest of the 72-card benchmark's
     tableaux, after 37-99.6 % of its nodes (one Dragons tableau: after 868,818 of 869,014 nodes,
@@ -373,6 +428,7 @@ class _Search:
             raise CardgamesError(f"Torqu scoring: {why}")
         spare = _spare(pts, sign, self.best_wild)
         self.side = _NumberSide(pts, sign, tuple(gain), four_points, spare, len(reals) + self.wilds)
+        self.wild_step = np.array(_wild_steps(pts, sign, self.side, gain, self.wilds), np.int64)
         self.numbers = numbers.tolist()
         unit = np.left_shift(np.uint64(1), (NUMBER_BITS * (numbers - 1)).astype(np.uint64))  # one card, packed
         self.unit = unit.tolist()
@@ -462,8 +518,8 @@ class _Search:
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), chosen_out, probe,
-                                                         known, has_known, most, stop)
+        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), self.wild_step,
+                                                         chosen_out, probe, known, has_known, most, stop)
         # Python ints, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
         return int(value), int(length), chosen_out.tolist()
 
