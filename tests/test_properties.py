@@ -30,7 +30,7 @@ MAX_GAME_STEPS = 200_000
 # Game and player-count cases that cannot yet be played through in test time, and why. Their
 # own test files cover the same invariants on reduced configs.
 TOO_SLOW = {
-    ("torqu", 2): "the 2-player case scores 72-card tableaux, 0.01-3 s each (median 0.25 s; issue 4's "
+    ("torqu", 2): "the 2-player case scores 72-card tableaux, 0.01-2 s each (median about 90 ms; issue 4's "
              "target is 50 ms), which the replays and trial moves here repeat for minutes; "
              "tests/test_torqu.py plays whole games on a 20-card tableau instead",
 }
