@@ -371,60 +371,34 @@ def _clashes(k, sp_cards, sp_size, used):
 
 
 @njit(cache=True)
-def _reduced_extra(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group,
-                   sp_per, group_best, group_second, group_per, scratch):
-    """The specials' part of the Lagrangian bound (``optimise._Search`` explains it). Per suit,
-    at most ``left // per`` disjoint specials fit (``per`` the fewest of its cards one takes):
-    they add at most the suit's best reduced value and its second best for each other one
-    (issue 4's fifteenth pass; the best for each, as before, was looser, and keeping more than
-    two values per suit pruned no more and cost more)."""
-    found = 0
-    for p in range(np.searchsorted(positive, start), positive.shape[0]):
-        k = positive[p]
-        if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
-            continue
-        r = sp_reduced[k]
-        # keep the best ``wilds`` in scratch[:found], descending (np.sort would allocate); a special
-        # with wild cards passed the test above only if ``wilds`` >= 1, so found - 1 >= 0 below
-        if sp_wilds[k]:
-            if found < wilds:
-                found += 1
-            elif r <= scratch[found - 1]:
-                continue
-            u = found - 1
-            while u > 0 and scratch[u - 1] < r:
-                scratch[u] = scratch[u - 1]
-                u -= 1
-            scratch[u] = r
-        else:
-            g = sp_group[k]
-            if group_per[g] == 0:
-                group_best[g], group_second[g], group_per[g] = r, 0, sp_per[k]
-                continue
-            if r > group_best[g]:
-                group_best[g], group_second[g] = r, group_best[g]
-            elif r > group_second[g]:
-                group_second[g] = r
-            group_per[g] = min(group_per[g], sp_per[k])
-    total = 0
-    for u in range(found):
-        total += scratch[u]
-    for g in range(group_per.shape[0]):
-        if group_per[g]:
-            fit = left[g] // group_per[g]
-            if fit:
-                total += group_best[g] + group_second[g] * (fit - 1)
-            group_per[g] = 0
-    return total
+def _keep_best(buf, found, limit, r):
+    """Keep the best ``limit`` values met so far in ``buf[:found]``, descending, with ``r`` met now (np.sort
+    would allocate); returns the new ``found``."""
+    if found < limit:
+        found += 1
+    elif r <= buf[found - 1]:
+        return found
+    u = found - 1
+    while u > 0 and buf[u - 1] < r:
+        buf[u] = buf[u - 1]
+        u -= 1
+    buf[u] = r
+    return found
 
 
 @njit(cache=True)
 def _wild_parts(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group, sp_per,
                 group_best, group_second, group_per, scratch, scratch0, wild_charge):
-    """:func:`_reduced_extra` in parts: returns (the suits' part, how many specials with wild cards
-    are kept, their part as :func:`_reduced_extra` counts it); ``scratch0[:found]`` holds the best
-    ``wilds`` of those specials' values less their real cards' charges alone (no charge for their
-    wild cards), descending, for :func:`_levels_bound` and :func:`_wild_bound`."""
+    """The specials' part of the Lagrangian bound (``optimise._Search`` explains it), in parts: returns (the
+    suits' part, how many specials with wild cards are kept, their part).
+
+    The suits' part: per suit, at most ``left // per`` disjoint specials fit (``per`` the fewest of its
+    cards one takes): they add at most the suit's best reduced value and its second best for each other
+    one (issue 4's fifteenth pass; the best for each, as before, was looser, and keeping more than two
+    values per suit pruned no more and cost more). The specials with wild cards: the best ``wilds`` of
+    their reduced values (each wild card charged a Flush share, ``wild_charge``) add up to their part;
+    ``scratch0[:found]`` holds the best ``wilds`` of their values with no charge for their wild cards,
+    descending, for :func:`_levels_bound` and :func:`_wild_bound` (the thirtieth pass)."""
     found = 0
     found0 = 0
     for p in range(np.searchsorted(positive, start), positive.shape[0]):
@@ -432,30 +406,10 @@ def _wild_parts(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_siz
         if sp_wilds[k] > wilds or _clashes(k, sp_cards, sp_size, used):
             continue
         r = sp_reduced[k]
+        # a special with wild cards passed the test above only if ``wilds`` >= 1, so ``_keep_best`` has room
         if sp_wilds[k]:
-            if found < wilds:
-                found += 1
-                u = found - 1
-                while u > 0 and scratch[u - 1] < r:
-                    scratch[u] = scratch[u - 1]
-                    u -= 1
-                scratch[u] = r
-            elif r > scratch[found - 1]:
-                u = found - 1
-                while u > 0 and scratch[u - 1] < r:
-                    scratch[u] = scratch[u - 1]
-                    u -= 1
-                scratch[u] = r
-            r0 = r + sp_wilds[k] * wild_charge
-            if found0 < wilds:
-                found0 += 1
-            elif r0 <= scratch0[found0 - 1]:
-                continue
-            u = found0 - 1
-            while u > 0 and scratch0[u - 1] < r0:
-                scratch0[u] = scratch0[u - 1]
-                u -= 1
-            scratch0[u] = r0
+            found = _keep_best(scratch, found, wilds, r)
+            found0 = _keep_best(scratch0, found0, wilds, r + sp_wilds[k] * wild_charge)
         else:
             g = sp_group[k]
             if group_per[g] == 0:
@@ -613,6 +567,19 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
 
 
 @njit(cache=True)
+def _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
+                  stack, x, wilds):
+    """:func:`number_best` at (``x``, ``wilds`` free), the table doubled and asked again each time it is full:
+    (the table, the plain value, the bound's)."""
+    while True:
+        ok, plain, value = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                       sh_gain, stack_x, stack, x, wilds)
+        if ok:
+            return tab, plain, value
+        tab = _grown(tab)
+
+
+@njit(cache=True)
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
@@ -707,12 +674,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                     break
                 if need < 0:
                     break
-                ok = False
-                while not ok:  # each number side call, failing on a full table, doubles it and asks again
-                    ok, level_plain, level = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                                                         sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
-                    if not ok:
-                        tab = _grown(tab)
+                tab, level_plain, level = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                        sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
                 lv[d, need], known_lv[d, need] = level, True
                 if need == j:
                     plain = level_plain
@@ -731,12 +694,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                     chosen_out[:d] = chosen[:d]
             elif not found or value + exact > best:  # the node's own packing could beat the best: value it
                 if not valued:
-                    ok = False
-                    while not ok:
-                        ok, plain, exact = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                                                       sh_delta, sh_wilds, sh_gain, stack_x, stack, x, j)
-                        if not ok:
-                            tab = _grown(tab)
+                    tab, plain, exact = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                      sh_delta, sh_wilds, sh_gain, stack_x, stack, x, j)
                     lv[d, j], known_lv[d, j] = exact, True
                     valued = True
             here = value + exact  # the node's own value is at most this: if no better than the best, its
@@ -783,12 +742,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                     bound = value + extra + b
                     if bound <= best or need < 0:
                         break
-                    ok = False
-                    while not ok:
-                        ok, _, level = number_best(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                                                   sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
-                        if not ok:
-                            tab = _grown(tab)
+                    tab, _, level = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
+                                                  sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
                     lv[d, need], known_lv[d, need] = level, True
                 if bound <= best:
                     break

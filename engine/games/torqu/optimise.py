@@ -343,7 +343,7 @@ class _Search:
       special adds at most its own value: per suit, its best specials without wild cards, as
       many as fit in what is left of the suit; plus the best ``wilds`` specials with wild cards
       (each takes one at least), own numbers included;
-    * ``kernels._reduced_extra``, a Lagrangian one: the number side's bound B values each card it
+    * ``kernels._wild_parts``, a Lagrangian one: the number side's bound B values each card it
       leaves out at its share of a Flush (``spare``), so a special's cards are worth at most
       ``spare`` each to it: F(x - a, j - b) <= B(x, j) - spare(a) - b * (spare_wild - best own
       number). A subtree is worth at most B(x, j) (or, without evaluating it, the parent's less
