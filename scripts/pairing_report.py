@@ -35,7 +35,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT
+from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT, PROJECTION_EFFORT, PROJECTION_PAIRS
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -113,12 +113,15 @@ def cache_key(task: Task) -> str:
 
 
 def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]) -> str:
-    """One game's table row (the budget cell names the CP-SAT stage's searches and effort, if any, and the
-    block relation's efforts for games it applies to: last, and for games with wild cards first as well)."""
+    """One game's table row (the budget cell names the CP-SAT stage's searches and effort, if any, then the
+    block relation's efforts for games it applies to: of each projection onto a few pairs, of the whole deal
+    last, and of the whole deal first as well for games with wild cards and a waste cap)."""
     game = load_game(name)
     low, high, budget = plan
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
+    if game.wild_projections:
+        budget = f"{budget} + {PROJECTION_PAIRS}-pair projections {PROJECTION_EFFORT} each"
     if game.nested_blocks:
         budget = f"{budget} + blocks {BLOCK_EFFORT}"
         if game.has_wilds:  # the solver asks it first too

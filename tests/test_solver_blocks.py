@@ -1,10 +1,13 @@
 """The block relation (``blocks.py``): exact at a deal, a sound relaxation later, against brute force,
 and a stage of the solver for games with a waste cap and no row cap: the last, and for games with wild
-cards also the first, at a small effort."""
+cards also the first, at a small effort. Its projections onto a few pairs and every wild card: exact on
+their own games, whose loss is the deal's, and a stage of the solver for games with wild cards and no
+row cap."""
 
 from __future__ import annotations
 
 import copy
+from itertools import combinations
 
 import pytest
 from hypothesis import given, settings
@@ -12,8 +15,14 @@ from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
 from cardgames.engine.games.pairing import blocks
-from cardgames.engine.games.pairing.blocks import blocks_lost
-from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.games.pairing.blocks import (
+    PROJECTION_EFFORT,
+    blocks_lost,
+    pair_groups,
+    projection_lost,
+    projections_lost,
+)
+from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.registry import load_game
 
 # games with a waste cap and no row cap: two with wild cards, two without (in tiny-odd a value pairs with itself)
@@ -121,3 +130,87 @@ def test_a_wild_card_may_go_onto_a_wild_topped_row_when_every_row_is_one():
     state.place([[code["Wizard1"]], [code["Wizard2"]]], [code["Wizard3"]], [code["Wizard4"]])
     assert brute_force(state.clone())
     assert not blocks_lost(state)[0]
+
+
+# games with wild cards and no row cap, with and without a waste cap: three pairs each (mini's trumps are one)
+WILD_UNCAPPED = [("duo-wild", ()), ("duo-wild", ("strict",)), ("mini-wild", ()), ("mini-wild", ("strict",))]
+
+
+def projected(state, pairs):
+    """The game of ``pairs``' cards and every wild card from ``state`` (a deal), as a position of the same
+    game: every row as dealt (a row of another pair then takes only a wild card), the other cards gone."""
+    game = state.game
+    kept = {c for pair in pairs for c in pair} | {0}
+    waste = [card for card in state.waste if game.card_class[card] in kept]
+    stock = [card for card in state.stock[state.next:] if game.card_class[card] in kept]
+    smaller = state.clone()
+    smaller.place([list(row) for row in state.rows], waste, stock)
+    return smaller
+
+
+@pytest.mark.parametrize("which", WILD_UNCAPPED)
+def test_a_projection_is_lost_exactly_when_its_game_is_and_then_so_is_the_deal(which):
+    """Every projection onto one pair, two pairs and all three, of deals 0..39, against brute force of its
+    game and of the deal. All three pairs are the deal itself: without a waste cap, the relation exact on
+    an uncapped waste."""
+    game = load_game(*which, catalog=CATALOG)
+    outcomes = set()
+    for seed in range(40):
+        state = game.new_state(seed)
+        won = brute_force(state.clone())
+        for size in (1, 2, 3):
+            for pairs in combinations(pair_groups(game), size):
+                lost, stored = projection_lost(state, pairs, PROJECTION_EFFORT)
+                assert stored <= PROJECTION_EFFORT
+                assert lost is not brute_force(projected(state, pairs)), (which, seed, pairs)
+                assert not (lost and won), (which, seed, pairs)
+                outcomes.add((size, lost))
+        assert projections_lost(state, size=3)[0] is not won, (which, seed)
+    # both outcomes, for projections smaller than the deal and for the deal
+    assert {lost for size, lost in outcomes if size < 3} == {lost for size, lost in outcomes if size == 3} \
+        == {True, False}, outcomes
+
+
+@settings(max_examples=60, deadline=None)
+@given(which=st.sampled_from(WILD_UNCAPPED), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=8),
+       size=st.integers(1, 3))
+def test_a_position_a_projection_refutes_is_lost(which, seed, moves, size):
+    """Later positions, whose waste cards a projection takes as not yet turned (a relaxation)."""
+    _, state = position_after(which, seed, moves)
+    if projections_lost(state, size=size)[0]:
+        assert not brute_force(state.clone())
+
+
+def test_wizards_tower_131_is_lost_by_one_projection_of_three_pairs():
+    """Issue 3's open Wizard's Tower deal 131: lost, because its projection onto the pairs 2-15, 3-14 and
+    5-12 is (153,917 pairs); onto 2-15, 3-14 and 4-13 it is won, within the effort."""
+    state = load_game("wizards-tower").new_state(131)
+    groups = pair_groups(state.game)
+    assert groups == [(v, 17 - v) for v in range(1, 9)]
+    assert projection_lost(state, [(2, 15), (3, 14), (5, 12)], PROJECTION_EFFORT) == (True, 153_917)
+    lost, stored = projection_lost(state, [(2, 15), (3, 14), (4, 13)], PROJECTION_EFFORT)
+    assert not lost and stored < PROJECTION_EFFORT
+
+
+def test_a_projection_past_its_effort_proves_nothing():
+    state = load_game("wizards-tower").new_state(131)
+    lost, stored = projection_lost(state, [(2, 15), (3, 14), (5, 12)], 100_000)
+    assert not lost and stored <= 100_000
+
+
+def undecided(solver: Solver) -> Solver:
+    """``solver`` with every stage before CP-SAT leaving a position undecided (and no CP-SAT: ``sat_effort`` 0)."""
+    solver._staged = lambda _: Solution(None, 1, 0.0)
+    solver.wild_rows_short = lambda _: (False, 0)
+    return solver
+
+
+def test_the_solver_asks_the_projections_last_for_games_with_wild_cards_and_no_row_cap(monkeypatch):
+    """A lost deal of duo-wild (wild cards, no cap) that the other stages are kept from deciding: the
+    projections decide it. A game with a row cap (wild-capped) never asks them."""
+    game = load_game("duo-wild", catalog=CATALOG)
+    seed = next(seed for seed in range(40) if projections_lost(game.new_state(seed))[0])
+    assert undecided(Solver(game, sat_effort=0)).solve(game.new_state(seed)).winnable is False
+    monkeypatch.setattr(blocks, "projections_lost", lambda *_: pytest.fail("the projections were asked"))
+    capped = load_game("wild-capped", catalog=CATALOG)
+    assert undecided(Solver(capped, sat_effort=0)).solve(capped.new_state(seed)).winnable is None

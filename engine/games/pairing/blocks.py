@@ -1,5 +1,6 @@
-"""An exact refutation for games with a waste cap and no row cap (Strict Wizard's Tower): the play
-split into nested blocks, whose outcomes are memoised without the waste below them.
+"""An exact refutation for games without a row cap (Wizard's Tower and its Strict version): the play
+split into nested blocks, whose outcomes are memoised without the waste below them; of a whole deal
+under a waste cap, or of its projection onto a few pairs.
 
 Why it is exact. The waste is a stack. If the card turned at stock index i is played once the
 stock is at m, the cards i+1..m-1 were turned after it and lay above it, so all of them were
@@ -30,15 +31,30 @@ as d falls by one a level) each have their own set and work list. A relation of 
 (each card played before the next is turned) is computed again each time it is needed instead of
 stored, unless it holds :data:`_SMALL` pairs or more: most hold a few, but together they were about
 half of all pairs (issue 3's twenty-fifth pass: a half to a third of the memory, and about the time, a
-refutation took before).
+refutation took before). An uncapped waste is a cap of as many places as cards: a level above the cards
+left from a relation's stock index is the same relation, so its memo key counts the level only up to them.
+
+Projections. Keep the cards of a few pairs and every wild card, and every row as dealt, a row topped by
+another pair's card taking only wild cards: a winning play of the deal, restricted to the kept cards, wins
+this smaller game (the waste stays a stack, and no fuller than before; a kept card goes only onto its
+partner or a wild card, and that row's top is the same in both games). So a lost projection is a lost
+deal. Its rows of other pairs are one *dead* class, which no card but a wild one ever goes onto: a wild
+card then goes onto a dead row if there is one (any other row can do all a dead row can). Without a
+waste cap the whole deal's relations are far too many, but a projection has few classes, and a won one's
+relations grow slowly enough for an effort of a few million pairs (:data:`PROJECTION_EFFORT`) to decide
+most of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
+three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second).
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from itertools import combinations
+
 import numpy as np
 from numba import njit
 
-from .rules import WILD, PairingState
+from .rules import WILD, PairingGame, PairingState
 
 # Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
 # Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
@@ -48,6 +64,10 @@ BLOCK_EFFORT = 300_000_000
 # deals are refuted within it, each in under 0.4 s, where the search and the wild-row bound took seconds; a won deal
 # pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
 EARLY_EFFORT = 1_000_000
+# The pairs a projection keeps, and the pairs stored at most for each. Wizard's Tower's lost projections of three
+# pairs hold 0.15-1.7 million pairs; most won ones finish within 3 million, the rest would take tens of millions.
+PROJECTION_PAIRS = 3
+PROJECTION_EFFORT = 3_000_000
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored
@@ -113,11 +133,20 @@ def _start(sets, works, size, done, d: int, pair: np.uint64) -> None:
 
 
 @njit(cache=True)
-def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray, partner: np.ndarray, cap: int,
-          effort: int) -> tuple[int, int]:
+def _key(d: int, pair: np.uint64, unit: np.uint64, n: int, level_unit: np.uint64) -> np.uint64:
+    """The memo's key of the relation of ``pair`` at level ``d``. With ``n - i`` cards left from stock
+    index i, more free places than that change nothing, so the level is counted up to ``n - i``: the
+    relations of every level above it are one (an uncapped waste is the cap of ``n`` places)."""
+    return np.uint64(min(d, n - np.int64(pair // unit))) * level_unit + pair
+
+
+@njit(cache=True)
+def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray, partner: np.ndarray,
+          dead: np.ndarray, cap: int, effort: int) -> tuple[int, int]:
     """(1 if lost, 0 if won, -1 if past ``effort`` pairs; pairs stored) for the card classes
     ``seq`` (waste bottom first, then the stock), rows packed in base ``radix`` (``power[c]`` is
-    class c's digit, ``power[-1]`` a stock index's unit), ``cap`` free places on the waste."""
+    class c's digit, ``power[-1]`` a stock index's unit), ``cap`` free places on the waste.
+    ``dead[t]``: no card of ``seq`` goes onto a row topped by class t but a wild card."""
     n = seq.shape[0]
     unit = power[power.shape[0] - 1]
     classes = power.shape[0] - 1
@@ -148,7 +177,7 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                 single[0] = pair + unit
                 cleared = single
             else:
-                s = _find(keys, np.uint64(d - 1) * level_unit + pair + unit)
+                s = _find(keys, _key(d - 1, pair + unit, unit, n, level_unit))
                 if keys[s] != 0:
                     cleared = chunks[first[s] >> _OFFSET_BITS][first[s] & _OFFSET_MASK:][:length[s]]
                 elif fresh:  # level 1 has just computed it, and it was not worth storing
@@ -167,11 +196,17 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                     elif tops % radix:
                         _add(sets, works, size, d, after + power[c] - power[WILD])
                 else:
-                    other = False
-                    for t in range(1, classes):
-                        if (tops // power[t]) % radix:
+                    other = False  # whether a row not topped by a wild card is open
+                    for t in range(1, classes):  # a dead row, if any, is the one to take
+                        if dead[t] and (tops // power[t]) % radix:
                             other = True
                             _add(sets, works, size, d, after + power[WILD] - power[t])
+                            break
+                    if not other:
+                        for t in range(1, classes):
+                            if (tops // power[t]) % radix:
+                                other = True
+                                _add(sets, works, size, d, after + power[WILD] - power[t])
                     if not other:
                         _add(sets, works, size, d, after)
             if size[d] > effort:  # one relation alone past the effort (a won deal's do that)
@@ -203,7 +238,7 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
                 if old_keys[q] != 0:
                     s = _find(keys, old_keys[q])
                     keys[s], first[s], length[s] = old_keys[q], old_first[q], old_length[q]
-        key = np.uint64(d) * level_unit + works[d][0]  # a relation's first pair is its root
+        key = _key(d, works[d][0], unit, n, level_unit)  # a relation's first pair is its root
         s = _find(keys, key)
         keys[s], length[s] = key, count
         first[s] = ((len(chunks) - 1) << _OFFSET_BITS) + fill
@@ -211,6 +246,35 @@ def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray,
         fill += count
         stored += count
         d += 1
+
+
+def _relation_lost(seq: list[int], tops: list[int], partner: list[int], cap: int | None,
+                   effort: int) -> tuple[bool, int]:
+    """(lost?, pairs stored) for the card classes ``seq`` (waste bottom first, then the stock) from
+    the rows topped by the classes ``tops``, class c going onto a row of ``partner[c]`` (``WILD``:
+    none but a wild-topped one), ``cap`` free places on the waste (None: no cap). Not lost also
+    when the rows' counts do not fit one integer."""
+    classes = len(partner)
+    most = [0] * classes  # a class's rows are at most its cards and rows, wild-topped ones at most the wild ones
+    for c in tops + seq:
+        most[c] += 1
+    radix = min(len(tops), max(most)) + 1
+    unit = radix ** classes
+    places = len(seq) if cap is None else cap
+    if (places + 1) * (len(seq) + 1) * unit >= 1 << 64:
+        return False, 0
+    power = np.array([radix ** c for c in range(classes)] + [unit], np.uint64)
+    present = set(seq)
+    dead = np.array([False] + [partner[t] == WILD or partner[t] not in present for t in range(1, classes)])
+    rows = sum(radix ** t for t in tops)
+    verdict, stored = _lost(np.array(seq, np.int64), np.uint64(rows), np.uint64(radix), power,
+                            np.array(partner, np.int64), dead, places, effort)
+    return verdict == 1, int(stored)
+
+
+def _partners(game: PairingGame) -> list[int]:
+    """Each class's partner class, ``WILD`` for none (and for the wild class itself)."""
+    return [WILD] + [max(game.accepts[c] - {WILD}, default=WILD) for c in range(1, len(game.accepts))]
 
 
 def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, int]:
@@ -222,17 +286,44 @@ def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, 
     if not game.nested_blocks:
         return False, 0
     seq = [game.card_class[c] for c in state.waste + state.stock[state.next:]]
-    classes = len(game.accepts)
-    most = [0] * classes  # a class's rows are at most its cards (or the rows), wild-topped ones at most the wild cards
-    for c in game.card_class:
-        most[c] += 1
-    radix = min(len(state.tops), max(most)) + 1
-    unit = radix ** classes
-    if (game.waste_cap + 1) * (len(seq) + 1) * unit >= 1 << 64:
+    return _relation_lost(seq, list(state.tops), _partners(game), game.waste_cap, effort)
+
+
+def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
+    """The pairs of classes that go onto each other (a class without a partner alone), in class order."""
+    partner = _partners(game)
+    return sorted({tuple(sorted({c, partner[c]} - {WILD})) for c in range(1, len(partner))})
+
+
+def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effort: int) -> tuple[bool, int]:
+    """(lost?, pairs stored): is the game of ``pairs``' cards and every wild card, on all of the rows,
+    lost? Then so is ``state`` (the module's docstring, "Projections"). Games with wild cards and no
+    row cap."""
+    game = state.game
+    kept = sorted(c for pair in pairs for c in pair)
+    number = {c: k for k, c in enumerate(kept, 1)}  # 0 stays the wild class, len(kept) + 1 the dead rows
+    number[WILD] = WILD
+    dead = len(kept) + 1
+    partner = _partners(game)
+    seq = [number[c] for c in (game.card_class[card] for card in state.waste + state.stock[state.next:])
+           if c in number]
+    tops = [number.get(t, dead) for t in state.tops]
+    return _relation_lost(seq, tops, [WILD] + [number.get(partner[c], WILD) for c in kept] + [WILD],
+                          game.waste_cap, effort)
+
+
+def projections_lost(state: PairingState, size: int = PROJECTION_PAIRS,
+                     effort: int = PROJECTION_EFFORT) -> tuple[bool, int]:
+    """(lost?, pairs stored): is some projection of ``state`` onto ``size`` pairs (all of them, if the
+    game has no more) lost, each asked within ``effort`` pairs? Games with wild cards and no row cap."""
+    game = state.game
+    if not game.wild_projections:
         return False, 0
-    power = np.array([radix ** c for c in range(classes)] + [unit], np.uint64)
-    partner = np.array([WILD] + [max(game.accepts[c] - {WILD}, default=WILD) for c in range(1, classes)], np.int64)
-    rows = sum(radix ** t for t in state.tops)
-    verdict, stored = _lost(np.array(seq, np.int64), np.uint64(rows), np.uint64(radix), power, partner,
-                            game.waste_cap, effort)
-    return verdict == 1, int(stored)
+    groups = pair_groups(game)
+    total = 0
+    for pairs in combinations(groups, min(size, len(groups))):
+        lost, stored = projection_lost(state, pairs, effort)
+        total += stored
+        if lost:
+            return True, total
+    return False, total

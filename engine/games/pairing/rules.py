@@ -82,6 +82,9 @@ class PairingGame(Game):
         # A waste cap and no row cap: play splits into nested blocks whose effect on the rows does not depend
         # on the waste below them (the solver's block relation, blocks.py, applies).
         self.nested_blocks = self.waste_cap is not None and self.row_cap is None
+        # Wild cards and no row cap: the block relation of a projection onto a few pairs and every wild card,
+        # whose loss is the deal's, is worth asking (blocks.projections_lost).
+        self.wild_projections = self.has_wilds and self.row_cap is None
         self.partner_of = tuple(max(self.accepts[c]) for c in self.card_class)
 
     def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:

@@ -98,7 +98,10 @@ What all of that leaves undecided goes to a CP-SAT model of the whole position (
 CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
 refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
-second or more. Last of all, under a waste cap without a row cap, the block relation at its full effort.
+second or more. Then, for games with wild cards and no row cap, the block relation of each projection
+onto three pairs and every wild card (lost, so is the deal: ``blocks.projections_lost``): the only stage
+that proves a Wizard's Tower deal lost. Last of all, under a waste cap without a row cap, the block
+relation of the whole deal at its full effort.
 """
 
 from __future__ import annotations
@@ -205,8 +208,9 @@ class Solver:
         solver within the node budget, then, if it left the position undecided, the wild-row bound
         (:meth:`wild_rows_short`, games with wild cards and a waste cap but no row cap), then the
         CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches,
-        then, for games with a waste cap and no row cap, the block relation (``blocks.py``), which
-        refutes but gives no line: last, because a won deal's relations grow up to its effort."""
+        then, for games with wild cards and no row cap, the block relation of each projection onto three
+        pairs (``blocks.py``), and for games with a waste cap and no row cap the whole deal's: they refute
+        but give no line, and come last because a won deal's relations grow up to their efforts."""
         start = time.perf_counter()
         wild_blocks = self.game.has_wilds and self.game.nested_blocks
         early = 0
@@ -225,7 +229,12 @@ class Solver:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
-        if solution.winnable is None and self.game.nested_blocks:  # imported only now: numba loads slowly
+        if solution.winnable is None and self.game.wild_projections:  # imported only now: numba loads slowly
+            from .blocks import projections_lost
+
+            lost, stored = projections_lost(state)
+            solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+        if solution.winnable is None and self.game.nested_blocks:
             from .blocks import blocks_lost
 
             lost, stored = blocks_lost(state)
