@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import copy
 from itertools import combinations
+from types import SimpleNamespace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
-from cardgames.engine.games.pairing import blocks
+from cardgames.engine.games.pairing import blocks, solver
 from cardgames.engine.games.pairing.blocks import (
     PROJECTION_EFFORT,
     blocks_lost,
@@ -160,8 +161,7 @@ def test_a_projection_is_lost_exactly_when_its_game_is_and_then_so_is_the_deal(w
         won = brute_force(state.clone())
         for size in (1, 2, 3):
             for pairs in combinations(pair_groups(game), size):
-                lost, stored = projection_lost(state, pairs, PROJECTION_EFFORT)
-                assert stored <= PROJECTION_EFFORT
+                lost, _ = projection_lost(state, pairs, PROJECTION_EFFORT)
                 assert lost is not brute_force(projected(state, pairs)), (which, seed, pairs)
                 assert not (lost and won), (which, seed, pairs)
                 outcomes.add((size, lost))
@@ -181,36 +181,67 @@ def test_a_position_a_projection_refutes_is_lost(which, seed, moves, size):
         assert not brute_force(state.clone())
 
 
+def test_projections_refute_later_positions_too():
+    """The property above is not empty: of the positions after three legal moves from deals 0..29, some are
+    refuted by a projection smaller than the deal."""
+    refuted = 0
+    for which in WILD_UNCAPPED:
+        for seed in range(30):
+            _, state = position_after(which, seed, [seed, seed // 2, seed // 3])
+            if state.next and projections_lost(state, size=2)[0]:
+                assert not brute_force(state.clone()), (which, seed)
+                refuted += 1
+    assert refuted
+
+
+def test_a_projection_keeps_pairs_whole():
+    state = load_game("duo-wild", catalog=CATALOG).new_state(0)
+    with pytest.raises(ValueError, match="keeps pairs whole"):
+        projection_lost(state, [(1,)], PROJECTION_EFFORT)
+
+
 def test_wizards_tower_131_is_lost_by_one_projection_of_three_pairs():
     """Issue 3's open Wizard's Tower deal 131: lost, because its projection onto the pairs 2-15, 3-14 and
-    5-12 is (153,917 pairs); onto 2-15, 3-14 and 4-13 it is won, within the effort."""
+    5-12 is (153,917 pairs stored); with less effort than that it proves nothing."""
     state = load_game("wizards-tower").new_state(131)
-    groups = pair_groups(state.game)
-    assert groups == [(v, 17 - v) for v in range(1, 9)]
+    assert pair_groups(state.game) == [(v, 17 - v) for v in range(1, 9)]
     assert projection_lost(state, [(2, 15), (3, 14), (5, 12)], PROJECTION_EFFORT) == (True, 153_917)
-    lost, stored = projection_lost(state, [(2, 15), (3, 14), (4, 13)], PROJECTION_EFFORT)
-    assert not lost and stored < PROJECTION_EFFORT
+    assert not projection_lost(state, [(2, 15), (3, 14), (5, 12)], 150_000)[0]
 
 
-def test_a_projection_past_its_effort_proves_nothing():
-    state = load_game("wizards-tower").new_state(131)
-    lost, stored = projection_lost(state, [(2, 15), (3, 14), (5, 12)], 100_000)
-    assert not lost and stored <= 100_000
-
-
-def undecided(solver: Solver) -> Solver:
-    """``solver`` with every stage before CP-SAT leaving a position undecided (and no CP-SAT: ``sat_effort`` 0)."""
-    solver._staged = lambda _: Solution(None, 1, 0.0)
-    solver.wild_rows_short = lambda _: (False, 0)
-    return solver
-
-
-def test_the_solver_asks_the_projections_last_for_games_with_wild_cards_and_no_row_cap(monkeypatch):
-    """A lost deal of duo-wild (wild cards, no cap) that the other stages are kept from deciding: the
-    projections decide it. A game with a row cap (wild-capped) never asks them."""
-    game = load_game("duo-wild", catalog=CATALOG)
+def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals_relation(monkeypatch):
+    """Strict duo-wild (wild cards, a waste cap, no row cap), every stage before CP-SAT leaving a lost deal
+    undecided (the early block relation too): CP-SAT, then the projections, which decide it, and the whole
+    deal's block relation is not asked."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
     seed = next(seed for seed in range(40) if projections_lost(game.new_state(seed))[0])
-    assert undecided(Solver(game, sat_effort=0)).solve(game.new_state(seed)).winnable is False
+    asked = []
+    projections = blocks.projections_lost
+
+    def early_only(state, effort=blocks.BLOCK_EFFORT):
+        asked.append("blocks")
+        assert effort == blocks.EARLY_EFFORT, "the whole deal's relation was asked"
+        return False, 0
+
+    def counted(state):
+        asked.append("projections")
+        return projections(state)
+
+    monkeypatch.setattr(blocks, "blocks_lost", early_only)
+    monkeypatch.setattr(blocks, "projections_lost", counted)
+    monkeypatch.setattr(solver, "sat_verdict", lambda *_: asked.append("cp-sat") or SimpleNamespace(
+        winnable=None, branches=0, line=[]))
+    quiet = Solver(game, sat_effort=1)
+    quiet._staged = lambda _: Solution(None, 1, 0.0)
+    quiet.wild_rows_short = lambda _: (False, 0)
+    assert quiet.solve(game.new_state(seed)).winnable is False
+    assert asked == ["blocks", "cp-sat", "projections"]
+
+
+def test_the_solver_never_asks_them_under_a_row_cap(monkeypatch):
+    game = load_game("wild-capped", catalog=CATALOG)
+    assert game.has_wilds and not game.wild_projections
     monkeypatch.setattr(blocks, "projections_lost", lambda *_: pytest.fail("the projections were asked"))
-    capped = load_game("wild-capped", catalog=CATALOG)
-    assert undecided(Solver(capped, sat_effort=0)).solve(capped.new_state(seed)).winnable is None
+    quiet = Solver(game, sat_effort=0)
+    quiet._staged = lambda _: Solution(None, 1, 0.0)
+    assert quiet.solve(game.new_state(0)).winnable is None

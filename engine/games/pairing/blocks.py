@@ -42,7 +42,7 @@ deal. Its rows of other pairs are one *dead* class, which no card but a wild one
 card then goes onto a dead row if there is one (any other row can do all a dead row can). Without a
 waste cap the whole deal's relations are far too many, but a projection has few classes, and a won one's
 relations grow slowly enough for an effort of a few million pairs (:data:`PROJECTION_EFFORT`) to decide
-most of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
+about half of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
 three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second).
 """
 
@@ -65,7 +65,8 @@ BLOCK_EFFORT = 300_000_000
 # pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
 EARLY_EFFORT = 1_000_000
 # The pairs a projection keeps, and the pairs stored at most for each. Wizard's Tower's lost projections of three
-# pairs hold 0.15-1.7 million pairs; most won ones finish within 3 million, the rest would take tens of millions.
+# pairs hold 0.15-1.7 million pairs; about half of the won ones finish within 3 million (seed 5's all 56 within
+# twenty million), at about three million a second (issue 3's thirtieth pass).
 PROJECTION_PAIRS = 3
 PROJECTION_EFFORT = 3_000_000
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
@@ -298,13 +299,17 @@ def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
 def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effort: int) -> tuple[bool, int]:
     """(lost?, pairs stored): is the game of ``pairs``' cards and every wild card, on all of the rows,
     lost? Then so is ``state`` (the module's docstring, "Projections"). Games with wild cards and no
-    row cap."""
+    row cap. Each of ``pairs`` holds a class and its partner (``pair_groups``): a class kept without
+    its partner would lose the rows it goes onto, and the projection would prove nothing."""
     game = state.game
+    pairs = list(pairs)
     kept = sorted(c for pair in pairs for c in pair)
+    partner = _partners(game)
+    if any(partner[c] not in kept and partner[c] != WILD for c in kept):
+        raise ValueError(f"a projection keeps pairs whole, not {pairs}")
     number = {c: k for k, c in enumerate(kept, 1)}  # 0 stays the wild class, len(kept) + 1 the dead rows
     number[WILD] = WILD
     dead = len(kept) + 1
-    partner = _partners(game)
     seq = [number[c] for c in (game.card_class[card] for card in state.waste + state.stock[state.next:])
            if c in number]
     tops = [number.get(t, dead) for t in state.tops]
