@@ -44,8 +44,9 @@ class _SolverHelp(click.Option):
 @click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS", callback=_a_number,
               cls=_SolverHelp,
               help="CP-SAT's effort on a deal the search left undecided, in deterministic seconds (a count of its "
-                   "work, the same on every machine) for each of its two searches (single, then portfolio) before "
-                   "answering null (default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
+                   "work, the same on every machine) for each of its two searches (single, then portfolio); then "
+                   "only the block relation's refutations remain, in games with wild cards and no row cap "
+                   "(default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
                    "the verdict then going to stderr).")
@@ -56,8 +57,9 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
               log_path: str | None, fmt: str) -> None:
     """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
 
-    Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out), nodes
-    searched (CP-SAT's branches included), seconds.
+    Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out, and the
+    block relation, where it applies, proved no loss within its efforts), nodes searched (CP-SAT's branches
+    and the block relation's stored pairs included), seconds.
     """
     from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.core import Playthrough
