@@ -580,6 +580,23 @@ def _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
 
 
 @njit(cache=True)
+def _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
+                  stack, lv, known, plains, d, x, j, found0, scratch0, wild_step, wild_total, base, best, prune):
+    """Value the number side at the levels of wild cards free that the bound of the node at depth ``d``
+    asks for (:func:`_wild_bound`), cheapest first, until ``base`` plus the bound is at most ``best`` (when
+    ``prune``) or no level would tighten it: with a special that takes a wild card still possible, B(x, j)
+    itself (the costly level) is seldom needed. Each level's value goes to ``lv``, its plain value to
+    ``plains``; returns (the table, the bound)."""
+    while True:
+        b, need = _wild_bound(lv, known, d, j, found0, scratch0, wild_step, wild_total)
+        if (prune and base + b <= best) or need < 0:
+            return tab, b
+        tab, plain, level = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta,
+                                          sh_wilds, sh_gain, stack_x, stack, x, need)
+        lv[d, need], plains[d, need], known[d, need] = level, plain, True
+
+
+@njit(cache=True)
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
@@ -620,7 +637,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
     f_lv = np.zeros((depth, wilds + 1), np.int64)  # upper bounds on B(x, i) on entry, i = 0..j
     lv = np.zeros((depth, wilds + 1), np.int64)  # B(x, i), where ``known``
     known_lv = np.zeros((depth, wilds + 1), np.bool_)
-    level0_plain = np.zeros(depth, np.int64)
+    plains = np.zeros((depth, wilds + 1), np.int64)  # the number side's plain value at B(x, i)'s packing
     wild_charge = spare[0] - best_wild
     best, best_len, found = 0, 0, False
     if has_known:
@@ -661,34 +678,20 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             nodes += 1
             if most and nodes > most:
                 return best, -1, tab
-            # The number side at the levels of wild cards free the bound needs (_wild_bound), cheapest first, until
-            # it prunes or is exact: with a special that takes a wild card still possible, B(x, j) itself (the
-            # costly level) is seldom needed, and only the node's own packing could still ask for it below.
+            # the levels the bound needs; only the node's own packing could still ask for B(x, j) below
             known_lv[d, :] = False
-            plain = 0
-            closed = False
-            while True:
-                b, need = _wild_bound(lv, known_lv, d, j, found0, scratch0, wild_step, wild_total)
-                if found and value + extra + b <= best:
-                    closed = True
-                    break
-                if need < 0:
-                    break
-                tab, level_plain, level = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                                                        sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
-                lv[d, need], known_lv[d, need] = level, True
-                if need == j:
-                    plain = level_plain
-                if need == 0:
-                    level0_plain[d] = level_plain
-            if closed:
+            tab, b = _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                   sh_gain, stack_x, stack, lv, known_lv, plains, d, x, j, found0, scratch0, wild_step,
+                                   wild_total, value + extra, best, found)
+            if found and value + extra + b <= best:
                 continue
             exact, valued = _level_at(lv, known_lv, d, j, wild_step)
+            plain = plains[d, j] if valued else 0
             if probe and not valued and known_lv[d, 0]:
                 # a probe looks for a good packing, not a proof: rather than valuing B(x, j) for the node's own
                 # packing, it takes the one that leaves the free wild cards out (level 0's, their own numbers
                 # taken back out of it)
-                left_out = value + level0_plain[d] - gain[wilds] + gain[wilds - j]
+                left_out = value + plains[d, 0] - gain[wilds] + gain[wilds - j]
                 if left_out > best:
                     best, best_len, found = left_out, d, True
                     chosen_out[:d] = chosen[:d]
@@ -696,7 +699,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 if not valued:
                     tab, plain, exact = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
                                                       sh_delta, sh_wilds, sh_gain, stack_x, stack, x, j)
-                    lv[d, j], known_lv[d, j] = exact, True
+                    lv[d, j], plains[d, j], known_lv[d, j] = exact, plain, True
                     valued = True
             here = value + exact  # the node's own value is at most this: if no better than the best, its
             if valued and (not found or here > best):  # children's test keeps this looser figure
@@ -737,14 +740,10 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 extra, found0, wild_total = _wild_parts(k, used, j, left, positive, sp_reduced, sp_cards, sp_size,
                                                         sp_wilds, sp_group, sp_per, group_best, group_second,
                                                         group_per, scratch, scratch0, wild_charge)
-                while True:
-                    b, need = _wild_bound(lv, known_lv, d, j, found0, scratch0, wild_step, wild_total)
-                    bound = value + extra + b
-                    if bound <= best or need < 0:
-                        break
-                    tab, _, level = _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start,
-                                                  sh_delta, sh_wilds, sh_gain, stack_x, stack, x, need)
-                    lv[d, need], known_lv[d, need] = level, True
+                tab, b = _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
+                                       sh_gain, stack_x, stack, lv, known_lv, plains, d, x, j, found0, scratch0,
+                                       wild_step, wild_total, value + extra, best, True)
+                bound = value + extra + b
                 if bound <= best:
                     break
                 if j == 0:  # the slacks again, against the bound from k on (the child's own, tighter, on entry)
