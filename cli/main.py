@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -77,7 +79,8 @@ class LazyGroup(click.Group):
         from cardgames.engine.wording import one_line
 
         try:
-            return super().invoke(ctx)
+            with _ctrl_c_in_finalizers():
+                return super().invoke(ctx)
         except click.UsageError as exc:
             raise _one_line(exc) from None
         except OptionConflictError as exc:
@@ -93,6 +96,41 @@ class LazyGroup(click.Group):
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
+
+
+@contextmanager
+def _ctrl_c_in_finalizers() -> Iterator[None]:
+    """Deliver again a Ctrl-C that lands in a finalizer. Python raises it wherever the main thread is,
+    and out of a ``__del__`` (Dask's ``Future.__del__``, while a batch waits on its tasks) it cannot
+    propagate: Python printed it with a traceback and went on as if no key had been pressed. It is
+    sent again a moment later, from another thread, once the finalizer and this hook have returned
+    (sent at once it would land in the hook, and be printed the same way). A Ctrl-C while SIGINT is
+    ignored stays ignored."""
+    def unraisable(event: Any) -> None:
+        if isinstance(event.exc_value, KeyboardInterrupt):
+            import threading
+
+            threading.Thread(target=_interrupt_main_soon, daemon=True).start()
+        else:
+            before(event)
+
+    before = sys.unraisablehook
+    sys.unraisablehook = unraisable
+    try:
+        yield
+    finally:
+        sys.unraisablehook = before
+
+
+def _interrupt_main_soon() -> None:
+    """Send SIGINT to the main thread after a moment (:func:`_ctrl_c_in_finalizers`): a signal, not
+    ``_thread.interrupt_main``, so that a main thread blocked in a wait wakes to it."""
+    import signal
+    import threading
+    import time
+
+    time.sleep(0.05)
+    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
 
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:

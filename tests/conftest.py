@@ -1,8 +1,9 @@
-"""Shared test fixtures: a CLI runner and a bounded hypothesis profile."""
+"""Shared test fixtures: a CLI runner, Python's own Ctrl-C handler, and a bounded hypothesis profile."""
 
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -30,3 +31,13 @@ def run_cli():
         return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False, prog_name="cardgames")
 
     return invoke
+
+
+@pytest.fixture
+def ctrl_c_raises():
+    """Python's own SIGINT handler (a KeyboardInterrupt) for one test, as in a terminal. A background job
+    starts with SIGINT ignored, and Python keeps it so: tests run that way (``nohup make test &``) would
+    otherwise see no Ctrl-C at all, and a test of what one does would fail or pass for nothing."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)

@@ -961,7 +961,7 @@ def test_the_executor_follows_backend_and_workers():
         make_executor("process", 2, "tcp://127.0.0.1:1")
 
 
-def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch):
+def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch, ctrl_c_raises):
     """Its workers are spawned (the same on every system) while SIGINT is ignored, so that a Ctrl-C
     while they import cannot print tracebacks; the batch's own handler is restored after."""
     seen = []
@@ -978,12 +978,8 @@ def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch):
             pass
 
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        with ProcessExecutor(3):
-            assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with ProcessExecutor(3):
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert seen == [("start", signal.SIG_IGN, 3, "spawn", _ignore_sigint), *[("submit", signal.SIG_IGN)] * 3]
 
 

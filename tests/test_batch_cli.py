@@ -570,7 +570,7 @@ def test_stats_and_dask_bad_input_is_one_line(run_cli, tmp_path):
     assert "cannot start or reach Dask scheduler garbage" in result.stderr
 
 
-def test_dask_local_workers_leave_ctrl_c_to_the_batch():
+def test_dask_local_workers_leave_ctrl_c_to_the_batch(ctrl_c_raises):
     """The LocalCluster's workers ignore SIGINT, so Ctrl-C is the batch's alone, which closes the cluster
     and says how to resume (workers stopping on their own made their nannies print tracebacks first);
     the batch's own handler is never touched."""
@@ -579,15 +579,10 @@ def test_dask_local_workers_leave_ctrl_c_to_the_batch():
 
     from cardgames.engine.batch.executors import DaskExecutor
 
-    # Python's own handler, as in a terminal, even when the tests run where SIGINT is ignored (a background job)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        before = signal.getsignal(signal.SIGINT)
-        with DaskExecutor(1, None) as executor:
-            assert signal.getsignal(signal.SIGINT) is before
-            in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    before = signal.getsignal(signal.SIGINT)
+    with DaskExecutor(1, None) as executor:
+        assert signal.getsignal(signal.SIGINT) is before
+        in_worker = executor._client.submit(signal.getsignal, signal.SIGINT, pure=False).result()
     assert in_worker == signal.SIG_IGN != before
 
 
@@ -606,7 +601,7 @@ def test_a_dask_local_clusters_error_logs_stay_off_stderr(capfd):
     assert "a worker's error log" not in capfd.readouterr().err
 
 
-def test_a_dask_local_cluster_starts_with_ctrl_c_ignored(monkeypatch):
+def test_a_dask_local_cluster_starts_with_ctrl_c_ignored(monkeypatch, ctrl_c_raises):
     """Its worker processes inherit the ignored SIGINT, so a Ctrl-C while they import Dask cannot
     stop them with tracebacks (which then made the cluster's close fail its assertions too)."""
     pytest.importorskip("dask.distributed")

@@ -7,6 +7,8 @@ import io
 import json
 import os
 import re
+import sys
+import time
 
 import orjson
 import pytest
@@ -527,6 +529,35 @@ def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
     assert result.exit_code == 130 and "Aborted!" in result.stderr
     result = run_cli("batch", "--game", "torqu", "--players", "4", "--seeds", "1-2", "--workers", "1")
     assert result.exit_code == 130 and "interrupted after 0 games" in result.stderr
+
+
+class _InterruptedFinalizer:
+    """An object whose finalizer meets a Ctrl-C (as Dask's ``Future.__del__`` did, while a batch waited)."""
+
+    def __del__(self):
+        raise KeyboardInterrupt
+
+
+def _search_meeting_ctrl_c_in_a_finalizer(*args, **kwargs):
+    _InterruptedFinalizer()
+    waited = time.monotonic() + 5
+    while time.monotonic() < waited:  # the Ctrl-C, sent again, lands here
+        pass
+    raise AssertionError("the Ctrl-C was lost")
+
+
+def test_a_ctrl_c_in_a_finalizer_aborts_without_a_traceback(run_cli, monkeypatch, ctrl_c_raises):
+    """Python cannot raise a Ctrl-C out of a ``__del__``: it printed it with a traceback and went on. The CLI
+    raises it again in the code that runs next, so the command stops as on any Ctrl-C (exit 130)."""
+    from cardgames.engine.games.torqu import optimise
+
+    hook = sys.unraisablehook
+    monkeypatch.setattr(optimise._Search, "run", _search_meeting_ctrl_c_in_a_finalizer)
+    monkeypatch.setattr(optimise._Search, "value", _search_meeting_ctrl_c_in_a_finalizer)
+    result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
+    assert result.exit_code == 130 and "Aborted!" in result.stderr
+    assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
+    assert sys.unraisablehook is hook  # put back once the command ends
 
 
 def test_sigterm_inside_compiled_code_stays_a_sigterm(run_cli, monkeypatch):
