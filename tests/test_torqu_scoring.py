@@ -446,17 +446,19 @@ def test_optimum_equals_brute_force_under_any_points_validate_accepts(game, drag
 
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(POOL), min_size=1, max_size=10, unique=True), st.sampled_from([1, -1]),
-       st.booleans(), st.integers(1, 3))
-def test_optimum_with_a_probe_equals_brute_force(game, dragons, codes, sign, with_dragons, nodes):
+       st.booleans(), st.integers(1, 3), st.sampled_from([(), (1,), (20, 5, 1), (150, 60, 25)]))
+def test_optimum_with_a_probe_equals_brute_force(game, dragons, codes, sign, with_dragons, nodes, aspirations):
     """The probe (``optimise._Search``) runs only on large tableaux; here on every set, and cut
-    short after a node or three below each of the root's children, so that the search proper
-    often starts from a packing below the optimum (pruning by it must not lose the optimum)."""
+    short after a node or three below each of the root's children, so that the searches after it
+    often start from a packing below the optimum, asking for a few points more or not (pruning by
+    either must not lose the optimum)."""
     from unittest import mock
 
     from cardgames.engine.games.torqu import optimise
 
     g = dragons if with_dragons else game
-    with mock.patch.object(optimise, "PROBE_FROM_CARDS", 0), mock.patch.object(optimise, "PROBE_NODES", nodes):
+    with mock.patch.object(optimise, "PROBE_FROM_CARDS", 0), mock.patch.object(optimise, "PROBE_NODES", nodes), \
+            mock.patch.object(optimise, "ASPIRATIONS", aspirations):
         assert g.scorer.arrange(codes, sign)["score"] == g.scorer.value(codes, sign) == brute_force(g, codes, sign)
 
 
@@ -749,10 +751,93 @@ def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, w
 
     monkeypatch.setattr(optimise, "_kernels", Counting)
     probed = g.scorer.tableau_score(codes)
-    assert searches == [optimise.PROBE_NODES, 0]
+    after = len(searches)  # the probe, then the aspirations and perhaps the search proper
+    assert searches == [optimise.PROBE_NODES] + [0] * (after - 1) and after >= 2
     monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", size + 1)
     assert g.scorer.tableau_score(codes) == probed
-    assert searches == [optimise.PROBE_NODES, 0, 0]
+    assert searches[after:] == [0]
+
+
+def _searches_asked(monkeypatch, optimise) -> list[tuple[int, int, int]]:
+    """Record each call of the compiled search: (the probe's node limit, the value it prunes just
+    below, the value it returns)."""
+    kernels = optimise._kernels()
+    asked: list[tuple[int, int, int]] = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def search(self, *args):
+            result = kernels.search(*args)
+            asked.append((int(args[-5]), int(args[-4]), int(result[0])))
+            return result
+
+    monkeypatch.setattr(optimise, "_kernels", Recording)
+    return asked
+
+
+def test_the_aspirations_count_in_a_budget(game, monkeypatch):
+    """``score --budget`` bounds the nodes of the searches after the probe in all: an aspiration that
+    meets nothing leaves the search proper only what it did not use."""
+    from cardgames.engine.games.torqu import optimise
+
+    codes = drawn(game, 1, "bench/166", 60)
+    monkeypatch.setattr(optimise, "PROBE_NODES", 1)
+    kernels = optimise._kernels()
+    asked = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def search(self, *args):
+            result = kernels.search(*args)
+            asked.append((int(args[-5]), int(args[-2]), int(result[1]), int(result[3])))  # probe, most, length, nodes
+            values.append(int(result[0]))
+            return result
+
+    values: list[int] = []
+    monkeypatch.setattr(optimise, "_kernels", Recording)
+    monkeypatch.setattr(optimise, "ASPIRATIONS", ())
+    game.scorer.arrange(codes)
+    probe, best = values
+    monkeypatch.setattr(optimise, "ASPIRATIONS", ((best - probe) // optimise.QUARTER + 1,))  # above the optimum
+    asked.clear()
+    assert game.scorer.arrange(codes)["proven"]
+    (_, _, _, _), (_, _, _, spent), (_, _, _, proper) = asked
+    assert proper > 5
+    asked.clear()
+    result = game.scorer.arrange(codes, budget=spent + 5)
+    assert not result["proven"]
+    assert asked[1:3] == [(0, spent + 5, 0, spent), (0, 5, -1, 6)]  # the kernel stops one node past its limit
+
+
+def test_an_aspiration_met_is_the_optimum_and_the_searchs_arrangement(game, monkeypatch):
+    """After a probe that fell short, a search asking for more (``optimise.ASPIRATIONS``) that meets a
+    packing has met the optimum, with the arrangement the search alone returns, and the search proper
+    does not run; one that meets none leaves it to run; one above the ceiling is not asked."""
+    from cardgames.engine.games.torqu import optimise
+
+    codes = drawn(game, 1, "bench/166", 60)
+    monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 61)
+    alone = game.scorer.tableau_score(codes)
+    monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 44)
+    monkeypatch.setattr(optimise, "PROBE_NODES", 1)
+    monkeypatch.setattr(optimise, "ASPIRATIONS", ())
+    asked = _searches_asked(monkeypatch, optimise)
+    assert game.scorer.tableau_score(codes) == alone
+    (_, _, probe), (_, _, best) = asked
+    gap = (best - probe) // optimise.QUARTER
+    assert gap > 1, "the probe is to fall short here"
+    for aspirations, met in (((10**6, gap), True), ((gap + 1, 1), True), ((gap + 1,), False)):
+        asked.clear()
+        monkeypatch.setattr(optimise, "ASPIRATIONS", aspirations)
+        assert game.scorer.tableau_score(codes) == alone
+        targets = [probe + optimise.QUARTER * delta for delta in aspirations if delta < 10**6]
+        assert [known for _, known, _ in asked] == [0, *targets] + ([] if met else [probe])
+        assert asked[-1][2] == best  # the last aspiration asked meets the optimum, or else the search proper
+        assert met or asked[-2][2] == targets[-1] - 1  # the kernel's "none met"
 
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
     """The number side stops when its table is five eighths full; the search doubles the table and asks

@@ -603,7 +603,8 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, wild_step, chosen_out, probe, known,
            has_known, most, stop):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
-    specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it). The
+    specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it, the nodes
+    valued). The
     best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
     ``has_known`` (a value some packing reaches: the search then prunes by it from the start).
     With ``probe`` > 0 it is a probe: below each of the root's children it values at most that
@@ -677,7 +678,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             spent += 1
             nodes += 1
             if most and nodes > most:
-                return best, -1, tab
+                return best, -1, tab, nodes
             # the levels the bound needs; only the node's own packing could still ask for B(x, j) below
             known_lv[d, :] = False
             tab, b = _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds,
@@ -708,7 +709,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                     best, best_len, found = here, d, True
                     chosen_out[:d] = chosen[:d]
                     if stop:
-                        return best, best_len, tab
+                        return best, best_len, tab, nodes
             f_exact[d], f_here[d], f_k[d] = exact, here, f_start[d]
             slack[d, :] = -1
             if j == 0:  # the table's slacks (_slack_at); the others are computed when needed
@@ -776,7 +777,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
                 break
         else:
             if d == 0:
-                return best, best_len, tab
+                return best, best_len, tab, nodes
             d -= 1
             k = chosen[d]
             for t in range(sp_size[k]):

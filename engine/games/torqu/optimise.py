@@ -84,9 +84,19 @@ def first_table_slots(cards: int, wilds: int) -> int:
 # A probe before the search (issue 4's fifteenth pass, ``_Search``): at most PROBE_NODES nodes valued
 # below each of the root's children, for tableaux of PROBE_FROM_CARDS cards or more. Measured: 72 cards,
 # 200 tableaux, median 172 -> 141 ms and all 75 -> 60 s (40 nodes the same, 250 slower); 54 cards
-# faster, 44 the same, and four-player games (36 cards) 5-15 % slower with it, so not below 44.
-PROBE_NODES = 100
+# faster, 44 the same, and four-player games (36 cards) 5-15 % slower with it, so not below 44. Since
+# the thirty-first pass 30 nodes, not 100: with the aspirations below, the searches after the probe
+# make up for the worse packings it meets more than its own time costs (even 1 node a child takes most
+# of 100 nodes' time: valuing the root's children is the probe's cost, not its dives).
+PROBE_NODES = 30
 PROBE_FROM_CARDS = 44
+# After the probe, searches ask for a packing worth the probe's value plus each of ASPIRATIONS points in
+# turn, pruning below that value from the start, and the search proper runs only if none is met
+# (``_Search``; issue 4's thirty-first pass). Measured on the 72-card benchmark's 200 tableaux: the
+# probe met the optimum on 68, and fell short by 30 points at the median and by 140 or more on one in
+# ten; a search told the optimum from the start took 63.7 ms at the median and 23 s for all 200, the
+# search after the probe 105 ms and 39 s, one that fell 194 points short 1.19 s where told 0.05 s.
+ASPIRATIONS = (150, 60, 25)
 
 # A value alone (a game's scoring) is handed to CP-SAT (:mod:`.aggregate`) once the search has valued
 # VALUE_NODES nodes, with CPSAT_EFFORT deterministic seconds (``_Search._optimum``). Measured (issue 4's
@@ -388,7 +398,15 @@ class _Search:
     prunes by it from the start, its positions already in the table. The arrangement returned is
     the one the search alone returns: both return the first packing in the search's order whose
     value is the optimum (what is pruned below a known value could not reach it, and the first
-    optimal packing is still reached and, being above ``known`` - 1, taken). The same argument lets
+    optimal packing is still reached and, being above ``known`` - 1, taken).
+
+    The search after a probe that fell short of the optimum explores every node whose bound is above the
+    probe's value, far more than the optimum's proof needs (one 72-card tableau: 1.19 s against 0.05 s
+    told the optimum). So searches first ask for more: a search that prunes from the start below the
+    probe's value plus each of :data:`ASPIRATIONS` in turn, which is cheap when no packing is worth that
+    much and, when one is, meets the optimum and proves it (issue 4's thirty-first pass). It returns the
+    same arrangement, by the same argument: until it meets the first optimal packing in its order, its
+    best is below the optimum, so that packing's nodes are never pruned. The same argument lets
     a search still going after :data:`VALUE_NODES` nodes be told CP-SAT's optimum and stop at that
     packing (:meth:`_optimum`).
 
@@ -488,6 +506,13 @@ class _Search:
         assert found is not None, "a search without a node limit ends"
         return *found, True
 
+    def _aspirations(self) -> list[int]:
+        """The values the searches after the probe ask for in turn (see the class), in quarters: the
+        probe's value plus each of :data:`ASPIRATIONS`, none above ``ceiling``."""
+        assert self.probed is not None, "the aspirations follow the probe"
+        return [target for target in (self.probed + QUARTER * delta for delta in ASPIRATIONS)
+                if target <= self.ceiling]
+
     def _at_ceiling(self) -> bool:
         """Whether the best packing found is worth ``ceiling``, and so is the optimum (see ``ceiling``)."""
         return self.has_known and self.known == self.ceiling
@@ -509,32 +534,43 @@ class _Search:
     def _probe(self) -> tuple[int, list[int]]:
         """The probe (see the class): a good packing's value and specials, met within at most
         :data:`PROBE_NODES` nodes below each of the root's children."""
-        value, length, chosen = self._run(PROBE_NODES, 0, False, 0, False)
+        value, length, chosen, _ = self._run(PROBE_NODES, 0, False, 0, False)
         return value, chosen[:length]
 
-    def _run(self, probe: int, known: int, has_known: bool, most: int, stop: bool) -> tuple[int, int, list[int]]:
+    def _run(self, probe: int, known: int, has_known: bool, most: int,
+             stop: bool) -> tuple[int, int, list[int], int]:
         """One call of :func:`.kernels.search` on this problem, its table kept: (value, number of
-        specials or -1 if it gave up, the specials' buffer)."""
+        specials or -1 if it gave up, the specials' buffer, the nodes it valued)."""
         import numpy as np
 
         chosen_out = np.zeros(len(self.reals) // SET_SIZE + self.wilds + 2, np.int64)
-        value, length, self.side.tab = _kernels().search(*self.arrays, *self.side.arguments(), self.wild_step,
-                                                         chosen_out, probe, known, has_known, most, stop)
+        value, length, self.side.tab, nodes = _kernels().search(
+            *self.arrays, *self.side.arguments(), self.wild_step, chosen_out, probe, known, has_known, most, stop)
         # Python ints, also when NUMBA_DISABLE_JIT=1 runs the kernel as numpy code
-        return int(value), int(length), chosen_out.tolist()
+        return int(value), int(length), chosen_out.tolist(), int(nodes)
 
     def _solve(self, most: int = 0, stop: bool = False) -> tuple[int, list[int]] | None:
         """The optimum's value and the specials it takes (indices into ``self.specials``), or None
         if the search gave up after ``most`` nodes (0: never). Asked again, it prunes from the start
         just below the best packing it had found, so that it meets that packing again and knows its
-        specials should it be the optimum (the probe runs once). With ``stop`` it returns the first
-        packing worth ``self.known`` (see :func:`.kernels.search`)."""
+        specials should it be the optimum (the probe and the aspirations run once, their nodes
+        counted in ``most``). With ``stop`` it returns the first packing worth ``self.known`` (see
+        :func:`.kernels.search`)."""
         if self.known is None:
             self.known, self.has_known = 0, len(self.reals) + self.wilds >= PROBE_FROM_CARDS
             if self.has_known:
                 self.known = self.probed = self._probe()[0]
+                for target in self._aspirations():
+                    value, length, chosen, nodes = self._run(0, target, True, most, False)
+                    if value >= target:  # the optimum; or, if it gave up, a packing worth ``value``
+                        self.known = value
+                        return None if length < 0 else (value // QUARTER, chosen[:length])
+                    if most:
+                        most -= nodes
+                        if most <= 0:  # gave up (the kernel counts one node past ``most``) or none left
+                            return None
         stop = stop or self._at_ceiling()
-        value, length, chosen = self._run(0, self.known, self.has_known, most, stop)
+        value, length, chosen, _ = self._run(0, self.known, self.has_known, most, stop)
         if length < 0:  # gave up. Asked again, it prunes just below the best packing met so far, so it meets that
             # packing again: ``value``, or ``known`` if none beat it (the kernel then returns ``known`` - 1)
             self.known = max(self.known, value) if self.has_known else value
