@@ -93,9 +93,10 @@ PROBE_FROM_CARDS = 44
 # After the probe, searches ask for a packing worth the probe's value plus each of ASPIRATIONS points in
 # turn, pruning below that value from the start, and the search proper runs only if none is met
 # (``_Search``; issue 4's thirty-first pass). Measured on the 72-card benchmark's 200 tableaux: the
-# probe met the optimum on 68, and fell short by 30 points at the median and by 140 or more on one in
-# ten; a search told the optimum from the start took 63.7 ms at the median and 23 s for all 200, the
-# search after the probe 105 ms and 39 s, one that fell 194 points short 1.19 s where told 0.05 s.
+# probe (at 100 nodes) met the optimum on 68, and fell short by 30 points at the median and by 140 or
+# more on one in ten; a search told the optimum from the start took 63.7 ms at the median and 23 s for
+# all 200, the search after the probe 105 ms and 39 s (one 194 points short: 1.19 s, told 0.05 s). With
+# these, alternated with the previous code: median 94-109 -> 86-93 ms, p99 0.99-1.18 -> 0.82-0.86 s.
 ASPIRATIONS = (150, 60, 25)
 
 # A value alone (a game's scoring) is handed to CP-SAT (:mod:`.aggregate`) once the search has valued
