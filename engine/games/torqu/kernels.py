@@ -604,8 +604,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            has_known, most, stop):
     """The branch and bound over specials (``optimise._Search``): returns (best value, number of
     specials in ``chosen_out``, the number side's table: ``tab`` or a larger copy of it, the nodes
-    valued). The
-    best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
+    valued). The best is minus infinity until the root is valued (``found``), or ``known`` - 1 with
     ``has_known`` (a value some packing reaches: the search then prunes by it from the start).
     With ``probe`` > 0 it is a probe: below each of the root's children it values at most that
     many nodes, which finds a good packing quickly, not a proven best (``optimise._Search``).
