@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 import orjson
 import pytest
@@ -728,6 +729,38 @@ def test_arrangement_does_not_depend_on_what_was_scored_before(game):
     assert game.scorer.tableau_score(list(reversed(codes))) == fresh
 
 
+class KernelCall(NamedTuple):
+    """One call of the compiled search, as :func:`record_searches` keeps it."""
+
+    probe: int  # the probe's node limit (0: a search, not a probe)
+    known: int  # the value it prunes just below, with ``has_known``
+    most: int  # its node limit (0: none)
+    value: int  # what it returned: the best value ...
+    length: int  # ... the number of specials, -1 if it gave up ...
+    nodes: int  # ... and the nodes it valued
+
+
+def record_searches(monkeypatch) -> list[KernelCall]:
+    """Every call of :func:`.kernels.search` from now on, in order."""
+    from cardgames.engine.games.torqu import optimise
+
+    kernels = optimise._kernels()
+    calls: list[KernelCall] = []
+
+    class Recording:
+        def __getattr__(self, name):
+            return getattr(kernels, name)
+
+        def search(self, *args):
+            result = kernels.search(*args)
+            calls.append(KernelCall(int(args[-5]), int(args[-4]), int(args[-2]), int(result[0]), int(result[1]),
+                                    int(result[3])))
+            return result
+
+    monkeypatch.setattr(optimise, "_kernels", Recording)
+    return calls
+
+
 @pytest.mark.parametrize(("k", "size", "with_dragons"), [(0, 48, False), (1, 56, False), (2, 64, True), (3, 60, True)])
 def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, with_dragons):
     """A large tableau is probed before it is searched (``optimise._Search``); the arrangement must
@@ -738,43 +771,13 @@ def test_the_probe_changes_no_arrangement(game, dragons, monkeypatch, k, size, w
     cards = list(range(len(g.deck)))
     Rng(5, f"probe/{k}").shuffle(cards)
     codes = cards[:size]
-    searches = []
-    kernels = optimise._kernels()
-
-    class Counting:
-        def __getattr__(self, name):
-            return getattr(kernels, name)
-
-        def search(self, *args):
-            searches.append(args[-5])  # the probe's node limit: 0 for the search proper
-            return kernels.search(*args)
-
-    monkeypatch.setattr(optimise, "_kernels", Counting)
+    calls = record_searches(monkeypatch)
     probed = g.scorer.tableau_score(codes)
-    after = len(searches)  # the probe, then the aspirations and perhaps the search proper
-    assert searches == [optimise.PROBE_NODES] + [0] * (after - 1) and after >= 2
+    after = len(calls)  # the probe, then the aspirations and perhaps the search proper
+    assert [c.probe for c in calls] == [optimise.PROBE_NODES] + [0] * (after - 1) and after >= 2
     monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", size + 1)
     assert g.scorer.tableau_score(codes) == probed
-    assert searches[after:] == [0]
-
-
-def _searches_asked(monkeypatch, optimise) -> list[tuple[int, int, int]]:
-    """Record each call of the compiled search: (the probe's node limit, the value it prunes just
-    below, the value it returns)."""
-    kernels = optimise._kernels()
-    asked: list[tuple[int, int, int]] = []
-
-    class Recording:
-        def __getattr__(self, name):
-            return getattr(kernels, name)
-
-        def search(self, *args):
-            result = kernels.search(*args)
-            asked.append((int(args[-5]), int(args[-4]), int(result[0])))
-            return result
-
-    monkeypatch.setattr(optimise, "_kernels", Recording)
-    return asked
+    assert [c.probe for c in calls[after:]] == [0]
 
 
 def test_the_aspirations_count_in_a_budget(game, monkeypatch):
@@ -784,33 +787,20 @@ def test_the_aspirations_count_in_a_budget(game, monkeypatch):
 
     codes = drawn(game, 1, "bench/166", 60)
     monkeypatch.setattr(optimise, "PROBE_NODES", 1)
-    kernels = optimise._kernels()
-    asked = []
-
-    class Recording:
-        def __getattr__(self, name):
-            return getattr(kernels, name)
-
-        def search(self, *args):
-            result = kernels.search(*args)
-            asked.append((int(args[-5]), int(args[-2]), int(result[1]), int(result[3])))  # probe, most, length, nodes
-            values.append(int(result[0]))
-            return result
-
-    values: list[int] = []
-    monkeypatch.setattr(optimise, "_kernels", Recording)
+    calls = record_searches(monkeypatch)
     monkeypatch.setattr(optimise, "ASPIRATIONS", ())
     game.scorer.arrange(codes)
-    probe, best = values
+    probe, best = (c.value for c in calls)
     monkeypatch.setattr(optimise, "ASPIRATIONS", ((best - probe) // optimise.QUARTER + 1,))  # above the optimum
-    asked.clear()
+    calls.clear()
     assert game.scorer.arrange(codes)["proven"]
-    (_, _, _, _), (_, _, _, spent), (_, _, _, proper) = asked
-    assert proper > 5
-    asked.clear()
-    result = game.scorer.arrange(codes, budget=spent + 5)
+    _, aspiration, proper = calls
+    assert aspiration.length == 0 and proper.nodes > 5
+    calls.clear()
+    result = game.scorer.arrange(codes, budget=aspiration.nodes + 5)
     assert not result["proven"]
-    assert asked[1:3] == [(0, spent + 5, 0, spent), (0, 5, -1, 6)]  # the kernel stops one node past its limit
+    assert [(c.most, c.length, c.nodes) for c in calls[1:3]] == [(aspiration.nodes + 5, 0, aspiration.nodes),
+                                                                 (5, -1, 6)]  # the kernel stops one node past its limit
 
 
 def test_an_aspiration_met_is_the_optimum_and_the_searchs_arrangement(game, monkeypatch):
@@ -825,19 +815,19 @@ def test_an_aspiration_met_is_the_optimum_and_the_searchs_arrangement(game, monk
     monkeypatch.setattr(optimise, "PROBE_FROM_CARDS", 44)
     monkeypatch.setattr(optimise, "PROBE_NODES", 1)
     monkeypatch.setattr(optimise, "ASPIRATIONS", ())
-    asked = _searches_asked(monkeypatch, optimise)
+    calls = record_searches(monkeypatch)
     assert game.scorer.tableau_score(codes) == alone
-    (_, _, probe), (_, _, best) = asked
+    probe, best = (c.value for c in calls)
     gap = (best - probe) // optimise.QUARTER
     assert gap > 1, "the probe is to fall short here"
     for aspirations, met in (((10**6, gap), True), ((gap + 1, 1), True), ((gap + 1,), False)):
-        asked.clear()
+        calls.clear()
         monkeypatch.setattr(optimise, "ASPIRATIONS", aspirations)
         assert game.scorer.tableau_score(codes) == alone
         targets = [probe + optimise.QUARTER * delta for delta in aspirations if delta < 10**6]
-        assert [known for _, known, _ in asked] == [0, *targets] + ([] if met else [probe])
-        assert asked[-1][2] == best  # the last aspiration asked meets the optimum, or else the search proper
-        assert met or asked[-2][2] == targets[-1] - 1  # the kernel's "none met"
+        assert [c.known for c in calls] == [0, *targets] + ([] if met else [probe])
+        assert calls[-1].value == best  # the last aspiration asked meets the optimum, or else the search proper
+        assert met or calls[-2].value == targets[-1] - 1  # the kernel's "none met"
 
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
     """The number side stops when its table is five eighths full; the search doubles the table and asks
@@ -1185,22 +1175,11 @@ def test_a_budget_bounds_every_search_when_the_probe_found_the_best(game, monkey
     the probe's value, which need not meet it for any number of nodes."""
     from cardgames.engine.games.torqu import optimise
 
-    kernels = optimise._kernels()
-    limits = []
-
-    class Counting:
-        def __getattr__(self, name):
-            return getattr(kernels, name)
-
-        def search(self, *args):
-            limits.append((args[-5], args[-2]))  # the probe's node limit, the search proper's
-            return kernels.search(*args)
-
-    monkeypatch.setattr(optimise, "_kernels", Counting)
+    calls = record_searches(monkeypatch)
     codes = drawn(game, 7, "budget/44", 44)
     result = game.scorer.arrange(codes, budget=1)
     assert not result["proven"]
-    assert limits == [(optimise.PROBE_NODES, 0), (0, 1), (optimise.PROBE_NODES, 0)]
+    assert [(c.probe, c.most) for c in calls] == [(optimise.PROBE_NODES, 0), (0, 1), (optimise.PROBE_NODES, 0)]
 
 
 def test_a_budget_past_the_cpsat_handover_goes_on_searching(game, monkeypatch):
