@@ -124,13 +124,20 @@ def _ctrl_c_in_finalizers() -> Iterator[None]:
 
 def _interrupt_main_soon() -> None:
     """Send SIGINT to the main thread after a moment (:func:`_ctrl_c_in_finalizers`): a signal, not
-    ``_thread.interrupt_main``, so that a main thread blocked in a wait wakes to it."""
+    ``_thread.interrupt_main``, so that a main thread blocked in a wait wakes to it. Windows has no
+    signals between threads: there the interrupt is only flagged, raised when the main thread next runs
+    Python code."""
     import signal
     import threading
     import time
 
     time.sleep(0.05)
-    signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+    else:
+        import _thread
+
+        _thread.interrupt_main()
 
 
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
