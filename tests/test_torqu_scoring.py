@@ -829,6 +829,7 @@ def test_an_aspiration_met_is_the_optimum_and_the_searchs_arrangement(game, monk
         assert calls[-1].value == best  # the last aspiration asked meets the optimum, or else the search proper
         assert met or calls[-2].value == targets[-1] - 1  # the kernel's "none met"
 
+
 def test_a_search_that_outgrows_its_tables_gives_the_same_arrangement(game, monkeypatch):
     """The number side stops when its table is five eighths full; the search doubles the table and asks
     again, where it was. From two slots on, that happens at every depth of the search."""
