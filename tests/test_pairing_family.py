@@ -139,6 +139,24 @@ def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
     assert wizards.pairs(wizards.deck.code("1C"), wizards.deck.code("KD"))  # 1 + 16 = 17
 
 
+@pytest.mark.parametrize("game_id", ["castle", "eiffel-tower", "wizards-tower"])
+def test_each_class_has_the_one_partner_the_match_rule_gives(game_id):
+    """``partner``, which every solver stage reads, is the class whose cards a class's cards go onto: the
+    match rule's, seen through ``pairs`` (a Fool or Wizard has none: it goes onto anything)."""
+    game = load_game(game_id)
+    for card, cls in enumerate(game.card_class):
+        onto = {game.card_class[top] for top in range(len(game.deck)) if game.pairs(top, card)} - {WILD}
+        assert onto == (set(game.card_class) - {WILD} if cls == WILD else {game.partner[cls]})
+        assert game.partner_of[card] == game.partner[cls]
+    code = game.deck.code
+    if game_id == "castle":
+        assert game.partner[game.card_class[code("VII")]] == game.card_class[code("XV")]  # 7 + 15 = 22
+        assert game.partner[game.card_class[code("XI")]] == game.card_class[code("XI")]
+        assert game.partner[WILD] == WILD
+    elif game_id == "eiffel-tower":
+        assert game.partner[game.card_class[code("3C")]] == game.card_class[code("JH")]  # 3 + 11 = 14
+
+
 def test_a_wild_topped_row_takes_any_card_and_a_wild_card_goes_on_any_row():
     """Wizard's Tower (wild cards, no row cap): a 12 (C) goes on a 5 (5 + 12 = 17) or on a Wizard,
     not on a 6; a Wizard goes on every row."""

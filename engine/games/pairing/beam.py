@@ -106,7 +106,7 @@ def beam_line(solver: Any, state: PairingState, width: int, stop: int) -> Beam:
                 if waste:
                     kinds = plays(waste, counts)
                     top = waste[-1]
-                    forced = bool(kinds) and game.simple and (left[idx][top] == 0 or accepts[top] == {WILD, top})
+                    forced = bool(kinds) and game.simple and (left[idx][top] == 0 or game.partner[top] == top)
                     for k in kinds:
                         child = after(waste, counts, k)
                         if child not in seen:

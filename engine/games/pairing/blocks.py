@@ -273,11 +273,6 @@ def _relation_lost(seq: list[int], tops: list[int], partner: list[int], cap: int
     return verdict == 1, int(stored)
 
 
-def _partners(game: PairingGame) -> list[int]:
-    """Each class's partner class, ``WILD`` for none (and for the wild class itself)."""
-    return [WILD] + [max(game.accepts[c] - {WILD}, default=WILD) for c in range(1, len(game.accepts))]
-
-
 def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, int]:
     """(lost?, pairs stored): is ``state`` proven lost by the block relation (the module's
     docstring)? False also when the relation is won (a win is found elsewhere, with its line),
@@ -287,12 +282,12 @@ def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, 
     if not game.nested_blocks:
         return False, 0
     seq = [game.card_class[c] for c in state.waste + state.stock[state.next:]]
-    return _relation_lost(seq, list(state.tops), _partners(game), game.waste_cap, effort)
+    return _relation_lost(seq, list(state.tops), list(game.partner), game.waste_cap, effort)
 
 
 def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
     """The pairs of classes that go onto each other (a class without a partner alone), in class order."""
-    partner = _partners(game)
+    partner = game.partner
     return sorted({tuple(sorted({c, partner[c]} - {WILD})) for c in range(1, len(partner))})
 
 
@@ -304,7 +299,7 @@ def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effor
     game = state.game
     pairs = list(pairs)
     kept = sorted(c for pair in pairs for c in pair)
-    partner = _partners(game)
+    partner = game.partner
     if any(partner[c] not in kept and partner[c] != WILD for c in kept):
         raise ValueError(f"a projection keeps pairs whole, not {pairs}")
     number = {c: k for k, c in enumerate(kept, 1)}  # 0 stays the wild class, len(kept) + 1 the dead rows

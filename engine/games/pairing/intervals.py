@@ -44,7 +44,7 @@ class IntervalSolver:
         self.nodes = 0
         card_class, accepts = game.card_class, game.accepts
         classes = len(accepts)
-        partner = [max(acc) for acc in accepts]  # WILD (0) when a class has no partner
+        partner = game.partner
         group_rows = [0] * classes  # rows per pair group, the group named by its smaller class
         group_low = [0] * classes  # rows of each pair group topped by its lower class
         for top in state.tops:

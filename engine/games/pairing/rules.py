@@ -73,7 +73,7 @@ class PairingGame(Game):
         if self.deck.id in pysolfc.DECKS:
             self.RNG_MODES = RNG_MODES
         self.plays = tuple(Play(r) for r in range(self.num_rows))
-        self.card_class, self.accepts = self._pair_classes()
+        self.card_class, self.accepts, self.partner = self._pair_classes()
         self.has_wilds = any(c == WILD for c in self.card_class)
         # Fast path for the common case (no wild cards, no row cap): the rows a card may go on
         # are exactly those topped by its one partner class (class 0 is empty when there are
@@ -85,10 +85,12 @@ class PairingGame(Game):
         # Wild cards and no row cap: the block relation of a projection onto a few pairs and every wild card,
         # whose loss is the deal's, is worth asking (blocks.projections_lost).
         self.wild_projections = self.has_wilds and self.row_cap is None
-        self.partner_of = tuple(max(self.accepts[c]) for c in self.card_class)
+        self.partner_of = tuple(self.partner[c] for c in self.card_class)
 
-    def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...]]:
-        """Class of each card code, and for each class the row-top classes it may go onto."""
+    def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...]]:
+        """Class of each card code; for each class the row-top classes it may go onto, and its partner
+        class, the one whose cards it goes onto and that go onto it (``WILD`` for none, and for the wild
+        class itself): the one place the match rule is read, every solver stage takes it from here."""
         keys: dict[tuple[str, int], int] = {}
         card_class = []
         for card in self.deck.cards:
@@ -97,12 +99,11 @@ class PairingGame(Game):
                 continue
             key = (card.attrs.get("family", SUITED), card.value)
             card_class.append(keys.setdefault(key, len(keys) + 1))
-        every = frozenset(range(len(keys) + 1))
-        accepts = [every]
+        partners = [WILD]
         for (family, value), _ in sorted(keys.items(), key=lambda kv: kv[1]):
-            partner = keys.get((family, self.matches.get(family, 0) - value))
-            accepts.append(frozenset({WILD} if partner is None else {WILD, partner}))
-        return tuple(card_class), tuple(accepts)
+            partners.append(keys.get((family, self.matches.get(family, 0) - value), WILD))
+        accepts = [frozenset(range(len(keys) + 1))] + [frozenset({WILD, p}) for p in partners[1:]]
+        return tuple(card_class), tuple(accepts), tuple(partners)
 
     def pairs(self, top: int, card: int) -> bool:
         """May card ``card`` go onto a row whose top card is ``top``?"""

@@ -182,12 +182,10 @@ class Solver:
         self.sat_effort = SAT_EFFORT if sat_effort is None else sat_effort
         self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
         card_class = game.card_class
-        classes = sorted(set(card_class) | {c for acc in game.accepts[1:] for c in acc if c != WILD})
+        partner = game.partner
+        classes = sorted(set(card_class) | set(partner[1:]) - {WILD})
         # a pair group is named by its smaller class; the wild class is its own group
-        self.group = [0] * len(game.accepts)
-        for c in range(1, len(game.accepts)):
-            partners = [p for p in game.accepts[c] if p != WILD]
-            self.group[c] = min([c, *partners])
+        self.group = [0] + [c if partner[c] == WILD else min(c, partner[c]) for c in range(1, len(partner))]
         self.groups = sorted({self.group[c] for c in classes if c != WILD})
         # each pair group's (lower, upper) class; one class twice for a class that pairs with itself
         self.classes_of = {g: (g, max(c for c in classes if c != WILD and self.group[c] == g)) for g in self.groups}
@@ -756,7 +754,7 @@ class Solver:
                 for c in range(1, len(accepts)):
                     places[c][r] = free
                 continue
-            partner = max(accepts[top])
+            partner = game.partner[top]
             if partner != WILD:
                 places[partner][r] += (free + 1) // 2
                 places[top][r] += free // 2

@@ -84,18 +84,15 @@ def slots_given(state: PairingState, firsts: list[int], opened: frozenset[int] =
     least as much room as the real row it landed on (the projection stops using that row); the new rows
     only add moves. So when this position is lost for every choice of ``firsts``, so is ``state``."""
     game = state.game
-    card_class, accepts = game.card_class, game.accepts
+    card_class, partner = game.card_class, game.partner
 
     def code(cls: int) -> int:
         return card_class.index(cls)
 
-    def partner(cls: int) -> int:
-        return max(a for a in accepts[cls] if a != WILD)
-
     given = iter(enumerate(firsts))
     filler = code(next(c for c in card_class if c != WILD))  # a full row's top: it takes nothing anyway
     rows = [list(row) if card_class[row[-1]] != WILD else row[:-1] + [filler] if len(row) >= game.row_cap
-            else row[:-1] + [code(partner(next(given)[1]))] for row in state.rows]
+            else row[:-1] + [code(partner[next(given)[1]])] for row in state.rows]
 
     def replaced(cards: list[int]) -> list[int]:
         out = []
@@ -103,10 +100,10 @@ def slots_given(state: PairingState, firsts: list[int], opened: frozenset[int] =
             if card_class[c] == WILD:
                 slot, first = next(given)
                 if slot in opened:
-                    rows.append([code(first), code(partner(first))])
+                    rows.append([code(first), code(partner[first])])
                     continue
                 rows.append([code(first)])
-                c = code(partner(first))
+                c = code(partner[first])
             out.append(c)
         return out
 
