@@ -34,7 +34,8 @@ def target_problem(path: str | Path) -> str | None:
         return "a file name, not a folder, is needed"
     folder = os.path.dirname(os.path.realpath(path))
     if not os.path.isdir(folder):  # a symlink's own folder exists: name its target's
-        return f"there is no folder {folder if os.path.islink(path) else os.path.dirname(path)}"
+        named = folder if os.path.islink(path) else os.path.dirname(path)
+        return f"{named} is a file, not a folder" if os.path.exists(folder) else f"there is no folder {named}"
     written_straight = os.path.exists(path) and not os.path.isfile(path)  # a device, a pipe
     if not written_straight and not os.access(folder, os.W_OK | os.X_OK):  # the temporary file goes there
         return f"the folder {os.path.dirname(path) or '.'} is not writable"

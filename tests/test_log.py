@@ -472,11 +472,12 @@ def test_a_missing_folder_is_named_as_given(tmp_path, monkeypatch):
 
 
 def test_a_file_where_a_folder_belongs_is_no_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """``notes.txt/g.json`` where notes.txt is a file: there is no folder notes.txt (it exists, but is
-    not a folder, so not one that is merely unwritable)."""
+    """``notes.txt/g.json`` where notes.txt is a file: said so, not "there is no folder notes.txt", which
+    sends the user looking for a missing folder, nor an unwritable folder."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "notes.txt").write_text("x")
-    assert target_problem("notes.txt/g.json") == "there is no folder notes.txt"
+    assert target_problem("notes.txt/g.json") == "notes.txt is a file, not a folder"
+    assert target_problem("notes.txt/sub/g.json") == "there is no folder notes.txt/sub"
 
 
 def _nested(depth: int) -> Any:
