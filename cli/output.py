@@ -72,5 +72,8 @@ def _cell(value: Any) -> Any:
 
 
 def message(text: str) -> None:
-    """A message for the user (not data): stderr."""
-    click.echo(text, err=True)
+    """A message for the user (not data): stderr, in one line as errors are (a file name it names
+    may hold a line break or a terminal escape)."""
+    from cardgames.engine.wording import one_line  # here, not at import: `--help` loads no engine module
+
+    click.echo(one_line(text), err=True)

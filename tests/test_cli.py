@@ -632,6 +632,15 @@ def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
         assert run_cli("replay", str(log)).exit_code == 0
 
 
+def test_a_message_naming_a_file_with_a_line_break_is_one_line(run_cli, tmp_path):
+    """A message, like an error, escapes what would break its line or drive the terminal: the file is
+    written under its own name, the message names it in one line."""
+    log = tmp_path / "bad\nname\x1b.json"
+    result = run_cli("simulate", "--game", "eiffel-tower", "--seed", "3", "--log", str(log))
+    assert result.exit_code == 0 and log.exists()
+    assert result.stderr == f"log written to {tmp_path}/bad\\nname\\x1b.json\n"
+
+
 @pytest.mark.parametrize("args", [
     ("replay", "{d}"),
     ("simulate", "--game", "eiffel-tower", "--seed", "1", "--log", "{d}"),
