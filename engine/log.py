@@ -33,6 +33,7 @@ MAX_NESTING = 32
 _REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
              "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
              "result": dict, "engine_version": str}
+_KIND_NAMES = {str: "a string", int: "an integer", list: "a list", dict: "a mapping"}
 
 
 def build_log(game: "Game", run: "Playthrough") -> dict[str, Any]:
@@ -91,7 +92,9 @@ def read_log(path: str | Path) -> dict[str, Any]:
         if key not in data:
             raise LogError(f"{label}: missing field {key!r}")
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
-            raise LogError(f"{label}: field {key!r} has the wrong type")
+            wanted = " or ".join(_KIND_NAMES[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
+            # a whole number past 64 bits reaches here as a float (orjson), so it is shown as one
+            raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {_short(data[key])}")
     for key in ("variants", "agents"):
         if not all(isinstance(name, str) for name in data[key]):
             raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")

@@ -327,6 +327,19 @@ def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
         read_log(path)
 
 
+@pytest.mark.parametrize("text, said", [
+    (b"18446744073709551616", "an integer or a string is needed, not 1.8446744073709552e+19"),
+    (b"7.5", "an integer or a string is needed, not 7.5"),
+    (b"[7]", "an integer or a string is needed, not [7]")])
+def test_a_seed_of_the_wrong_type_is_shown(tmp_path, log, text, said):
+    """The message says what a field needs and shows what it got: a seed one past 2**64 - 1, which the JSON
+    reader can only take as a float, is seen to be that number, not merely "the wrong type"."""
+    path = tmp_path / "bad.json"
+    path.write_bytes(dumps({**log, "seed": 0}).replace(b'"seed": 0', b'"seed": ' + text))
+    with pytest.raises(LogError, match=re.escape(f"field 'seed' has the wrong type: {said}")):
+        read_log(path)
+
+
 @pytest.mark.parametrize("value", [None, 5, True, 1.5, "abc", {}])
 def test_actions_that_are_not_a_list_have_the_wrong_type(tmp_path, log, value):
     """``actions`` of null, a number or true is said to have the wrong type, like a string or a mapping (a
