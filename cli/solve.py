@@ -62,11 +62,9 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     and the block relation's stored pairs included), seconds.
     """
     from cardgames.engine.batch.seeds import parse_range
-    from cardgames.engine.core import Playthrough
     from cardgames.engine.errors import CardgamesError
-    from cardgames.engine.files import check_target, write_atomic
+    from cardgames.engine.files import check_target
     from cardgames.engine.games.pairing.solver import Solver
-    from cardgames.engine.log import build_log, dumps
 
     if (seed is None) == (seeds is None):
         raise click.UsageError("give exactly one of --seed S or --seeds A-B")
@@ -84,7 +82,28 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         span.check(game, rng)
         chosen = (span.seed(n, rng) for n in range(span.start, span.stop + 1))
     solver = Solver(game, budget, sat_effort)
-    rows = []
+    rows: list[dict] = []
+    try:
+        to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path)
+    except KeyboardInterrupt:  # a long range's finished verdicts are not lost (jsonl has written them already)
+        if seed is None and fmt != "jsonl" and rows:
+            _emit(rows, fmt, True)
+            message(f"interrupted after {len(rows)} deals: the verdicts above are theirs")
+        raise
+    if to_emit:
+        _emit(rows, fmt, seed is None)
+
+
+def _solve_each(game, solver, chosen: Iterable[int | str], rng: str, rows: list[dict], fmt: str,
+                log_path: str | None) -> bool:
+    """Solve each deal of ``chosen`` in turn, its verdict appended to ``rows`` (and written at once in
+    ``jsonl``), the winning line written with ``--log`` (a single deal); whether the verdicts are still to
+    be written (not when the log took stdout)."""
+    from cardgames.engine.core import Playthrough
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.files import write_atomic
+    from cardgames.engine.log import build_log, dumps
+
     for s in chosen:
         canonical = game.check_seed(s, rng)
         state = game.new_state(canonical, rng)
@@ -96,7 +115,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         if log_path is not None:
             if not solution.winnable:
                 if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
-                    _emit(rows, fmt, seed is None)
+                    _emit(rows, fmt, False)
                 why = "not winnable" if solution.winnable is False else "undecided within the budget"
                 raise CardgamesError(f"{game.id} seed {s} is {why}: no winning line to write")
             history = []
@@ -108,14 +127,14 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
                 emit_json(build_log(game, run))
                 verdict = dumps(rows[-1], pretty=False).decode().strip()
                 message(f"winning line ({len(history)} moves) written to stdout; {verdict}")
-                return
+                return False
             write_atomic(log_path, dumps(build_log(game, run)))
             message(f"winning line ({len(history)} moves) written to {log_path}")
-    _emit(rows, fmt, seed is None)
+    return True
 
 
 def _emit(rows: list[dict], fmt: str, many: bool) -> None:
-    """The verdicts, once all are in (``jsonl`` writes each as it comes)."""
+    """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes)."""
     if fmt == "json":
         emit_json(rows if many else rows[0])
     elif fmt == "text":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 from pathlib import Path
 
@@ -223,6 +224,32 @@ def test_a_ranges_summary_counts_lost_deals_apart_from_undecided_ones(run_cli):
     """Seeds 1-4 are decided (1 and 2 lost, 3 and 4 won): a lost deal is no win and is not undecided."""
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
     assert result.exit_code == 0 and result.stderr == "2/4 winnable, 0 undecided\n"
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])
+def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch, fmt):
+    """Ctrl-C in the third deal of a range: the two verdicts reached are written (a table or a JSON list
+    of them; jsonl had written each already), said to be those of an interrupted run, and the exit is 130."""
+    from cardgames.engine.games.pairing.solver import Solver
+
+    solve, calls = Solver.solve, []
+
+    def interrupted_third(self, state):
+        calls.append(state)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return solve(self, state)
+
+    monkeypatch.setattr(Solver, "solve", interrupted_third)
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", fmt)
+    assert result.exit_code == 130
+    shown = (orjson.loads(result.stdout) if fmt == "json" else
+             [orjson.loads(line) for line in result.stdout.splitlines()] if fmt == "jsonl" else None)
+    if shown is None:
+        assert re.findall(r"^eiffel-tower +(\d+) +False", result.stdout, re.M) == ["1", "2"]  # the table's rows
+    else:
+        assert [(row["seed"], row["winnable"]) for row in shown] == [(1, False), (2, False)]
+    assert ("interrupted after 2 deals" in result.stderr) is (fmt != "jsonl")
 
 
 @pytest.mark.parametrize("option,value", [("--budget", "0"), ("--sat-effort", "-1"), ("--sat-effort", "-0.5")])
