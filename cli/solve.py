@@ -47,6 +47,11 @@ class _SolverHelp(click.Option):
                    "work, the same on every machine) for each of its two searches (single, then portfolio); then "
                    "only the block relation's refutations remain, in games with wild cards and no row cap "
                    "(default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
+@click.option("--refute-effort", type=click.IntRange(0), default=None, metavar="N",
+              help="The most work each refutation stage of games with wild cards may do, which neither --budget "
+                   "nor --sat-effort limits: the pairs a block relation stores, the positions the wild-row bound "
+                   "searches (default: each stage's own effort; 0: none of them). With those two, it bounds a "
+                   "deal's time.")
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
                    "the verdict then going to stderr).")
@@ -54,7 +59,7 @@ class _SolverHelp(click.Option):
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
               variants: tuple[str, ...], rng: str, budget: int | None, sat_effort: float | None,
-              log_path: str | None, fmt: str) -> None:
+              refute_effort: int | None, log_path: str | None, fmt: str) -> None:
     """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
 
     Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out, and the
@@ -81,7 +86,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         span = parse_range(seeds)
         span.check(game, rng)
         chosen = (span.seed(n, rng) for n in range(span.start, span.stop + 1))
-    solver = Solver(game, budget, sat_effort)
+    solver = Solver(game, budget, sat_effort, refute_effort)
     rows: list[dict] = []
     try:
         to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path)

@@ -252,7 +252,8 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     assert ("interrupted after 2 deals" in result.stderr) is (fmt != "jsonl")
 
 
-@pytest.mark.parametrize("option,value", [("--budget", "0"), ("--sat-effort", "-1"), ("--sat-effort", "-0.5")])
+@pytest.mark.parametrize("option,value", [("--budget", "0"), ("--sat-effort", "-1"), ("--sat-effort", "-0.5"),
+                                          ("--refute-effort", "-1")])
 def test_solve_refuses_a_budget_below_one_and_a_negative_effort(run_cli, option: str, value: str) -> None:
     """A node budget of 0 or a negative CP-SAT effort is a usage error (exit 2, one line naming the
     option), before any deal is searched."""

@@ -173,13 +173,19 @@ class _SearchMemo:
 class Solver:
     """Solves positions of one game; build once per game, call :meth:`solve` per position."""
 
-    def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float | None = None):
+    def __init__(self, game: PairingGame, budget: int | None = None, sat_effort: float | None = None,
+                 refute_effort: int | None = None):
         """``budget``: nodes per position; None for the default (``DEFAULT_BUDGET``, or
         ``SEARCH_ONLY_BUDGET`` for games with wild cards, which have no interval stage).
         ``sat_effort``: the CP-SAT stage's deterministic seconds per search (``cpsat.SEARCHES``) and
-        position; 0 for none, None for ``SAT_EFFORT``."""
+        position; 0 for none, None for ``SAT_EFFORT``. ``refute_effort``: the most work each refutation
+        stage of :meth:`solve` may do, below its own effort: the pairs a block relation stores (a
+        projection's, the whole deal's: ``blocks.py``), the positions the wild-row bound's queries and
+        stages take (``wildrows.py``); 0 for none of those stages, None for their own efforts alone.
+        With the other two it bounds a position's work: neither of them limits these stages."""
         self.game = game
         self.sat_effort = SAT_EFFORT if sat_effort is None else sat_effort
+        self.refute_effort = refute_effort
         self.budget = budget if budget is not None else SEARCH_ONLY_BUDGET if game.has_wilds else DEFAULT_BUDGET
         card_class = game.card_class
         partner = game.partner
@@ -212,52 +218,56 @@ class Solver:
         start = time.perf_counter()
         wild_blocks = self.game.has_wilds and self.game.nested_blocks
         early = 0
-        if wild_blocks:  # numba, which the block relation loads, is loaded for the wild-row bound anyway
-            from .blocks import EARLY_EFFORT, blocks_lost
+        if wild_blocks and self.refute_effort != 0:  # numba, which the block relation loads, is loaded anyway
+            from .blocks import EARLY_EFFORT, blocks_lost  # (for the wild-row bound)
 
-            lost, early = blocks_lost(state, EARLY_EFFORT)
+            lost, early = blocks_lost(state, self._refute_effort(EARLY_EFFORT))
             if lost:
                 return Solution(False, early, time.perf_counter() - start)
         staged = self._staged(state)
         solution = Solution(staged.winnable, early + staged.nodes, time.perf_counter() - start, staged.line)
-        if solution.winnable is None and wild_blocks:
+        if solution.winnable is None and wild_blocks and self.refute_effort != 0:
             lost, nodes = self.wild_rows_short(state)
             solution = Solution(False if lost else None, solution.nodes + nodes, time.perf_counter() - start)
         if solution.winnable is None and self.sat_effort:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
-        if solution.winnable is None and self.game.wild_projections:  # imported only now: numba loads slowly
-            from .blocks import projections_lost
+        if solution.winnable is None and self.game.wild_projections and self.refute_effort != 0:
+            from .blocks import PROJECTION_EFFORT, projections_lost  # imported only now: numba loads slowly
 
-            lost, stored = projections_lost(state)
+            lost, stored = projections_lost(state, effort=self._refute_effort(PROJECTION_EFFORT))
             solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
-        if solution.winnable is None and self.game.nested_blocks:
-            from .blocks import blocks_lost
+        if solution.winnable is None and self.game.nested_blocks and self.refute_effort != 0:
+            from .blocks import BLOCK_EFFORT, blocks_lost
 
-            lost, stored = blocks_lost(state)
+            lost, stored = blocks_lost(state, self._refute_effort(BLOCK_EFFORT))
             solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
         return solution
+
+    def _refute_effort(self, own: int) -> int:
+        """A refutation's effort: its stage's ``own``, or ``refute_effort`` if that is less."""
+        return own if self.refute_effort is None else min(own, self.refute_effort)
 
     def wild_rows_short(self, state: PairingState) -> tuple[bool, int]:
         """(lost?, nodes): do the pairs' least plays onto wild-topped rows, summed over some
         partition into groups, exceed the wild-topped rows and wild cards left, in all or by some
         stock index (``wildrows.py``)? Games with wild cards and a waste cap, without a row cap
         (Strict Wizard's Tower)."""
-        from .wildrows import partition_short
+        from .wildrows import STAGE_NODES, partition_short
 
         projections, pool = self.projections(state)
-        return partition_short(projections, self.groups, pool), projections.nodes
+        return partition_short(projections, self.groups, pool, self._refute_effort(STAGE_NODES)), projections.nodes
 
     def projections(self, state: PairingState) -> tuple["Projections", int]:
         """The projections onto groups of pairs at ``state`` (``wildrows.py``) and the pool: the
         wild-topped rows now and the wild cards still to place."""
-        from .wildrows import Projections
+        from .wildrows import QUERY_NODES, Projections
 
         card_class = self.game.card_class
         projections = Projections(state.tops, [card_class[c] for c in state.waste],
                                   [card_class[c] for c in state.stock[state.next:]], self.group, self.game.accepts,
-                                  WILD, self.game.waste_cap)
+                                  WILD, self.game.waste_cap, self._refute_effort(QUERY_NODES))
         return projections, self._root(state)[2]
 
     def _staged(self, state: PairingState) -> Solution:
@@ -373,7 +383,7 @@ class Solver:
     def decide(self, game: PairingGame, state: PairingState, budget: int) -> Solution:
         """``state`` (a position of ``game``, often a sub-game or a relaxation of this solver's) decided
         by a fresh solver within ``budget`` nodes, which count in this solver's ``nodes``."""
-        solution = Solver(game, budget, sat_effort=0).solve(state)
+        solution = Solver(game, budget, sat_effort=0, refute_effort=self.refute_effort).solve(state)
         self.nodes += solution.nodes
         return solution
 

@@ -226,8 +226,9 @@ class Projections:
     """The least plays onto wild-topped rows of each group of pairs, at one position."""
 
     def __init__(self, tops: Sequence[int], waste: Sequence[int], stock: Sequence[int], group: Sequence[int],
-                 accepts: Sequence[frozenset[int]], wild: int, cap: int | None):
+                 accepts: Sequence[frozenset[int]], wild: int, cap: int | None, query_nodes: int = QUERY_NODES):
         self.tops, self.waste, self.stock = list(tops), list(waste), list(stock)
+        self.query_nodes = query_nodes  # positions one query may take
         self.group, self.accepts, self.wild, self.cap = group, accepts, wild, cap or 0
         self.keys = np.zeros((1 << TABLE_BITS, 4), np.uint64)
         self.failed = np.zeros(1 << TABLE_BITS, np.int8)
@@ -235,13 +236,13 @@ class Projections:
         self.queries = 0  # each query's generation in the table: 1, 2, ...
 
     def least(self, groups: tuple[int, ...], low: int, high: int) -> int:
-        """The least number (a lower bound if the search gave up at :data:`QUERY_NODES`)."""
+        """The least number (a lower bound if the search gave up at ``query_nodes``)."""
         projection = self._projection(groups)
         if projection is None:
             return low  # beyond the packed key: nothing proved
         seq, counts, w, waste, accepts, _ = projection
         self.queries += 1
-        least, nodes = _least(seq, counts, w, waste, accepts, self.cap, low, high, QUERY_NODES, self.keys,
+        least, nodes = _least(seq, counts, w, waste, accepts, self.cap, low, high, self.query_nodes, self.keys,
                               self.failed, np.uint64(self.queries))
         self.nodes += int(nodes)
         return int(least)
@@ -262,7 +263,7 @@ class Projections:
         for bound in known:
             high = kept.index(bound) + 1 if bound < len(self.stock) else len(kept) + 1
             u, nodes, last = _latest(seq, counts, w, waste, accepts, self.cap, len(found), u, min(high, within + 1),
-                                     QUERY_NODES, self.keys, self.failed, np.uint64(self.queries))
+                                     self.query_nodes, self.keys, self.failed, np.uint64(self.queries))
             self.queries, self.nodes = int(last), self.nodes + int(nodes)
             found.append(kept[u] if u < within else bound)
         return found
@@ -302,12 +303,13 @@ class Projections:
         return self.stock[index:].count(self.wild)
 
 
-def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -> bool:
+def partition_short(projections: Projections, pairs: Sequence[int], pool: int, stage_nodes: int = STAGE_NODES) -> bool:
     """Do the least numbers of some partition of ``pairs`` into groups of at most
     :data:`GROUP_MOST` sum past ``pool``? Then the position is lost (see the module's docstring).
     Groups are asked smallest first, each starting from its largest subgroup's need. Failing that,
     the same at each stock index: the plays the groups must have made by then, against the wild
-    cards that can have come by then (:meth:`Projections.deadlines`)."""
+    cards that can have come by then (:meth:`Projections.deadlines`). No query starts once the
+    least numbers, and again the deadlines, have taken ``stage_nodes`` positions."""
     if len(pairs) > PAIRS_MOST:
         return False
     index = {g: i for i, g in enumerate(pairs)}
@@ -317,7 +319,7 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
         for groups in combinations(pairs, size):
             mask = sum(1 << index[g] for g in groups)
             low = max((need[mask & ~(1 << index[g])] for g in groups), default=0)
-            need[mask] = projections.least(groups, low, pool + 1) if projections.nodes < STAGE_NODES else low
+            need[mask] = projections.least(groups, low, pool + 1) if projections.nodes < stage_nodes else low
         if _best_partition(need, len(pairs)) > pool:
             return True
     # by stock index T the groups need at most the sums' best, so only a T before which fewer wild cards
@@ -332,7 +334,7 @@ def partition_short(projections: Projections, pairs: Sequence[int], pool: int) -
     for size in sizes:
         for groups in combinations(pairs, size):
             mask = sum(1 << index[g] for g in groups)
-            if need[mask] and projections.nodes - spent < STAGE_NODES:
+            if need[mask] and projections.nodes - spent < stage_nodes:
                 subgroups = [deadlines.get(mask & ~(1 << index[g]), []) for g in groups]
                 known = [min([end, *(found[k] for found in subgroups if k < len(found))]) for k in range(need[mask])]
                 deadlines[mask] = projections.deadlines(groups, known, horizon)
