@@ -48,10 +48,10 @@ class _SolverHelp(click.Option):
                    "only the block relation's refutations remain, in games with wild cards and no row cap "
                    "(default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
 @click.option("--refute-effort", type=click.IntRange(0), default=None, metavar="N",
-              help="The most work each refutation stage of games with wild cards may do, which neither --budget "
-                   "nor --sat-effort limits: the pairs a block relation stores, the positions the wild-row bound "
-                   "searches (default: each stage's own effort; 0: none of them). With those two, it bounds a "
-                   "deal's time.")
+              help="The most work each refutation stage may do that neither --budget nor --sat-effort limits: "
+                   "the pairs a block relation stores, the positions the wild-row bound searches (games with no row "
+                   "cap and a waste cap or wild cards; default: each stage's own effort; 0: none of them). With "
+                   "those two, it bounds a deal's time.")
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
                    "the verdict then going to stderr).")
