@@ -164,6 +164,8 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
 
     if gates and len(files) < 2:
         raise click.UsageError("--fail-if-different compares files: give two or more")
+    if files.count("-") > 1:
+        raise click.UsageError("- (stdin) can be read once: give it as one of the files at most")
 
     if plot_path is not None:  # before any table is printed
         from cardgames.engine.batch.plot import image_format
@@ -173,9 +175,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     for path in files:
         seeds.append(SeedSet())
         header, summary, torn = read_summary(path, seeds[-1])
+        label = _label(path)
         if torn:
-            message(f"{path}: ignoring a torn last line (was the run stopped?)")
-        runs.append(Run(path, header, summary))
+            message(f"{label}: ignoring a torn last line (was the run stopped?)")
+        runs.append(Run(label, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
     runs = compared(runs)
     for index, run in enumerate(runs[1:], 1):
@@ -186,7 +189,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(why)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
-    _check_cut_short(files, seeds, gates)
+    _check_cut_short(tuple(map(_label, files)), seeds, gates)
     _say_unlike_kinds(runs, tests)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
@@ -214,19 +217,25 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
     second time); else a notice, or "" where none is needed (seeds of other ranges altogether, or a
     run cut short, which :func:`_check_cut_short` names)."""
     (first_path, first_seeds, first_header), (path, seeds, header) = first, other
+    first_name, name = _label(first_path), _label(path)
     if len(seeds) != len(first_seeds) or not seeds <= first_seeds:
         shared = 0 if seeds <= first_seeds or first_seeds <= seeds else seeds.shared(first_seeds)
-        return (f"{path} shares {shared:,} of its {len(seeds):,} seeds with {first_path}: compared as independent "
+        return (f"{name} shares {shared:,} of its {len(seeds):,} seeds with {first_name}: compared as independent "
                 "samples (seed by seed needs the same seeds)") if shared else ""
     dealer = next((key for key in _DEALING if header.get(key) != first_header.get(key)), None)
     if dealer is not None:  # one seed, two deals: nothing to pair
-        return (f"{path} deals with another {dealer} than {first_path} ({header.get(dealer)!r}, not "
+        return (f"{name} deals with another {dealer} than {first_name} ({header.get(dealer)!r}, not "
                 f"{first_header.get(dealer)!r}): its seeds are other deals, compared as independent samples")
-    pipe = next((name for name in (first_path, path) if not os.path.isfile(name)), None)
+    pipe = next((f for f in (first_path, path) if f == "-" or not os.path.isfile(f)), None)
     if pipe is not None:  # its second reading would find it empty: said, not compared unpaired in silence
-        return (f"{pipe} cannot be read twice (a pipe?): {path} is compared with {first_path} as independent "
-                "samples; save it to a file to test them seed by seed")
+        return (f"{_label(pipe)} cannot be read twice (a pipe?): {name} is compared with {first_name} as "
+                "independent samples; save it to a file to test them seed by seed")
     return None
+
+
+def _label(path: str) -> str:
+    """A result file as messages and tables name it: ``-`` is <stdin>, as the reader names it."""
+    return "<stdin>" if path == "-" else path
 
 
 #: Header keys that make a seed's deal: files that differ in one hold other deals for the same seeds.

@@ -166,6 +166,24 @@ def test_a_pipe_is_compared_unpaired_and_said_so(tmp_path: Path):
     assert piped.stderr.decode().startswith("/dev/stdin cannot be read twice (a pipe?)")
 
 
+def test_stdin_is_a_file_named_dash_once(run_cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    """``-`` reads stdin, as ``replay`` and ``score --input`` do (a CLI audit's finding: it was refused as
+    a missing file): named <stdin>, compared unpaired as any pipe, and refused twice (one stdin). Even
+    beside a file named ``-``, which would otherwise be read a second time to pair it."""
+    base = write(tmp_path / "base.jsonl", [{"seed": s, "moves": 100 * s} for s in range(100)])
+    new = Path(write(tmp_path / "new.jsonl", [{"seed": s, "moves": 100 * s + 1} for s in range(100)])).read_bytes()
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-").write_bytes(new)
+    piped = run_cli("stats", base, "-", "--format", "json", input=new)
+    assert piped.exit_code == 0
+    assert [f["file"] for f in orjson.loads(piped.stdout)["files"]] == [base, "<stdin>"]
+    assert piped.stderr.startswith("<stdin> cannot be read twice (a pipe?): <stdin> is compared with")
+    twice = run_cli("stats", "-", "-", input=new)
+    assert twice.exit_code == 2 and "- (stdin) can be read once" in twice.stderr
+    empty = run_cli("stats", "-", input=b"")
+    assert (empty.exit_code, empty.stderr) == (1, "Error: <stdin>: empty: no header line\n")
+
+
 def test_overlapping_seeds_and_figures_of_two_kinds_are_said(run_cli, tmp_path: Path):
     """Seeds 0-99 against 1-100 share 99: compared unpaired, as always, but now said (an off-by-one range
     in a CI job loses the paired test's power). won true/false in one file and a number in the other: the

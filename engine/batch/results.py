@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any, Container, Iterator
+from typing import TYPE_CHECKING, Any, Container, Iterator
 
 import orjson
 
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
+from ..files import open_input
 from ..lines import bounded_lines
 from ..rng import SEED_MAX, SEEDS
 from ..wording import clip, counted
@@ -107,11 +108,7 @@ class Reader:
     """
 
     def __init__(self, path: str | Path):
-        self.path = str(path)
-        try:
-            self._handle: IO[bytes] = open(path, "rb")
-        except OSError as exc:
-            raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        self.path, self._handle = open_input(path)  # ``-``: stdin, named <stdin> in messages
         try:
             line = next(bounded_lines(self._handle, MAX_LINE, self.path, "a batch result file"), (1, b""))[1]
         except CardgamesError:
@@ -253,9 +250,9 @@ def read_summary(path: str | Path, seen: "SeedSet | None" = None) -> tuple[dict[
     reader = Reader(path)
     if reader.header is None:
         if reader.torn:
-            raise CardgamesError(f"{path}:1: no whole header line (the file ends inside its first line: "
+            raise CardgamesError(f"{reader.path}:1: no whole header line (the file ends inside its first line: "
                                  "a batch stopped while writing its header?)")
-        raise CardgamesError(f"{path}: empty: no header line")
+        raise CardgamesError(f"{reader.path}: empty: no header line")
     summary = Summary()
     fold_records(reader, summary, SeedSet() if seen is None else seen)
     return reader.header, summary, reader.torn
