@@ -139,7 +139,7 @@ _STATS_HELP = f"""Statistics of batch result files. With several files: side by 
     test, Welch's t).
 
     Files must be of the same game and player count; what differs (variants, agents, rng,
-    configs) is what is being compared, and is shown.
+    configs) is what is being compared, and is shown. '-' (once) reads stdin.
     """
 
 
