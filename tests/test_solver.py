@@ -368,7 +368,7 @@ def test_the_budget_bounds_sub_game_nodes_too(monkeypatch, name, variants):
     deals are left undecided. The stages after the budget have efforts of their own, not the budget: CP-SAT
     (``sat_effort``) and the projections of duo-wild (``PROJECTION_EFFORT``) are off here."""
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
-    monkeypatch.setattr(blocks, "projections_lost", lambda state: (False, 0))
+    monkeypatch.setattr(blocks, "projections_lost", lambda state, effort: (False, 0))
     game = load_game(name, variants, catalog=CATALOG)
     budget, undecided = 60, 0
     for seed in range(20):

@@ -223,9 +223,10 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
         assert effort == blocks.EARLY_EFFORT, "the whole deal's relation was asked"
         return False, 0
 
-    def counted(state):
+    def counted(state, effort):
         asked.append("projections")
-        return projections(state)
+        assert effort == blocks.PROJECTION_EFFORT, "no refute_effort: each projection at its own effort"
+        return projections(state, effort=effort)
 
     monkeypatch.setattr(blocks, "blocks_lost", early_only)
     monkeypatch.setattr(blocks, "projections_lost", counted)
