@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 import click
 
 from .options import format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
+
+if TYPE_CHECKING:  # the engine loads when a command runs, not for `--help`
+    from cardgames.engine.games.pairing.rules import PairingGame
+    from cardgames.engine.games.pairing.solver import Solver
 
 
 def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -99,8 +103,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         _emit(rows, fmt, seed is None)
 
 
-def _solve_each(game, solver, chosen: Iterable[int | str], rng: str, rows: list[dict], fmt: str,
-                log_path: str | None) -> bool:
+def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], rng: str, rows: list[dict],
+                fmt: str, log_path: str | None) -> bool:
     """Solve each deal of ``chosen`` in turn, its verdict appended to ``rows`` (and written at once in
     ``jsonl``), the winning line written with ``--log`` (a single deal); whether the verdicts are still to
     be written (not when the log took stdout)."""
