@@ -85,6 +85,9 @@ def read_log(path: str | Path) -> dict[str, Any]:
     deep = _too_deep(data)
     if deep is not None:  # the values a message quotes are written by orjson, which stops at 254 levels
         raise LogError(f"{label}: {deep} nests values more than {MAX_NESTING} levels deep; no log does")
+    twice = _key_twice(raw)
+    if twice is not None:
+        raise LogError(f"{label}: {twice}; a log writes each key once (another reader could take the other value)")
     if data.get("version") != VERSION:
         raise LogError(f"{label}: log version {_short(data.get('version'), 40)} is not supported (this is version "
                        f"{VERSION})")
@@ -113,6 +116,49 @@ def _nesting(value: Any, limit: int) -> int:
             deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
+
+
+class _Object(dict):
+    """A JSON object as :func:`_key_twice` reads it: the first key it holds twice, if any."""
+
+    twice: str | None = None
+
+
+def _object(pairs: list[tuple[str, Any]]) -> _Object:
+    """The standard library's JSON object hook: the object, noting its first key given twice."""
+    found = _Object(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                found.twice = key
+                break
+            seen.add(key)
+    return found
+
+
+def _key_twice(raw: bytes) -> str | None:
+    """Where a log (valid JSON, no deeper than :data:`MAX_NESTING`) gives a key twice in one object
+    ("step N: key 'k' given twice", or a field's), or None. orjson keeps the last value without a word,
+    so the log is read again by the standard library, which shows every pair: a log is read once per
+    replay, and it is small beside the game it replays."""
+    import json
+
+    data = json.loads(raw, object_pairs_hook=_object)
+    if data.twice is not None:
+        return f"key {_short(data.twice, 40)} given twice"
+    for key, value in data.items():
+        entries = enumerate(value, 1) if key == "actions" and isinstance(value, list) else [(None, value)]
+        for step, entry in entries:
+            stack = [entry]
+            while stack:
+                item = stack.pop()
+                if isinstance(item, _Object) and item.twice is not None:
+                    where = f"step {step}" if step is not None else f"field {_short(key, 40)}"
+                    return f"{where}: key {_short(item.twice, 40)} given twice"
+                if isinstance(item, (list, dict)):
+                    stack.extend(item.values() if isinstance(item, dict) else item)
+    return None
 
 
 def _too_deep(data: dict[str, Any]) -> str | None:

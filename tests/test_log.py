@@ -340,6 +340,23 @@ def test_a_seed_of_the_wrong_type_is_shown(tmp_path, log, text, said):
         read_log(path)
 
 
+@pytest.mark.parametrize("old, new, said", [
+    (b'"seed":7,', b'"seed":7,"seed":8,', 'key "seed" given twice'),
+    (b'"won":', b'"won":true,"won":', 'field "result": key "won" given twice'),
+    (b'"player":0}', b'"player":0,"player":0}', 'step 1: key "player" given twice')])
+def test_a_key_given_twice_is_refused_where_it_is(tmp_path, log, old, new, said):
+    """orjson keeps the last of two values for one key without a word (a CLI audit's finding: a log whose
+    result said ``"won": true, "won": false`` replayed as a match): refused, naming the field or step."""
+    path = tmp_path / "twice.json"
+    raw = dumps(log, pretty=False)
+    assert raw.count(old) >= 1
+    path.write_bytes(raw.replace(old, new, 1))
+    with pytest.raises(LogError, match=re.escape(f"twice.json: {said}; a log writes each key once")):
+        read_log(path)
+    path.write_bytes(raw)
+    assert read_log(path) == orjson.loads(raw)
+
+
 @pytest.mark.parametrize("value", [None, 5, True, 1.5, "abc", {}])
 def test_actions_that_are_not_a_list_have_the_wrong_type(tmp_path, log, value):
     """``actions`` of null, a number or true is said to have the wrong type, like a string or a mapping (a
