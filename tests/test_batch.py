@@ -14,7 +14,15 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cardgames.engine.batch.compare import ALPHA, betainc, compare_figure, student_t_two_sided, two_proportion, welch
+from cardgames.engine.batch.compare import (
+    ALPHA,
+    betainc,
+    compare_figure,
+    student_t_critical,
+    student_t_two_sided,
+    two_proportion,
+    welch,
+)
 from cardgames.engine.batch.executors import (
     DaskExecutor,
     ProcessExecutor,
@@ -200,13 +208,21 @@ def test_percentiles_are_exact_whatever_the_order_of_q():
     assert percentiles(one_to_hundred, (7, 14, 28)) == [7, 14, 28]
 
 
+@pytest.mark.parametrize("df, tabled", [(1, 12.7062), (2, 4.3027), (4, 2.7764), (9, 2.2622), (29, 2.0452),
+                                        (120, 1.9799), (10**7, 1.9600)])
+def test_the_t_interval_uses_the_tabled_critical_values(df, tabled):
+    """The 97.5 % points of Student's t as any table gives them (to its four decimals); from ten million
+    degrees of freedom the normal's 1.96."""
+    assert round(student_t_critical(df), 4) == tabled
+
+
 def test_describe_hand_computed():
     # 2 4 4 4 5 5 7 9: mean 5, sum of squared deviations 32, sample sd sqrt(32/7)
     row = describe({2: 1, 4: 3, 5: 2, 7: 1, 9: 1})
     assert row["n"] == 8 and row["mean"] == 5.0
     assert row["sd"] == pytest.approx(math.sqrt(32 / 7), rel=1e-12)
-    half = 1.959963984540054 * math.sqrt(32 / 7) / math.sqrt(8)
-    assert row["ci_low"] == pytest.approx(5 - half) and row["ci_high"] == pytest.approx(5 + half)
+    half = 2.364624251592784 * math.sqrt(32 / 7) / math.sqrt(8)  # Student's t, 7 degrees of freedom (tables: 2.3646)
+    assert row["ci_low"] == pytest.approx(5 - half, rel=1e-12) and row["ci_high"] == pytest.approx(5 + half, rel=1e-12)
     assert [row[k] for k in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [2, 2, 4, 4, 5, 9, 9]
     one = describe({3: 1})
     assert one["sd"] is None and one["ci_low"] is None and one["ci_high"] is None and one["mean"] == 3.0
@@ -828,7 +844,8 @@ REPORT_HEADER = {"game": "eiffel-tower", "variants": [], "players": 1, "agents":
 def test_report_table_hand_computed():
     """1 win in 4 games, cards left 0 2 4 10. won: Wilson (z = 1.959964) centre (0.25 + z^2/8) / (1 + z^2/4)
     = 0.3724727, half-width z * sqrt(0.25 * 0.75 / 4 + z^2/64) / (1 + z^2/4) = 0.3268854. cards_left: mean 4,
-    squared deviations 16 + 4 + 0 + 36, sd sqrt(56/3) = 4.3204938, interval 4 -+ z * sd / 2 = 4 -+ 4.2340061;
+    squared deviations 16 + 4 + 0 + 36, sd sqrt(56/3) = 4.3204938, interval 4 -+ t * sd / 2 = 4 -+ 6.8748698 (t =
+    3.1824463, Student's with 3 degrees of freedom);
     nearest ranks ceil(q/100 * 4): 1 1 2 3 4, the values 0 0 2 4 10."""
     records = [{"won": w, "cards_left": c} for w, c in ((True, 0), (False, 2), (False, 4), (False, 10))]
     run = Run("a.jsonl", REPORT_HEADER, summary_of(records))
@@ -836,13 +853,13 @@ def test_report_table_hand_computed():
     assert lines[0] == "eiffel-tower (no variants), 1 player, agents greedy, rng native: 4 games" and lines[1] == ""
     assert lines[2].split() == COLUMNS
     assert lines[4].split() == ["won", "4", "0.2500", "0.0456", "0.6994"]
-    assert lines[5].split() == ["cards_left", "4", "4.0000", "-0.2340", "8.2340", "4.3205",
+    assert lines[5].split() == ["cards_left", "4", "4.0000", "-2.8749", "10.8749", "4.3205",
                                 "0", "0", "0", "2", "4", "10", "10"]
     rows, columns = csv_rows([run])
     assert columns == COLUMNS and [row["figure"] for row in rows] == ["won", "cards_left"]
     assert rows[0] == {"figure": "won", "n": 4, "mean": 0.25, "ci95_low": pytest.approx(0.0455873, abs=1e-7),
                        "ci95_high": pytest.approx(0.6993582, abs=1e-7)}
-    assert rows[1]["sd"] == pytest.approx(4.3204938, abs=1e-7) and rows[1]["ci95_low"] == pytest.approx(-0.2340061)
+    assert rows[1]["sd"] == pytest.approx(4.3204938, abs=1e-7) and rows[1]["ci95_low"] == pytest.approx(-2.8748698)
     assert [rows[1][c] for c in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [0, 0, 0, 2, 4, 10, 10]
 
 
@@ -903,12 +920,13 @@ def test_a_p_value_of_exactly_0_0001_is_written_with_four_decimals(monkeypatch: 
 
 def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():
     """A figure the first file lacks (its records never held the field) still has its row, blank under A:
-    B's cards left 2 4 6, mean 4, sd 2, interval 4 -+ z * 2 / sqrt 3 = 4 -+ 2.2632."""
+    B's cards left 2 4 6, mean 4, sd 2, interval 4 -+ t * 2 / sqrt 3 = 4 -+ 4.9683 (t = 4.3026527, Student's with 2
+    degrees of freedom)."""
     a = summary_of([{"won": True}] * 3)
     b = summary_of([{"won": False, "cards_left": c} for c in (2, 4, 6)])
     lines = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()
     rows = [line.split() for line in lines if line.split()[:1] == ["cards_left"]]
-    assert rows == [["cards_left", "4.0000", "[1.7368,", "6.2632]"]]
+    assert rows == [["cards_left", "4.0000", "[-0.9683,", "8.9683]"]]
 
 
 def test_one_file_given_twice_carries_its_comparison_in_its_later_row_only():
