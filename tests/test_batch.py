@@ -1207,8 +1207,12 @@ def test_a_result_files_header_names_the_seat_that_moves_first(game_id, players,
 
 def test_a_p_value_is_never_printed_as_the_significance_level_beside_its_verdict():
     """0.04996 printed 0.0500 beside "yes" (the statistics audit's finding): where four decimals would
-    round onto the level, six are shown."""
-    assert p_text(0.04996) == "0.049960" and p_text(0.05004) == "0.050040" and p_text(ALPHA) == "0.0500"
+    round onto the level, as many more are shown as keep it off; six were not always enough (0.0499999
+    printed 0.050000 beside "yes", a later audit's finding)."""
+    assert p_text(0.04996) == "0.04996" and p_text(0.05004) == "0.05004" and p_text(ALPHA) == "0.0500"
+    assert p_text(0.0499999) == "0.0499999" and p_text(0.05000001) == "0.05000001"
+    below = math.nextafter(ALPHA, 0)
+    assert float(p_text(below)) == below != ALPHA
     assert p_text(0.5) == "0.5000" and p_text(3.1e-05) == "3.1e-05" and p_text(None) == "n/a"
 
 

@@ -140,13 +140,16 @@ def _cell(value: Any) -> str:
 
 def p_text(value: float | None) -> str:
     """A p-value as the tables and a gate's message print it: four decimals (more where four would
-    round it onto the significance level, and show 0.0500 beside "yes"), or two digits below 1e-4."""
+    round it onto the significance level, and show 0.0500 beside "yes": as many as keep it off), or
+    two digits below 1e-4."""
     if value is None:
         return "n/a"
     if value < 1e-4:
         return f"{value:.1e}"
-    shown = f"{value:.4f}"
-    return f"{value:.6f}" if float(shown) == ALPHA and value != ALPHA else shown
+    digits = 4
+    while float(f"{value:.{digits}f}") == ALPHA and value != ALPHA:  # a float has 17 significant digits at most
+        digits += 1
+    return f"{value:.{digits}f}"
 
 
 def _interval(figure: dict[str, Any] | None) -> str:
