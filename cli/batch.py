@@ -234,8 +234,10 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
 
 
 def _label(path: str) -> str:
-    """A result file as messages and tables name it: ``-`` is <stdin>, as the reader names it."""
-    return "<stdin>" if path == "-" else path
+    """A result file as messages and tables name it, as its reader does (``-`` is <stdin>)."""
+    from cardgames.engine.files import input_label  # here, not at import: `--help` loads no engine module
+
+    return input_label(path)
 
 
 #: Header keys that make a seed's deal: files that differ in one hold other deals for the same seeds.

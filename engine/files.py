@@ -13,12 +13,17 @@ from typing import IO
 from .errors import CardgamesError
 
 
+def input_label(path: str | Path) -> str:
+    """An input as messages name it: ``-`` is stdin, ``<stdin>``."""
+    return "<stdin>" if str(path) == "-" else str(path)
+
+
 def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -> tuple[str, IO[bytes]]:
-    """``path`` opened for reading bytes (``-``: stdin), and its label for messages (``<stdin>``
-    for stdin); a file that cannot be opened is an ``error`` naming it. Bytes, so that the reader
-    (orjson) checks the UTF-8 itself."""
+    """``path`` opened for reading bytes (``-``: stdin), and its label for messages
+    (:func:`input_label`); a file that cannot be opened is an ``error`` naming it. Bytes, so that
+    the reader (orjson) checks the UTF-8 itself."""
     if str(path) == "-":
-        return "<stdin>", sys.stdin.buffer
+        return input_label(path), sys.stdin.buffer
     try:
         return str(path), open(path, "rb")
     except OSError as exc:
