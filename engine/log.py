@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import ENGINE_VERSION
 from .agents import agent_names
@@ -104,17 +104,37 @@ def read_log(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _nesting(value: Any, limit: int) -> int:
-    """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1`` (walked
-    without recursion, so that a value nested thousands of levels deep is measured, not a crash)."""
-    deepest, stack = 0, [(value, 1)]
+def _parts(data: dict[str, Any]) -> Iterator[tuple[str, Any, int]]:
+    """A log's parts as messages name them, "step N" for an action's entry and "field K" for the rest,
+    each with how many levels hold it (the log, and for an entry the actions' list too)."""
+    for key, value in data.items():
+        if key == "actions" and isinstance(value, list):  # not a list: the type check after this says so
+            for step, entry in enumerate(value, 1):
+                yield f"step {step}", entry, 2
+        else:
+            yield f"field {_short(key, 40)}", value, 1
+
+
+def _walk(value: Any) -> Iterator[tuple[Any, int]]:
+    """``value`` and every value inside it, each with its depth (``value``'s is 1), walked without
+    recursion, so that a value nested thousands of levels deep is measured, not a crash; a caller
+    that stops early leaves the rest unvisited."""
+    stack = [(value, 1)]
     while stack:
         item, depth = stack.pop()
+        yield item, depth
+        if isinstance(item, (list, dict)):
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+
+
+def _nesting(value: Any, limit: int) -> int:
+    """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1``."""
+    deepest = 0
+    for item, depth in _walk(value):
         if isinstance(item, (list, dict)):
             if depth > limit:
                 return depth
             deepest = max(deepest, depth)
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
     return deepest
 
 
@@ -147,29 +167,19 @@ def _key_twice(raw: bytes) -> str | None:
     data = json.loads(raw, object_pairs_hook=_object)
     if data.twice is not None:
         return f"key {_short(data.twice, 40)} given twice"
-    for key, value in data.items():
-        entries = enumerate(value, 1) if key == "actions" and isinstance(value, list) else [(None, value)]
-        for step, entry in entries:
-            stack = [entry]
-            while stack:
-                item = stack.pop()
-                if isinstance(item, _Object) and item.twice is not None:
-                    where = f"step {step}" if step is not None else f"field {_short(key, 40)}"
-                    return f"{where}: key {_short(item.twice, 40)} given twice"
-                if isinstance(item, (list, dict)):
-                    stack.extend(item.values() if isinstance(item, dict) else item)
+    for where, value, _ in _parts(data):
+        twice = next((item.twice for item, _ in _walk(value)
+                      if isinstance(item, _Object) and item.twice is not None), None)
+        if twice is not None:
+            return f"{where}: key {_short(twice, 40)} given twice"
     return None
 
 
 def _too_deep(data: dict[str, Any]) -> str | None:
     """Where a log nests values more than :data:`MAX_NESTING` levels deep ("step N" or a field), or None."""
-    for key, value in data.items():
-        if key == "actions" and isinstance(value, list):  # not a list: the type check after this says so
-            for step, entry in enumerate(value, 1):
-                if _nesting(entry, MAX_NESTING - 2) > MAX_NESTING - 2:
-                    return f"step {step}"
-        elif _nesting(value, MAX_NESTING - 1) > MAX_NESTING - 1:
-            return f"field {_short(key, 40)}"
+    for where, value, holders in _parts(data):
+        if _nesting(value, MAX_NESTING - holders) > MAX_NESTING - holders:
+            return where
     return None
 
 
