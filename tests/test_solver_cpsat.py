@@ -111,3 +111,27 @@ def test_solve_cli_sat_effort(run_cli):
     assert verdict() is False
     bad = run_cli("solve", "--game", "strict-castle", "--seed", "85", "--sat-effort", "-1")
     assert bad.exit_code != 0 and "Traceback" not in bad.stderr
+
+
+def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_raises):
+    """CP-SAT catches SIGINT itself and ends its search as if its time had run out, so a Ctrl-C was lost:
+    the stage went on to its next search and the command exited 0 long after. Run through ``engine/sat.py``,
+    a SIGINT that comes while CP-SAT searches (Wizard's Tower 5 stays open for the whole effort) is the
+    KeyboardInterrupt it is, and no search is left running behind it."""
+    import os
+    import signal
+    import threading
+
+    from ortools.sat.python import cp_model
+
+    solve = cp_model.CpSolver.Solve
+
+    def solve_then_ctrl_c(solver, model, *args, **kwargs):
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return solve(solver, model, *args, **kwargs)
+
+    monkeypatch.setattr(cp_model.CpSolver, "Solve", solve_then_ctrl_c)
+    game = load_game("wizards-tower")
+    with pytest.raises(KeyboardInterrupt):
+        sat_verdict(game, game.new_state(5), effort=60.0)
+    assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
+from ... import sat
 from .rules import TURN, PairingGame, PairingState
 
 
@@ -124,7 +125,7 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float,
         # worker count): slower where the single search succeeds (Wizard's Tower 9: 52 s against 9), it
         # settles deals the single search leaves open (Strict Wizard's Tower 35: open after 200 s of it).
         solver.parameters.interleave_search = search == "portfolio"
-        status = solver.Solve(model)
+        status = sat.solve(solver, model)
         branches += solver.NumBranches()
         if status == cp_model.INFEASIBLE:
             return SatVerdict(False, [], branches)

@@ -32,6 +32,7 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any, Sequence
 
+from ... import sat
 from .sets import SET_SIZE, Ident, Pictures, Points, complete, number_patterns
 from .specials import find as find_specials
 
@@ -108,7 +109,7 @@ def packing_optimum(idents: Sequence[Ident], wild_own: Sequence[int], pts: Point
     solver.parameters.num_workers = 1
     if effort is not None:
         solver.parameters.max_deterministic_time = effort
-    status = solver.Solve(model)
+    status = sat.solve(solver, model)
     if status == cp_model.OPTIMAL:
         return round(solver.ObjectiveValue())
     if effort is not None and status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
