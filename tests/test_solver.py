@@ -482,3 +482,50 @@ def test_the_solver_agent_finds_its_line_once_per_deal():
         while not state.is_terminal():
             state.apply(agent.choose(state, state.legal_actions(), None))
         assert state.won() and len(asked) == times
+
+
+def _designer_game(root: Path, suits: int, ranks: int, copies: int, layout: str = "[1, 2]") -> Catalog:
+    """A catalog holding a designer's pairing game ``big`` on a deck of ``suits`` x ``ranks`` (match ranks + 1)."""
+    (root / "decks").mkdir()
+    (root / "games").mkdir()
+    suit_lines = "".join(f"  - {{id: s{s}}}\n" for s in range(suits))
+    rank_lines = "".join(f"  - {{id: r{r}, value: {r}}}\n" for r in range(1, ranks + 1))
+    (root / "decks" / "big.yaml").write_text(f"id: big\nname: Big\ncard_name: '{{rank}}{{suit}}'\nsuits:\n"
+                                             f"{suit_lines}ranks:\n{rank_lines}")
+    (root / "games" / "big.yaml").write_text(
+        f"id: big\nname: Big\nfamily: pairing\nengine: pairing\nplayers: {{min: 1, max: 1, default: 1}}\n"
+        f"deck: {{type: big, copies: {copies}}}\noptions:\n  layout: {layout}\n  match: {ranks + 1}\n"
+        f"  family_match: {{}}\n  row_cap: null\n  strict: false\n  strict_waste_cap: 3\n  strict_layout: null\n"
+        f"variants: [strict]\n")
+    return Catalog([root, bundled_root()])
+
+
+def test_a_deck_beyond_the_solvers_bytes_is_refused_in_one_line(tmp_path, run_cli):
+    """The solver packs a card's value class into a byte: 256 values (a designer's deck) get a one-line
+    refusal from the solver, not a traceback, while 255 are solved; the game itself still plays."""
+    _designer_game(tmp_path, suits=1, ranks=256, copies=1)
+    out = run_cli("--configs", str(tmp_path), "solve", "--game", "big", "--seed", "1")
+    assert out.exit_code == 1 and "Traceback" not in out.stderr
+    assert out.stderr.strip().splitlines() == ["Error: the solver cannot take big: its cards fall into 256 value "
+                                               "classes, at most 255 are supported"]
+    assert run_cli("--configs", str(tmp_path), "simulate", "--game", "big", "--seed", "1").exit_code == 0
+    fewer = tmp_path / "fewer"
+    fewer.mkdir()
+    Solver(load_game("big", catalog=_designer_game(fewer, suits=1, ranks=255, copies=1))).solve(
+        load_game("big", catalog=Catalog([fewer, bundled_root()])).new_state(1))
+
+
+def test_a_deep_deal_does_not_overflow_the_recursion(tmp_path):
+    """The sub-games' searches recurse a level a move: a pair class of 608 cards (19 suits of two ranks,
+    16 copies) went past Python's default limit of 1,000. The solver raises the limit for its solve,
+    decides the deal, and puts the limit back."""
+    import sys
+
+    game = load_game("big", catalog=_designer_game(tmp_path, suits=19, ranks=2, copies=16, layout="[1]"))
+    before = sys.getrecursionlimit()
+    for seed in range(1, 4):
+        solution = Solver(game).solve(game.new_state(seed))
+        assert solution.winnable is not None
+        if solution.winnable:
+            assert_line_wins(game.new_state(seed), solution.line)
+    assert sys.getrecursionlimit() == before

@@ -106,11 +106,15 @@ relation of the whole deal at its full effort.
 
 from __future__ import annotations
 
+import sys
 import time
+from collections import Counter
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import combinations, product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterator
 
+from ...errors import CardgamesError
 from .beam import BeamOutOfNodes, beam_line
 from .budget import OutOfBudget
 from .cpsat import sat_verdict
@@ -170,6 +174,37 @@ class _SearchMemo:
     subgames: Subgames
 
 
+# A position's waste and row counts are packed one class or count a byte (memo keys that hash fast).
+BYTE_MOST = 255
+
+
+def _beyond_packing(game: PairingGame) -> str | None:
+    """Why ``game``'s positions do not fit the solver's bytes (more classes than a byte numbers, or
+    possibly more rows showing one class than a byte counts), or None: the games' configs stay far
+    inside, but a designer's deck need not."""
+    if len(game.accepts) > BYTE_MOST + 1:
+        return f"its cards fall into {len(game.accepts) - 1} value classes, at most {BYTE_MOST} are supported"
+    per_class = Counter(game.card_class)
+    most = max(min(game.num_rows, n) for n in per_class.values())
+    if most > BYTE_MOST:
+        return f"up to {most} of its rows can show one value class, at most {BYTE_MOST} are supported"
+    return None
+
+
+@contextmanager
+def _recursion_for(cards: int) -> Iterator[None]:
+    """Python's recursion limit raised, for the time of a solve, to what a deal of ``cards`` cards may
+    need: the sub-games' and intervals' searches recurse a level a move, two moves a card (a designer's
+    deck of sixteen copies overflowed the default 1,000). From Python 3.11 such pure-Python recursion no
+    longer grows the C stack, so the larger limit is safe."""
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, 4 * cards + 1000))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
 class Solver:
     """Solves positions of one game; build once per game, call :meth:`solve` per position."""
 
@@ -183,6 +218,9 @@ class Solver:
         projection's, the whole deal's: ``blocks.py``), the positions the wild-row bound's queries and
         stages take (``wildrows.py``); 0 for none of those stages, None for their own efforts alone.
         With the other two it bounds a position's work: neither of them limits these stages."""
+        problem = _beyond_packing(game)
+        if problem:
+            raise CardgamesError(f"the solver cannot take {game.id}: {problem}")
         self.game = game
         self.sat_effort = SAT_EFFORT if sat_effort is None else sat_effort
         self.refute_effort = refute_effort
@@ -215,6 +253,11 @@ class Solver:
         then, for games with wild cards and no row cap, the block relation of each projection onto three
         pairs (``blocks.py``), and for games with a waste cap and no row cap the whole deal's: they refute
         but give no line, and come last because a won deal's relations grow up to their efforts."""
+        with _recursion_for(len(self.game.card_class)):
+            return self._solve(state)
+
+    def _solve(self, state: PairingState) -> Solution:
+        """:meth:`solve`, with the recursion limit raised for its deal."""
         start = time.perf_counter()
         wild_blocks = self.game.has_wilds and self.game.nested_blocks
         early = 0
