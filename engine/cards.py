@@ -10,6 +10,8 @@ add ``#2``, ``#3``, ... (``QH#2``).
 
 from __future__ import annotations
 
+import re
+import string
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Sequence
 
@@ -94,16 +96,33 @@ def _name_fields(suit: Mapping[str, Any], rank: Mapping[str, Any]) -> dict[str, 
             "rank_name": rank.get("name", rank["id"]), "suit_name": suit.get("name", suit["id"])}
 
 
+#: The most digits of a width or precision in a ``card_name`` field: a name needs no more, and a
+#: width of a billion asked Python for gigabytes of spaces.
+SPEC_DIGITS = 2
+
+
 def card_name_problem(config: Mapping[str, Any]) -> str | None:
     """Why the deck ``config``'s ``card_name`` template cannot name cards (an unknown field, a
-    bad brace...), or None: tried on a sample card, with values of the fields' own types."""
+    bad brace, a field that reaches into an object or asks for a huge width...), or None: its
+    fields are read with :class:`string.Formatter`, then it is tried on a sample card, with values
+    of the fields' own types."""
     template = config.get("card_name", DEFAULT_CARD_NAME)
     fields = _name_fields({"id": "S", "name": "Spades"}, {"id": "A", "name": "Ace", "value": 1})
+    known = ", ".join("{" + f + "}" for f in fields)
     try:
+        for _, name, spec, conversion in string.Formatter().parse(template):
+            if name is None:
+                continue
+            if name not in fields or conversion is not None:
+                written = "{" + name + (f"!{conversion}" if conversion else "") + "}"
+                return f"card_name {template!r} has a field {written}; its fields are {known} (no attribute, " \
+                       f"index or !conversion)"
+            if "{" in spec or any(len(d) > SPEC_DIGITS for d in re.findall(r"\d+", spec)):
+                return (f"card_name {template!r} asks field {{{name}}} for the format {spec!r}; a width or "
+                        f"precision has at most {SPEC_DIGITS} digits, and no field nests in another")
         template.format(**fields)
     except (KeyError, IndexError, AttributeError, ValueError, TypeError) as exc:
-        return (f"card_name {template!r} cannot name cards ({type(exc).__name__}: {exc}); its fields are "
-                f"{', '.join('{' + f + '}' for f in fields)}")
+        return f"card_name {template!r} cannot name cards ({type(exc).__name__}: {exc}); its fields are {known}"
     return None
 
 

@@ -545,7 +545,11 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     assert located("a bare message") == (("options",), "a bare message")  # an engine's message about its options
 
 @pytest.mark.parametrize("kind, name, old, new, words", [
-    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' cannot name cards"),
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' has a field {rnk}; "),
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank.__class__}{suit}"',
+     "card_name '{rank.__class__}{suit}' has a field {rank.__class__}; "),
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank:>999999999}{suit}"',
+     "asks field {rank} for the format '>999999999'; a width or precision has at most 2 digits"),
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank"', "card_name '{rank' cannot name cards"),
     ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a kebab-case game-id template holding"),
@@ -1291,9 +1295,13 @@ def test_a_card_name_template_may_use_the_rank_and_suit_names():
 
 
 def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
-    """``{value[0]}`` fails with TypeError (an int is not subscriptable): a named problem."""
+    """``{value[0]}`` reaches into a field (it failed with TypeError, an int not being subscriptable):
+    a named problem, as is a conversion; a short format is a template's own business."""
     problem = card_name_problem({"card_name": "{value[0]}"})
-    assert problem is not None and problem.startswith("card_name '{value[0]}' cannot name cards (TypeError: ")
+    assert problem is not None and problem.startswith("card_name '{value[0]}' has a field {value[0]}; ")
+    assert card_name_problem({"card_name": "{rank!r}"}).startswith("card_name '{rank!r}' has a field {rank!r}; ")
+    assert card_name_problem({"card_name": "{suit}{value:03d}"}) is None
+    assert card_name_problem({"card_name": "{suit}{value:{rank}}"}) is not None
 
 
 def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
