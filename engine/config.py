@@ -144,11 +144,23 @@ class GameSpec:
         return hashlib.sha256(orjson.dumps(self.canonical(), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+#: Why a config-like file or a folder inside ``games/``, ``decks/`` or ``variants/`` counts for nothing.
+UNREAD = "not read: config files end in .yaml and lie directly in games/, decks/ or variants/"
+
+
 def folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
     """A config folder's files: (kind, path) of each ``games/``, ``decks/`` or ``variants/`` YAML file the
-    catalog reads, and the ``.yml`` files there, which it does not (config files end in ``.yaml``)."""
-    read = [(kind, p) for kind in KINDS for p in sorted((folder / kind).glob("*.yaml"))]
-    return read, [p for kind in KINDS for p in sorted((folder / kind).glob("*.yml"))]
+    catalog reads, and what it does not read but a designer may have meant it to (:data:`UNREAD`): files
+    ending in ``.yml`` or in ``.yaml`` spelt otherwise (``.YAML``), and folders, whose files are not
+    looked into. Anything else (a README) is left alone."""
+    read, unread = [], []
+    for kind in KINDS:
+        for path in sorted((folder / kind).glob("*")):
+            if path.is_file() and path.suffix == ".yaml":
+                read.append((kind, path))
+            elif path.suffix.lower() in (".yaml", ".yml") or (path.is_dir() and not path.name.startswith(".")):
+                unread.append(path)
+    return read, unread
 
 
 def extra_roots(folders: Iterable[str | Path]) -> list[Path]:
@@ -160,7 +172,7 @@ def extra_roots(folders: Iterable[str | Path]) -> list[Path]:
     for folder in map(Path, folders):
         read, unread = folder_files(folder)
         if unread:
-            raise ConfigError(f"{unread[0]} is not read: config files end in .yaml")
+            raise ConfigError(f"{unread[0]}: {UNREAD}")
         if not read:
             raise ConfigError(f"{folder} holds no games/, decks/ or variants/ folder with .yaml files")
         roots.append(folder)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import KINDS, Catalog, bundled_root, folder_files
+from .config import KINDS, UNREAD, Catalog, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError, UnknownNameError
 from .wording import counted, spans
 from .yamlfile import Document, read_document
@@ -42,13 +42,13 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         path = Path(raw)
         if path.is_dir():
             found, unread = folder_files(path)
-            report.errors += [ConfigError("not read: config files end in .yaml", str(p)) for p in unread]
+            report.errors += [ConfigError(UNREAD, str(p)) for p in unread]
             if not found:
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found
             roots.insert(0, path)
         elif path.exists() and path.parent.name in KINDS and path.suffix != ".yaml":  # --configs would skip it
-            report.errors.append(ConfigError("not read: config files end in .yaml", str(path)))
+            report.errors.append(ConfigError(UNREAD, str(path)))
         elif path.exists():
             kind = path.parent.name if path.parent.name in KINDS else None
             targets.append((kind or "", path))

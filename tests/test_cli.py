@@ -360,12 +360,17 @@ def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, comma
 @pytest.mark.parametrize("layout, message", [
     ({}, "holds no games/, decks/ or variants/ folder with .yaml files"),
     ({"game/eiffel-tower.yaml": "eiffel-tower.yaml"}, "holds no games/, decks/ or variants/ folder with .yaml files"),
-    ({"games/eiffel-tower.yml": "eiffel-tower.yaml"}, "games/eiffel-tower.yml is not read: config files end in .yaml"),
+    ({"games/eiffel-tower.yml": "eiffel-tower.yaml"}, "games/eiffel-tower.yml: not read: config files end in .yaml"),
     ({"games/eiffel-tower.yaml": "eiffel-tower.yaml", "variants/wide.yml": "eiffel-tower.yaml"},
-     "variants/wide.yml is not read: config files end in .yaml"),
+     "variants/wide.yml: not read: config files end in .yaml"),
+    ({"games/eiffel-tower.yaml": "eiffel-tower.yaml", "games/Grove.YAML": "eiffel-tower.yaml"},
+     "games/Grove.YAML: not read: config files end in .yaml"),
+    ({"games/eiffel-tower.yaml": "eiffel-tower.yaml", "games/more/grove.yaml": "eiffel-tower.yaml"},
+     "games/more: not read: config files end in .yaml and lie directly in games/, decks/ or variants/"),
 ])
 def test_a_configs_folder_the_catalog_would_not_read_is_a_usage_error(run_cli, tmp_path, layout, message):
-    """A --configs folder of the wrong shape (an empty one, a game/ folder, files saved as .yml) left
+    """A --configs folder of the wrong shape (an empty one, a game/ folder, files saved as .yml or .YAML, a
+    folder of games inside games/) left
     every command on the bundled rules without a word: a CI gate then passed without playing the
     change (an auditor's finding). It is a usage error, from the option and from CARDGAMES_CONFIGS."""
     from cardgames.engine.config import bundled_root
@@ -380,8 +385,10 @@ def test_a_configs_folder_the_catalog_would_not_read_is_a_usage_error(run_cli, t
     (tmp_path / "games").mkdir(exist_ok=True)
     (tmp_path / "games" / "my-tower.yaml").write_text(
         (bundled_root() / "games" / "eiffel-tower.yaml").read_text().replace("id: eiffel-tower", "id: my-tower"))
-    for unread in tmp_path.rglob("*.yml"):
+    for unread in [*tmp_path.rglob("*.yml"), *tmp_path.rglob("*.YAML"), *tmp_path.rglob("more/*")]:
         unread.unlink()
+    if (tmp_path / "games" / "more").exists():
+        (tmp_path / "games" / "more").rmdir()
     assert run_cli("--configs", str(tmp_path), "deal", "my-tower", "--seed", "1").exit_code == 0
 
 

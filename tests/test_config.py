@@ -12,7 +12,7 @@ import pytest
 
 from cardgames.engine.agents import SHARED
 from cardgames.engine.cards import Deck, card_name_problem, stock_line
-from cardgames.engine.config import Catalog, bundled_root
+from cardgames.engine.config import UNREAD, Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
 from cardgames.engine.registry import ENGINES, engine_agents, engine_module, located
 from cardgames.engine.schema import INT, LIST, STR, Field, between, check_mapping, positive
@@ -947,7 +947,7 @@ def test_a_yml_file_is_named_as_not_read(tmp_path):
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
     (root / "games" / "other.yml").write_text(EIFFEL)
     report = validate([str(root)])
-    assert [str(e) for e in report.errors] == [f"{root / 'games' / 'other.yml'}: not read: config files end in .yaml"]
+    assert [str(e) for e in report.errors] == [f"{root / 'games' / 'other.yml'}: {UNREAD}"]
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
@@ -1344,7 +1344,7 @@ def test_a_configs_environment_folder_the_catalog_would_not_read_is_refused(tmp_
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "eiffel-tower.yml").write_text(EIFFEL)
     monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path))
-    with pytest.raises(ConfigError, match="eiffel-tower.yml is not read: config files end in .yaml"):
+    with pytest.raises(ConfigError, match="eiffel-tower.yml: not read: config files end in .yaml"):
         Catalog()
     monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path / "games"))
     with pytest.raises(ConfigError, match="holds no games/, decks/ or variants/ folder with .yaml files"):
@@ -1662,7 +1662,7 @@ def test_a_yml_file_in_a_config_folder_is_named_not_read(tmp_path):
     (tmp_path / "games" / "eiffel-tower.yml").write_text(typo)
     report = validate([str(tmp_path / "games" / "eiffel-tower.yml")])
     assert [(e.path, e.message) for e in report.errors] == [
-        (str(tmp_path / "games" / "eiffel-tower.yml"), "not read: config files end in .yaml")]
+        (str(tmp_path / "games" / "eiffel-tower.yml"), UNREAD)]
     (tmp_path / "draft.yml").write_text(typo)
     assert any("unknown key 'mtach'" in e.message for e in validate([str(tmp_path / "draft.yml")]).errors)
 
