@@ -156,7 +156,7 @@ def folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
     read, unread = [], []
     for kind in KINDS:
         for path in sorted((folder / kind).glob("*")):
-            if path.is_file() and path.suffix == ".yaml":
+            if path.suffix == ".yaml":  # a folder named so is read, and said to be one
                 read.append((kind, path))
             elif path.suffix.lower() in (".yaml", ".yml") or (path.is_dir() and not path.name.startswith(".")):
                 unread.append(path)
