@@ -24,7 +24,7 @@ from typing import Any, Iterable, Mapping
 
 from . import MAX_PLAYERS
 from .errors import ConfigError, OptionConflictError, UnknownNameError
-from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case
+from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case, one_token
 from .wording import counted, did_you_mean
 from .yamlfile import Document, read_document
 
@@ -32,12 +32,12 @@ KINDS = ("games", "decks", "variants")
 #: The most copies of a deck a game may use (the games here use 1-3).
 MAX_COPIES = 16
 
-_NAMED = {"id": Field(STR, "card or group id"), "name": Field(STR, "readable name", required=False)}
+_NAMED = {"id": Field(STR, "card or group id", check=one_token), "name": Field(STR, "readable name", required=False)}
 
 # An explicit card: its name, and the attributes the engines read, typed (others are free, such as a
 # Towers card's alignment, which its engine checks).
 _CARD_FIELDS = {
-    "name": Field(STR, "unique card name"),
+    "name": Field(STR, "unique card name", check=one_token),
     "suit": Field(STR, "the suit it belongs to", required=False),
     "value": Field(INT, "numeric value", required=False),
     "family": Field(STR, "card family outside the suits (e.g. trump), with its own match value", required=False),

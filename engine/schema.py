@@ -113,6 +113,17 @@ def kebab_case(value: Any) -> str | None:
     return None if _KEBAB.fullmatch(value) else "must be kebab-case (lower-case letters and digits joined by hyphens)"
 
 
+def one_token(value: Any) -> str | None:
+    """Suit and rank ids and card names are what a card is called: on the command line (``--cards``), in
+    logs, and as one token of a drawn deal, where an empty or blank one names nothing, a space at an end
+    shifts the names beside it, and a newline breaks the drawing's lines."""
+    if not value.strip():
+        return "must not be empty or blank"
+    if value != value.strip() or not value.isprintable():
+        return "must have no space at either end and no control character (a newline, a tab)"
+    return None
+
+
 def between(low: int, high: int) -> Callable[[Any], str | None]:
     """A check that a number lies in ``low..high`` (configs are data a designer edits: a player
     count of 10**11 must be an error, not an endless loop over the player counts)."""

@@ -558,6 +558,9 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
+    ("decks", "french", "{id: C, name: Clubs", "{id: ' ', name: Clubs", "'suits[0].id': must not be empty or blank"),
+    ("decks", "french", '{id: "2", name: Two', '{id: "2\\n", name: Two',
+     "'ranks[1].id': must have no space at either end and no control character"),
 ])
 def test_hostile_configs_are_one_line_everywhere(tmp_path, run_cli, kind, name, old, new, words):
     """A designer's mistake is found by validate at its file and line, and stops every other
