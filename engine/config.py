@@ -316,6 +316,29 @@ class Catalog:
         game = self.document("games", spec.id)
         return game if _bundled(found) and not _bundled(game) else found
 
+    def family_clash(self, game: Document) -> ConfigError | None:
+        """The error at ``game``'s ``family`` line when other games play that family with another engine, or
+        None. A family is games sharing an engine, and its variants are checked against that engine: a
+        designer's game given the family ``torqu`` and the pairing engine made every Torqu variant look
+        wrong at its own, bundled, line. The family's engine is its bundled games' if it has any, else its
+        first game's by id."""
+        family = game.data["family"]
+        members = []
+        for gid in self.ids("games"):
+            try:
+                doc = self.document("games", gid)
+            except ConfigError:  # reported at its own lines
+                continue
+            if doc.data["family"] == family:
+                members.append(doc)
+        owner = next((doc for doc in members if _bundled(doc)), members[0] if members else game)
+        engine = owner.data["engine"]
+        if engine == game.data["engine"]:
+            return None
+        return game.error(("family",), f"family {family!r} is played by the {engine} engine (game "
+                                       f"{owner.data['id']}), not {game.data['engine']}: give this game a family of "
+                                       f"its own, or that engine")
+
     def unknown_deck(self, game: Document) -> ConfigError | None:
         """The error for a game whose deck type no deck file has, at the game file's ``type:``
         line (that is what to mend), or None. Every command and ``validate`` report it alike."""
@@ -403,7 +426,10 @@ class Catalog:
                 why = self._misfit(vid, gid, game)
                 if why is not None:
                     raise OptionConflictError(why)
-            options = _overlaid(options, self.document("variants", vid), module.OPTIONS, game["engine"], gid)
+            try:
+                options = _overlaid(options, self.document("variants", vid), module.OPTIONS, game["engine"], gid)
+            except ConfigError as exc:  # a variant of another engine, reaching it through a family not its engine's
+                raise self.family_clash(doc) or exc from None
         count = game["players"]["default"] if players is None else players
         low, high = game["players"]["min"], game["players"]["max"]
         if not low <= count <= high:
@@ -433,6 +459,8 @@ class Catalog:
             try:
                 game = self.game(gid)
             except ConfigError:
+                continue
+            if self.family_clash(self.document("games", gid)):  # reported at that game's family line
                 continue
             for name in (gid, game["family"]):
                 engines.setdefault(name, set()).add(game["engine"])

@@ -228,10 +228,10 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     if data["engine"] not in ENGINES:
         report.errors.append(doc.error(("engine",), f"unknown engine {data['engine']!r} (known: {', '.join(ENGINES)})"))
         return
-    unknown = catalog.unknown_deck(doc)
-    if unknown is not None:
-        report.errors.append(unknown)
-        return
+    for problem in (catalog.family_clash(doc), catalog.unknown_deck(doc)):
+        if problem is not None:
+            report.errors.append(problem)
+            return
     for i, vid in enumerate(data["variants"]):
         if vid not in catalog.paths("variants"):
             report.errors.append(doc.error(("variants", i), str(UnknownNameError("variant", vid,

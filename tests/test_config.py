@@ -1681,3 +1681,21 @@ def test_the_config_reference_page_is_the_schemas():
     spec.loader.exec_module(module)
     assert module.PAGE.read_text(encoding="utf-8") == module.page(), "run python scripts/config_reference.py"
     assert "| `options` | a mapping | yes |" in module.page() and "### `towers`" in module.page()
+
+
+def test_a_game_in_another_engines_family_is_told_at_its_family_line(tmp_path, run_cli):
+    """A family is games sharing an engine, and its variants are checked against that engine: a designer's
+    pairing game given the family torqu made validate blame the bundled Torqu variants, at their own lines, and
+    ``--variant death`` named the bundled death.yaml. Both now name the game's ``family`` line."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("family: pairing", "family: torqu")
+    root = make_root(tmp_path, text)
+    line = text.splitlines().index("family: torqu") + 1
+    wanted = (f"{root / 'games' / 'my-tower.yaml'}:{line}: family 'torqu' is played by the torqu engine (game torqu), "
+              "not pairing: give this game a family of its own, or that engine")
+    report = validate([str(root)])
+    assert [str(e) for e in report.errors] == [wanted]
+    played = run_cli("--configs", str(root), "simulate", "--game", "my-tower", "--variant", "death", "--seed", "1")
+    assert played.exit_code == 1 and played.stderr == f"Error: {wanted}\n"
+    (tmp_path / "own").mkdir()
+    assert validate([str(make_root(tmp_path / "own", text.replace("family: torqu", "family: towers-of-my-own")
+                                                     .replace("variants: [strict]", "variants: []")))]).ok
