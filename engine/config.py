@@ -348,6 +348,12 @@ class Catalog:
         return game.error(("deck", "type"), str(UnknownNameError("deck", deck_type, self.ids("decks"))))
 
     # -- names -------------------------------------------------------------------------
+    @property
+    def unread_variants(self) -> list[ConfigError]:
+        """The errors of the variant files that cannot be read, which :attr:`alias_entries` leaves out."""
+        _ = self.alias_entries
+        return list(self._unread_variants)
+
     @cached_property
     def alias_entries(self) -> list[tuple[str, str, str, int]]:
         """``(alias, game id, variant id, template index)`` for every game offering a variant

@@ -709,3 +709,15 @@ def test_an_error_quoting_a_logs_control_characters_stays_one_line(run_cli, tmp_
     result = run_cli("replay", str(path))
     assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "\x1b" not in result.stderr
     assert "\u2028" not in result.stderr and "x\\u2028y\\u001b[31mz" in result.stderr
+
+
+def test_list_of_games_fails_after_listing_when_a_variant_cannot_be_read(run_cli, tmp_path):
+    """A variant file that cannot be read dropped out of the games' listing (its variant and aliases
+    gone, Turup's must-turup among them) while ``list`` exited 0: the games are still listed, and the
+    command then fails on that file, as ``list --kind variants`` does."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "must-capture.yaml").write_text("")
+    result = run_cli("--configs", str(tmp_path), "list", "--format", "csv")
+    assert result.exit_code == 1 and "eiffel-tower" in result.stdout
+    assert result.stderr.startswith(f"Error: {tmp_path / 'variants' / 'must-capture.yaml'}")
+    assert len(result.stderr.splitlines()) == 1
