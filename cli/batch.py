@@ -189,7 +189,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(why)
     tests = comparisons(runs)
     _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
-    _check_cut_short(tuple(map(_label, files)), seeds, gates)
+    _check_cut_short(tuple(map(_label, files)), seeds, [run.header for run in runs], gates)
     _say_unlike_kinds(runs, tests)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
@@ -218,14 +218,14 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
     run cut short, which :func:`_check_cut_short` names)."""
     (first_path, first_seeds, first_header), (path, seeds, header) = first, other
     first_name, name = _label(first_path), _label(path)
+    dealer = _other_dealer(header, first_header)
+    if dealer is not None:  # one seed, two deals: nothing to pair, whatever seeds the files hold
+        return (f"{name} deals with another {dealer} than {first_name} ({header.get(dealer)!r}, not "
+                f"{first_header.get(dealer)!r}): its seeds are other deals, compared as independent samples")
     if len(seeds) != len(first_seeds) or not seeds <= first_seeds:
         shared = 0 if seeds <= first_seeds or first_seeds <= seeds else seeds.shared(first_seeds)
         return (f"{name} shares {shared:,} of its {len(seeds):,} seeds with {first_name}: compared as independent "
                 "samples (seed by seed needs the same seeds)") if shared else ""
-    dealer = next((key for key in _DEALING if header.get(key) != first_header.get(key)), None)
-    if dealer is not None:  # one seed, two deals: nothing to pair
-        return (f"{name} deals with another {dealer} than {first_name} ({header.get(dealer)!r}, not "
-                f"{first_header.get(dealer)!r}): its seeds are other deals, compared as independent samples")
     pipe = next((f for f in (first_path, path) if f == "-" or not os.path.isfile(f)), None)
     if pipe is not None:  # its second reading would find it empty: said, not compared unpaired in silence
         return (f"{_label(pipe)} cannot be read twice (a pipe?): {name} is compared with {first_name} as "
@@ -244,17 +244,25 @@ def _label(path: str) -> str:
 _DEALING = ("rng", "generator", "seed_prefix")
 
 
-def _check_cut_short(files: tuple[str, ...], seeds: list, gates: tuple[str, ...]) -> None:
+def _other_dealer(header: dict, first_header: dict) -> str | None:
+    """The first of :data:`_DEALING` on which a result file's header differs from the first file's, or None."""
+    return next((key for key in _DEALING if header.get(key) != first_header.get(key)), None)
+
+
+def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], gates: tuple[str, ...]) -> None:
     """A compared file whose seeds are part of the first's, or the first's part of its own, is most
     likely a run cut short (a job that timed out, an artifact not finished with --resume): named, and
     refused by a gate, which would otherwise pass a change on a partial sample without a word (an
     auditor's finding). Files of other seed ranges altogether are a comparison of their own (the same
-    rules on seeds 0-999 and 1000-1999), and pass."""
+    rules on seeds 0-999 and 1000-1999), and pass; so are files of another deal generator, whose seeds
+    are other deals (:func:`_why_unpaired` says so)."""
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.wording import counted
 
     base = seeds[0]
-    for path, other in zip(files[1:], seeds[1:], strict=True):
+    for path, other, header in zip(files[1:], seeds[1:], headers[1:], strict=True):
+        if _other_dealer(header, headers[0]) is not None:
+            continue
         if len(other) != len(base) and (other <= base or base <= other):
             (short, few), (full, many) = sorted([(path, len(other)), (files[0], len(base))], key=lambda f: f[1])
             text = (f"{short} holds {counted(few, 'seed')} of the {many:,} in {full} "

@@ -249,3 +249,16 @@ def test_files_of_another_deal_generator_are_not_paired(run_cli, tmp_path: Path)
     assert [t["test"] for t in orjson.loads(result.stdout)["comparisons"]] == ["welch-t"]
     assert result.stderr == (f"{other} deals with another rng than {base} ('pysolfc', not 'native'): its seeds are "
                              "other deals, compared as independent samples\n")
+
+
+def test_a_file_of_another_deal_generator_and_fewer_seeds_is_no_run_cut_short(run_cli, tmp_path: Path):
+    """20,000 native seeds against 20 PySolFC numbers: the files hold other deals, so the notice names the
+    generator, and the gate compares them, instead of calling the second a run cut short and refusing."""
+    base = write(tmp_path / "a.jsonl", [{"seed": s, "moves": 100 * s} for s in range(1, 41)])
+    other = tmp_path / "b.jsonl"
+    other.write_bytes(orjson.dumps({**HEADER, "rng": "pysolfc", "generator": "pysolfc"}) + b"\n"
+                      + b"".join(orjson.dumps({"seed": s, "moves": 200 * s - 50}) + b"\n" for s in range(1, 21)))
+    result = run_cli("stats", base, str(other), "--format", "json", "--fail-if-different", "moves")  # equal means
+    assert result.exit_code == 0 and [t["test"] for t in orjson.loads(result.stdout)["comparisons"]] == ["welch-t"]
+    assert result.stderr == (f"{other} deals with another rng than {base} ('pysolfc', not 'native'): its seeds are "
+                             "other deals, compared as independent samples\n")
