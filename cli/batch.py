@@ -55,7 +55,7 @@ def _default_workers() -> int:
 @click.option("--agent", "agents", multiple=True, metavar="A",
               help="Agent for every seat, or repeat once per seat (default: greedy).")
 @click.option("--workers", type=click.IntRange(1), default=None,
-              help="Worker processes (default and most: every core; 1 plays in this process).")
+              help="Worker processes (default and most: every core; 1 plays in this process with the process backend).")
 @click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,
               help="A local process pool, or Dask (a local cluster, or --scheduler).")
 @click.option("--scheduler", metavar="ADDR", default=None,

@@ -1062,6 +1062,9 @@ def test_a_dask_schedulers_workers_are_its_threads(monkeypatch):
         def nthreads(self):
             return threads
 
+        def wait_for_workers(self, n, timeout):  # one has joined (its threads may not be counted yet)
+            pass
+
         def close(self):
             pass
 
@@ -1233,3 +1236,137 @@ def test_a_figure_that_changes_shape_or_nests_too_deep_is_named_at_its_line(tmp_
     with pytest.raises(CardgamesError) as err:
         read_summary(path)
     assert str(err.value).startswith(f"{path}{message}")
+
+
+def test_workers_that_fail_at_once_leave_no_file(monkeypatch, tmp_path) -> None:
+    """The results file is started with the first results: workers that cannot play the job (a remote Dask
+    cluster whose configs differ, a Dask audit's case) left a header-only file, which then asked for --resume."""
+    from cardgames.engine.batch import runner
+
+    class Refusing(SerialExecutor):
+        def map(self, job, chunks):
+            raise CardgamesError("worker tcp://10.0.0.2:4000 played eiffel-tower with config 0123, not 4567: its "
+                                 "configs differ from the parent's")
+            yield  # a generator, as the executors' maps are
+
+    monkeypatch.setattr(runner, "make_executor", lambda backend, workers, scheduler: Refusing())
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(CardgamesError, match="configs differ"):
+        run_batch(load_game("eiffel-tower"), ["greedy"], "native", SeedRange(0, 9), workers=1, out=str(out))
+    assert not out.exists()
+
+
+def test_the_job_names_its_config_folders_absolutely(monkeypatch, tmp_path) -> None:
+    """A Dask cluster's workers may run in another folder: a relative --configs sent as it was named another
+    folder there, or none, and the workers refused the job as of other configs."""
+    from cardgames.engine.batch import runner
+
+    jobs: list[Job] = []
+
+    class Watching(SerialExecutor):
+        def map(self, job, chunks):
+            jobs.append(job)
+            return super().map(job, chunks)
+
+    (tmp_path / "mine" / "games").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(runner, "make_executor", lambda backend, workers, scheduler: Watching())
+    run_batch(load_game("eiffel-tower"), ["greedy"], "native", SeedRange(0, 1), workers=1, config_dirs=("mine",))
+    assert jobs[0].config_dirs == (str(tmp_path / "mine"),)
+
+
+def test_a_dask_worker_killed_under_its_chunk_is_the_same_one_line_as_a_pools(monkeypatch) -> None:
+    """Dask gives up on a task whose workers keep dying with KilledWorker, which ended the batch in a
+    traceback; it is the process pool's one line, saying how to finish the batch."""
+    pytest.importorskip("distributed")
+    from distributed.scheduler import KilledWorker
+
+    from cardgames.engine.batch import executors
+
+    def dying(*args: object):
+        raise KilledWorker("play_chunk-1", None, 3)
+        yield
+
+    monkeypatch.setattr(executors, "_ordered", dying)
+    executor = DaskExecutor(1, None)  # not entered: map only hands the client to _ordered
+    executor._client = None
+    with pytest.raises(CardgamesError, match=r"^a worker process died \(out of memory\? killed\?\): with --out, "
+                                             r"rerun with --resume to finish the batch$"):
+        list(executor.map(eiffel_job(), [((0, 1),)]))
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:1", "ucx://127.0.0.1:1"])
+def test_a_scheduler_address_dask_cannot_use_is_one_line(address) -> None:
+    """tls:// without certificates and ucx:// without its package made Dask raise TypeError, which ended the
+    batch in a traceback; like an address it cannot parse, it is named in one line."""
+    pytest.importorskip("distributed")
+    with pytest.raises(CardgamesError, match=f"^cannot start or reach Dask scheduler {address}: "):
+        with DaskExecutor(1, address):
+            pass
+
+
+def test_a_sigterm_while_a_local_cluster_starts_waits_for_it_then_closes_it(monkeypatch) -> None:
+    """A SIGTERM that came while the LocalCluster was being made stopped the batch with the cluster half
+    made, closed by Dask's exit hook with a traceback, its workers' folders left behind. It is held until
+    the cluster is up, then raised, and the executor closes the cluster it now has."""
+    dask_distributed = pytest.importorskip("dask.distributed")
+
+    class Stopped(BaseException):
+        pass
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stopped
+
+    events: list[str] = []
+
+    class Cluster:
+        def __init__(self, *args: object, **kwargs: object):
+            signal.raise_signal(signal.SIGTERM)  # as `kill` would, mid-start
+            events.append("cluster made")
+
+        def close(self) -> None:
+            events.append("cluster closed")
+
+    class Client:
+        def __init__(self, *args: object, **kwargs: object):
+            events.append("client made")
+
+        def close(self) -> None:
+            events.append("client closed")
+
+    monkeypatch.setattr(dask_distributed, "LocalCluster", Cluster)
+    monkeypatch.setattr(dask_distributed, "Client", Client)
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stopped):
+            with DaskExecutor(2, None):
+                events.append("ran")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert events == ["cluster made", "client made", "client closed", "cluster closed"]
+    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+
+
+def test_a_scheduler_with_no_worker_is_named_instead_of_waited_on_for_ever(monkeypatch) -> None:
+    """A scheduler that no worker joins made the batch wait for ever without a word; it is given Dask's connect
+    timeout to get one, then named in one line (and the client closed)."""
+    dask_distributed = pytest.importorskip("dask.distributed")
+    asked: list[object] = []
+
+    class Client:
+        def __init__(self, *args: object, **kwargs: object):
+            pass
+
+        def wait_for_workers(self, n: int, timeout: object) -> None:
+            asked.append((n, timeout))
+            raise TimeoutError("Only 0/1 workers arrived after 30s")
+
+        def close(self) -> None:
+            asked.append("closed")
+
+    monkeypatch.setattr(dask_distributed, "Client", Client)
+    with pytest.raises(CardgamesError, match=r"^cannot start or reach Dask scheduler tcp://10\.0\.0\.9:8786: "
+                                             r"Only 0/1 workers arrived after 30s$"):
+        with DaskExecutor(2, "tcp://10.0.0.9:8786"):
+            pass
+    assert asked == [(1, "30s"), "closed"]

@@ -29,6 +29,8 @@ from .worker import ChunkResult, Job, play_chunk
 START_METHOD = "spawn"
 #: Chunks in flight per worker: one running, the next ones queued so no worker waits for IPC.
 WINDOW_PER_WORKER = 3
+#: What a batch says when a worker process dies under a chunk, whichever backend it ran on.
+WORKER_DIED = "a worker process died (out of memory? killed?): with --out, rerun with --resume to finish the batch"
 
 
 def _ordered(submit: Callable[..., Any], job: Job, chunks: Iterable[Chunk], window: int) -> Iterator[ChunkResult]:
@@ -64,24 +66,31 @@ class SerialExecutor:
 
 
 @contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C while worker processes are started: they inherit the ignored SIGINT across
-    the spawn's exec, so a Ctrl-C while they import cannot stop them with tracebacks before their
-    initializer ignores it for good. Only while the starts take (a few milliseconds for the
-    process pool, about a second for a Dask LocalCluster): a Ctrl-C in that window is lost to the
-    parent too (blocking it instead would not reach the children, whose mask the spawn resets,
-    and other threads would still take it)."""
+def _starting_workers() -> Iterator[None]:
+    """Ignore Ctrl-C, and hold SIGTERM, while worker processes are started: they inherit the ignored
+    SIGINT across the spawn's exec, so a Ctrl-C while they import cannot stop them with tracebacks
+    before their initializer ignores it for good. Only while the starts take (a few milliseconds for
+    the process pool, about a second for a Dask LocalCluster): a Ctrl-C in that window is lost to the
+    parent too (blocking it instead would not reach the children, whose mask the spawn resets, and
+    other threads would still take it). A SIGTERM in that window is raised again once the starts are
+    done, so that the executor has its workers in hand to close: taken mid-start, it left a cluster
+    half made, closed by Dask's exit hook with a traceback, and its workers' folders behind."""
     import signal
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    held: list[int] = []
+    sigint = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    sigterm = signal.signal(signal.SIGTERM, lambda signum, frame: held.append(signum))
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGINT, sigint)
+        signal.signal(signal.SIGTERM, sigterm)
+    if held:
+        signal.raise_signal(signal.SIGTERM)
 
 
 def _ignore_sigint() -> None:
@@ -109,11 +118,16 @@ class ProcessExecutor:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
-        with _sigint_ignored():
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD),
-                                             initializer=_ignore_sigint)
-            for _ in range(self.workers):  # the pool starts a worker per task submitted while none is idle
-                self._pool.submit(os.getpid)
+        try:
+            with _starting_workers():
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD),
+                                                 initializer=_ignore_sigint)
+                for _ in range(self.workers):  # the pool starts a worker per task submitted while none is idle
+                    self._pool.submit(os.getpid)
+        except BaseException as exc:  # a held SIGTERM: the workers started are stopped, as on exit
+            if hasattr(self, "_pool"):
+                self.__exit__(type(exc))
+            raise
         return self
 
     def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
@@ -139,8 +153,7 @@ class ProcessExecutor:
         try:
             yield from _ordered(self._pool.submit, job, chunks, self.workers * WINDOW_PER_WORKER)
         except BrokenProcessPool:
-            raise CardgamesError("a worker process died (out of memory? killed?): with --out, rerun with "
-                                 "--resume to finish the batch") from None
+            raise CardgamesError(WORKER_DIED) from None
 
 
 class DaskExecutor:
@@ -159,11 +172,15 @@ class DaskExecutor:
             raise CardgamesError("--backend dask needs Dask: pip install 'cardgames[dask]'") from None
         import logging
 
-        self._cluster = None
+        self._cluster = self._client = None
         try:
             if self.scheduler:
-                # connect timeout: Dask's distributed.comm.timeouts.connect (30 s by default)
+                # connect timeout: Dask's distributed.comm.timeouts.connect (30 s by default); a scheduler with no
+                # worker is given as long to get one (the batch waited for ever, without a word)
+                import dask
+
                 self._client = Client(self.scheduler)
+                self._client.wait_for_workers(1, timeout=dask.config.get("distributed.comm.timeouts.connect"))
             else:
                 # Each worker runs this module's dask_setup as it starts (Dask's preload). No dashboard,
                 # and the scheduler's own HTTP server (health checks) on a free local port: its default,
@@ -173,33 +190,43 @@ class DaskExecutor:
                 # Its logs are silenced below CRITICAL: a worker whose heartbeat met the scheduler closing
                 # (after a Ctrl-C, say) logged a traceback at ERROR. Every failure the batch must report
                 # reaches it through its tasks' results.
-                with _sigint_ignored():
+                with _starting_workers():
                     self._cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
                                                  dashboard_address="127.0.0.1:0",
                                                  scheduler_kwargs={"dashboard": False},
                                                  silence_logs=logging.CRITICAL, preload=[__name__])
                     self._client = Client(self._cluster)
-        except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask cannot parse
-            if self._cluster is not None:
-                self._cluster.close()
+        # ValueError, TypeError: an address Dask cannot parse, or a protocol it has no support for here (tls://
+        # without certificates, ucx:// without its package)
+        except (OSError, TimeoutError, ValueError, TypeError) as exc:
+            self.__exit__()
             where = self.scheduler or "a local cluster"
             raise CardgamesError(f"cannot start or reach Dask scheduler {where}: {exc}") from None
+        except BaseException:  # a SIGTERM held while the cluster started: closed, as on exit
+            self.__exit__()
+            raise
         threads = sum(self._client.nthreads().values()) if self.scheduler else self.workers
         self.workers = max(1, threads)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self._client.close()
+        if self._client is not None:
+            self._client.close()
         if self._cluster is not None:
             self._cluster.close()
 
     def map(self, job: Job, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
+        from distributed.scheduler import KilledWorker
+
         client = self._client
 
         def submit(fn: Callable[..., Any], *args: Any) -> Any:
             return client.submit(fn, *args, pure=False)
 
-        return _ordered(submit, job, chunks, self.workers * WINDOW_PER_WORKER)
+        try:
+            yield from _ordered(submit, job, chunks, self.workers * WINDOW_PER_WORKER)
+        except KilledWorker:  # Dask's word for a task whose workers died under it, its retries spent
+            raise CardgamesError(WORKER_DIED) from None
 
 
 def check_backend(backend: str, scheduler: str | None) -> None:

@@ -53,8 +53,10 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
     to_play = sum(stop - start for start, stop in pending)
     if on_start is not None:
         on_start(to_play)
+    # Absolute: a Dask cluster's workers may run in another folder (a relative --configs there was another
+    # folder, or none, and the workers refused the job as of other configs).
     job = Job(game.id, tuple(game.spec.variants), game.num_players, tuple(agents), rng, seeds.prefix,
-              tuple(config_dirs), game.spec.sha256, records=out is not None)
+              tuple(os.path.abspath(d) for d in config_dirs), game.spec.sha256, records=out is not None)
     started = time.perf_counter()
     writer = None
 
@@ -67,12 +69,14 @@ def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, confi
         else:
             with make_executor(backend, workers, scheduler) as executor:
                 outcome.startup = time.perf_counter() - started
-                # The file is started once the workers are up: a scheduler that cannot be reached
-                # leaves no file behind (a header-only one would then ask for --resume).
-                writer = open_out()
                 pace = Pace(chunk_size(to_play, executor.workers))
-                for result in executor.map(job, chunks(iter(pending), pace.size)):
+                for index, result in enumerate(executor.map(job, chunks(iter(pending), pace.size))):
                     pace.record(result.games, result.seconds)
+                    if index == 0:
+                        # The file is started with the first results: a scheduler that cannot be reached, or
+                        # workers that cannot play the job, leave no file behind (a header-only one would
+                        # then ask for --resume).
+                        writer = open_out()
                     if writer is not None:
                         writer.write(result.lines)
                     outcome.summary.merge(result.summary)
