@@ -232,6 +232,8 @@ class DaskExecutor:
 def check_backend(backend: str, scheduler: str | None) -> None:
     """Refuse a scheduler address without the Dask backend (before any work, not only once
     there are games to play)."""
+    if scheduler is not None and not scheduler.strip():  # not read as "no scheduler", a local cluster
+        raise OptionConflictError("--scheduler needs an address, such as tcp://host:8786")
     if scheduler and backend != "dask":
         raise OptionConflictError("--scheduler needs --backend dask")
 
