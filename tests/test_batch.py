@@ -1305,7 +1305,7 @@ def test_a_scheduler_address_dask_cannot_use_is_one_line(address) -> None:
             pass
 
 
-def test_a_sigterm_while_a_local_cluster_starts_waits_for_it_then_closes_it(monkeypatch) -> None:
+def test_a_sigterm_while_a_local_cluster_starts_waits_for_it_then_closes_it(monkeypatch, ctrl_c_raises) -> None:
     """A SIGTERM that came while the LocalCluster was being made stopped the batch with the cluster half
     made, closed by Dask's exit hook with a traceback, its workers' folders left behind. It is held until
     the cluster is up, then raised, and the executor closes the cluster it now has."""
@@ -1344,7 +1344,7 @@ def test_a_sigterm_while_a_local_cluster_starts_waits_for_it_then_closes_it(monk
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert events == ["cluster made", "client made", "client closed", "cluster closed"]
-    assert signal.getsignal(signal.SIGINT) is not signal.SIG_IGN
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # Ctrl-C's handler is back
 
 
 def test_a_scheduler_with_no_worker_is_named_instead_of_waited_on_for_ever(monkeypatch) -> None:
