@@ -511,8 +511,8 @@ def test_a_deck_beyond_the_solvers_bytes_is_refused_in_one_line(tmp_path, run_cl
     assert run_cli("--configs", str(tmp_path), "simulate", "--game", "big", "--seed", "1").exit_code == 0
     fewer = tmp_path / "fewer"
     fewer.mkdir()
-    Solver(load_game("big", catalog=_designer_game(fewer, suits=1, ranks=255, copies=1))).solve(
-        load_game("big", catalog=Catalog([fewer, bundled_root()])).new_state(1))
+    game = load_game("big", catalog=_designer_game(fewer, suits=1, ranks=255, copies=1))
+    assert Solver(game).solve(game.new_state(1)).winnable is not None
 
 
 def test_a_deep_deal_does_not_overflow_the_recursion(tmp_path):
