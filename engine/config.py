@@ -463,13 +463,13 @@ class Catalog:
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
         for gid in self.ids("games"):
             try:
-                game = self.game(gid)
+                game = self.document("games", gid)
             except ConfigError:
                 continue
-            if self.family_clash(self.document("games", gid)):  # reported at that game's family line
+            if self.family_clash(game):  # reported at that game's family line
                 continue
-            for name in (gid, game["family"]):
-                engines.setdefault(name, set()).add(game["engine"])
+            for name in (gid, game.data["family"]):
+                engines.setdefault(name, set()).add(game.data["engine"])
         errors: list[ConfigError] = []
         if not doc.data["applies_to"]:  # said here, at the line to mend, not only at each game listing it
             errors.append(doc.error(("applies_to",), "applies_to names no game or family, so the variant fits none"))
