@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -34,22 +35,44 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
     assert "nowhere" in text.stdout
 
 
+def two_sided_configs(folder: Path) -> Path:
+    """A config folder holding ``towers-across``: Towers with ``seating: two_sided``."""
+    from cardgames.engine.config import bundled_root
+
+    text = (bundled_root() / "games" / "towers.yaml").read_text()
+    (folder / "games").mkdir()
+    (folder / "games" / "towers-across.yaml").write_text(
+        text.replace("id: towers", "id: towers-across").replace("seating: same_side", "seating: two_sided"))
+    return folder
+
+
 def test_placements_on_the_far_side(run_cli, tmp_path):
     """``--side far`` (a reviewer's finding: the command could not show it): under ``seating: two_sided`` the
     far side sees every offset negated, so the Cyclone (CE) goes where an LG card goes on an empty tower; a game
     seating everyone on one side has no far side, exit 1."""
-    from cardgames.engine.config import bundled_root
-
-    text = (bundled_root() / "games" / "towers.yaml").read_text()
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "towers-across.yaml").write_text(
-        text.replace("id: towers", "id: towers-across").replace("seating: same_side", "seating: two_sided"))
+    two_sided_configs(tmp_path)
     cyclone = ["placements", "--card", "The Cyclone", "--tower", "Keys"]
     for side, positions in (("far", ["CG", "CN", "LE", "NE", "CE"]), ("near", ["LG", "NG", "CG", "LN", "LE"])):
         result = run_cli("--configs", str(tmp_path), *cyclone, "--game", "towers-across", "--side", side)
         assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions}, side
     result = run_cli(*cyclone, "--side", "far")
     assert result.exit_code == 1 and "seats every player on the near side (seating: same_side)" in result.stderr
+
+
+@pytest.mark.parametrize("played,tower,near,far", [
+    ("NG=The Publican", "Hammers", ["LG", "LN"], ["CG", "CN"]),  # laid from across: an LE card on NG
+    ("LN=The Avalanche,LE=The Empty Throne", "Shields", [], ["LG", "NG"]),  # one card from each side
+])
+def test_placements_take_cards_laid_from_either_side(run_cli, tmp_path, played, tower, near, far):
+    """Under ``seating: two_sided`` a card on a tower may have been laid from across (an audit's finding: the
+    command judged every played card as laid from the asking side, and refused layouts real games make); the
+    same layouts under ``same_side`` are refused, no one there seeing the offsets negated."""
+    two_sided_configs(tmp_path)
+    joke = ["placements", "--card", "The Joke", "--tower", tower, "--played", played]
+    for side, positions in (("near", near), ("far", far)):
+        result = run_cli("--configs", str(tmp_path), *joke, "--game", "towers-across", "--side", side)
+        assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions}, (side, result.stderr)
+    assert "no sequence" in run_cli(*joke).stderr
 
 
 @pytest.mark.parametrize("args,words", [

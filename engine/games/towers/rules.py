@@ -206,14 +206,16 @@ class TowersGame(Game):
             raise CardgamesError("a card appears twice among the card and the played cards")
         if len({p for p, _ in layout}) != len(layout):
             raise CardgamesError("two played cards share a position")
-        alignment = self.alignment[seat]
-        if not self._reachable([(alignment[c], p) for p, c in layout]):
+        # A played card may have been laid from either side of the table (seating: two_sided), whoever asks.
+        sides = [({seat_alignment[c] for seat_alignment in self.alignment}, p) for p, c in layout]
+        if not self._reachable(sides):
             raise CardgamesError("no sequence of legal plays puts the played cards on those positions")
         mask = geometry.mask_of([geometry.POSITIONS[p] for p, _ in layout])
-        return [geometry.POSITIONS[p] for p in self.tables.legal[alignment[code]][mask]]
+        return [geometry.POSITIONS[p] for p in self.tables.legal[self.alignment[seat][code]][mask]]
 
-    def _reachable(self, layout: list[tuple[int, int]]) -> bool:
-        """Can the (alignment, position) placements be made one by one, each legal when made?"""
+    def _reachable(self, layout: list[tuple[set[int], int]]) -> bool:
+        """Can the (alignments, position) placements be made one by one, each legal when made under
+        one of its card's alignments?"""
         legal = self.tables.legal
         done = {0}
         frontier = [0]
@@ -221,9 +223,9 @@ class TowersGame(Game):
         while frontier:
             subset = frontier.pop()
             mask = sum(1 << layout[i][1] for i in range(len(layout)) if subset >> i & 1)
-            for i, (a, p) in enumerate(layout):
+            for i, (alignments, p) in enumerate(layout):
                 bigger = subset | 1 << i
-                if bigger not in done and p in legal[a][mask]:
+                if bigger not in done and any(p in legal[a][mask] for a in alignments):
                     done.add(bigger)
                     frontier.append(bigger)
         return full in done
