@@ -247,6 +247,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     if not _same(data["result"], result):
         where, fresh, logged = _first_difference(result, data["result"])
         shown = ["missing" if value is _MISSING else _short(value) for value in (fresh, logged)]
+        if not state.is_terminal():  # the likelier fault is the actions' end, not the result's field
+            raise LogError(f"after the log's {len(data['actions'])} steps the game is not over and {where} is "
+                           f"{shown[0]}, but the log says {shown[1]}: are actions missing (was the log cut short?)")
         raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
     return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result)
 

@@ -383,6 +383,19 @@ def test_a_multi_deal_log_cut_short_says_actions_are_missing():
         replay(data)
 
 
+@pytest.mark.parametrize("game_id,players", [("eiffel-tower", 1), ("towers", 4)])
+def test_a_one_deal_log_cut_short_says_actions_may_be_missing(game_id: str, players: int) -> None:
+    """A log of one deal whose last action was cut off replays to a game not yet over: the error says so and
+    asks whether actions are missing, rather than only naming the first result field that differs (an audit's
+    finding: "after 18 steps the result.fled[2] is 0, but the log says 1")."""
+    game = load_game(game_id, (), players)
+    data = build_log(game, play(game, 3, make_agents(["random"], game)))
+    data["actions"] = data["actions"][:-1]
+    with pytest.raises(LogError, match=rf"^after the log's {len(data['actions'])} steps the game is not over and "
+                                       r"the result\..* but the log says .*: are actions missing \(was the log cut"):
+        replay(data)
+
+
 def test_an_action_entry_with_another_field_is_malformed(log):
     """A step is a player and an action, nothing more: anything else is not this format."""
     bad = copy.deepcopy(log)
