@@ -257,3 +257,23 @@ def test_a_draw_from_the_centre_written_in_the_other_order_is_named_legal(run_cl
     data["actions"][0]["action"] = {**first, "cards": [first["cards"][0], first["cards"][0]]}  # no such draw
     log.write_text(json.dumps(data))
     assert run_cli("replay", str(log)).stderr.endswith("is not legal here\n")
+
+
+def test_a_stand_in_is_named_as_the_deck_names_cards(run_cli, tmp_path):
+    """The card a Mirror stands for is named by the deck's ``card_name`` (an audit's finding: it was written
+    ``Suit-N`` whatever the deck said, so a deck naming cards ``Air:4`` printed a name that reads back as no
+    card, and the text format, which looks the name up, failed)."""
+    from cardgames.engine.config import bundled_root
+
+    for folder, old, new in (("decks", "card_name: \"{suit}-{rank}\"", "card_name: \"{suit}:{rank}\""),
+                             ("games", "Magic-1", "Magic:1")):
+        text = (bundled_root() / folder / "torqu.yaml").read_text()
+        assert old in text
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "colon.yaml").write_text(
+            text.replace(old, new).replace("id: torqu", "id: colon").replace("type: torqu", "type: colon"))
+    score = ["--configs", str(tmp_path), "score", "colon", "--cards", "Magic:13,Air:1,Air:2,Air:3"]
+    data = json.loads(run_cli(*score, "--format", "json").stdout)
+    assert data["sets"][0]["wild"] == {"Magic:13": "Air:4"}
+    text = run_cli(*score, "--format", "text")
+    assert text.exit_code == 0 and "Magic:13 as Air:4" in text.stdout, text.stderr

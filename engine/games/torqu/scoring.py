@@ -85,6 +85,9 @@ class Scorer:
                     pictures.append(picture_of_name[named[card.value - 1]])
             idents.append(Ident(s, card.value, tuple(pictures)))
         self.idents = tuple(idents)
+        #: The deck's name of each (suit, number), for the card a wild card stands for: named as the deck
+        #: names its cards (its ``card_name``; a first copy), so that the name reads back.
+        self.stand_in_names = {(i.suit, i.number): deck.names[code] for code, i in reversed(list(enumerate(idents)))}
         members: dict[int, list[Ident]] = {}
         for ident in idents:
             for pic in ident.pictures:
@@ -137,7 +140,8 @@ class Scorer:
                              self.members)
             assert found is not None
             kind, points, stand = found
-            shown = {self.deck.names[w]: self._name(s) for w, s in zip(wild_cards, stand, strict=True)}
+            shown = {self.deck.names[w]: self.stand_in_names[s.suit, s.number]
+                     for w, s in zip(wild_cards, stand, strict=True)}
             if wild_cards:  # wild cards that do as well as themselves are shown as themselves (four Mirrors)
                 itself = complete([self.idents[c] for c in members + wild_cards], 0, self.points,
                                   len(self.suit_ids), self.members)
@@ -197,9 +201,6 @@ class Scorer:
         card = self.deck.cards[self.deck.code(name)]
         titles = self.deck.suits[card.suit].get("card_titles")
         return titles[card.value - 1] if titles else None
-
-    def _name(self, ident: Ident) -> str:
-        return f"{self.suit_ids[ident.suit]}-{ident.number}"
 
     def codes(self, names: Sequence[str]) -> list[int]:
         """Card codes of ``names``; each card at most once."""
