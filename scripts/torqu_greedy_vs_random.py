@@ -27,8 +27,10 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.batch.seeds import parse_range
 from cardgames.engine.batch.stats import wilson
 from cardgames.engine.core import play
+from cardgames.engine.errors import CardgamesError
 from cardgames.engine.games.torqu.scoring import Scorer
 from cardgames.engine.registry import load_game
 
@@ -79,15 +81,18 @@ def match(seed: int, final: str, check_every: int) -> tuple[int, int, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seeds", default="1-1000")
+    parser.add_argument("--seeds", default="1-1000", help="A-B or a single seed (default 1-1000)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--final", choices=["fastest", "optimiser"], default="fastest",
                         help="what values the final tableaux (see above)")
     parser.add_argument("--check-every", type=int, default=0, metavar="N",
                         help="with --final fastest: value every N-th seed's tableaux both ways")
     args = parser.parse_args()
-    low, high = (int(x) for x in args.seeds.split("-"))
-    seeds = range(low, high + 1)
+    try:
+        chosen = parse_range(args.seeds)
+    except CardgamesError as exc:
+        parser.error(str(exc))
+    seeds = range(chosen.start, chosen.stop + 1)
     wins = played = 0
     with ProcessPoolExecutor(args.workers) as pool:
         for seed, greedy, rand in pool.map(match, seeds, [args.final] * len(seeds), [args.check_every] * len(seeds)):
