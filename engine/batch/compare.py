@@ -14,7 +14,7 @@ from functools import lru_cache
 from statistics import NormalDist
 from typing import Any, NamedTuple
 
-#: A difference is reported as significant below this p-value.
+#: A difference is reported as significant below this p-value, and every interval is a (1 - ALPHA) one.
 ALPHA = 0.05
 #: Degrees of freedom from which a t interval is the normal one (:func:`student_t_critical`).
 NORMAL_DF = 10_000_000
@@ -65,24 +65,24 @@ def student_t_two_sided(t: float, df: float) -> float:
 
 
 @lru_cache(maxsize=None)
-def student_t_critical(df: int, alpha: float = ALPHA) -> float:
-    """The t with P(|T| >= t) = ``alpha`` for Student's t with ``df`` degrees of freedom: a
-    (1 - alpha) interval's half-width in standard errors. Found by bisection on
+def student_t_critical(df: int) -> float:
+    """The t with P(|T| >= t) = :data:`ALPHA` for Student's t with ``df`` degrees of freedom: a
+    (1 - ALPHA) interval's half-width in standard errors. Found by bisection on
     :func:`student_t_two_sided` down to adjacent floats, so it is as exact as that tail; from
     :data:`NORMAL_DF` degrees of freedom on, where the two differ by under a millionth, the
     normal distribution's."""
     if df <= 0:
         raise ValueError("degrees of freedom must be positive")
     if df >= NORMAL_DF:
-        return NormalDist().inv_cdf(1 - alpha / 2)
+        return NormalDist().inv_cdf(1 - ALPHA / 2)
     low, high = 0.0, 2.0
-    while student_t_two_sided(high, df) > alpha:
+    while student_t_two_sided(high, df) > ALPHA:
         low, high = high, 2 * high
     while True:
         middle = (low + high) / 2
         if middle in (low, high):
             return high
-        if student_t_two_sided(middle, df) > alpha:
+        if student_t_two_sided(middle, df) > ALPHA:
             low = middle
         else:
             high = middle

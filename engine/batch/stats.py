@@ -35,14 +35,14 @@ from statistics import NormalDist
 from typing import Any, Iterable, Mapping
 
 from ..wording import clip, counted, written
-from .compare import student_t_critical
+from .compare import ALPHA, student_t_critical
 
 #: The kinds a result figure keeps from record to record, in the order messages list them (a mapping
 #: is none of them: its values are figures of their own).
 _KINDS = ("a number", "true/false", "text", "a list")
 
-#: Two-sided 95% normal quantile, 1.959963984540054.
-Z95 = NormalDist().inv_cdf(0.975)
+#: Two-sided normal quantile of the intervals' level (1 - ALPHA, 95 %): 1.9599639845400536.
+Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 PERCENTILES = (5, 25, 50, 75, 95)
 
 Number = int | float | Decimal
