@@ -64,9 +64,10 @@ def make_header(game: Any, agents: list[str], rng: str, seed_prefix: str) -> dic
             "config_sha256": game.spec.sha256, "first_seat": game.first_seat}
 
 
-def encode(data: dict[str, Any]) -> bytes:
-    """One line; records keep the game's own key order after ``seed`` (faster than sorting)."""
-    return orjson.dumps(data) + b"\n"
+def header_line(header: dict[str, Any]) -> bytes:
+    """The header as the file's first line. (Records are written by the worker's loop, ``seed`` first and
+    then the game's result in its own key order, which is faster than sorting.)"""
+    return orjson.dumps(header) + b"\n"
 
 
 def describe_header(header: dict[str, Any]) -> str:
@@ -199,7 +200,7 @@ class Writer:
                 if self._handle.read(1) != b"\n":
                     self.write(b"\n")
             else:
-                self.write(encode(header))
+                self.write(header_line(header))
         except OSError as exc:
             raise CardgamesError(f"{path}: cannot write: {exc.strerror or exc}") from None
 

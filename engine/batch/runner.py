@@ -10,7 +10,7 @@ from typing import Any, Callable
 
 from ..errors import CardgamesError
 from .executors import check_backend, make_executor
-from .results import Reader, Writer, check_same_experiment, encode, fold_records, make_header
+from .results import Reader, Writer, check_same_experiment, fold_records, header_line, make_header
 from .seeds import Pace, SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
 from .worker import Job
@@ -98,7 +98,7 @@ def _load_previous(out: str, outcome: Outcome, done: SeedSet, seeds: SeedRange) 
     if reader.header is None:
         # Only a run of this experiment killed while writing its header may be started afresh: any
         # other file without a whole first line is not ours to overwrite.
-        header = encode(outcome.header)
+        header = header_line(outcome.header)
         with open(out, "rb") as handle:
             start = handle.read(len(header))
         if not header.startswith(start):
