@@ -21,6 +21,11 @@ from .wording import clip, did_you_mean
 COPY_MARK = "#"
 
 
+def copy_name(face: str, copy: int) -> str:
+    """The name of copy ``copy`` (0 for the first deck) of the card named ``face``: ``AH``, ``AH#2``, ..."""
+    return face if copy == 0 else f"{face}{COPY_MARK}{copy + 1}"
+
+
 @dataclass(frozen=True, slots=True)
 class Card:
     """One physical card."""
@@ -47,8 +52,7 @@ class Deck:
         cards = []
         for copy in range(copies):
             for face in faces:
-                name = face["name"] if copy == 0 else f"{face['name']}{COPY_MARK}{copy + 1}"
-                cards.append(Card(code=len(cards), name=name, face=face["name"], copy=copy,
+                cards.append(Card(code=len(cards), name=copy_name(face["name"], copy), face=face["name"], copy=copy,
                                   suit=face.get("suit"), rank=face.get("rank"), value=face.get("value"),
                                   attrs=face["attrs"]))
         self.cards: tuple[Card, ...] = tuple(cards)

@@ -23,7 +23,7 @@ from bisect import insort
 from collections import Counter
 from typing import Any, NamedTuple
 
-from ...cards import COPY_MARK, stock_line
+from ...cards import COPY_MARK, copy_name, stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...errors import CardgamesError
@@ -470,7 +470,7 @@ def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]
     codes = []
     for name in names:
         seen[name] += 1
-        codes.append(game.deck.code(name if seen[name] == 1 else f"{name}{COPY_MARK}{seen[name]}"))
+        codes.append(game.deck.code(copy_name(name, seen[name] - 1)))
     played, pile = codes[0], codes[1:]
     by_rank: list[list[int]] = [[] for _ in game.rank_ids]
     for code in sorted(pile):
