@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Iterable
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+#: Primary stacks, and secondary stacks: one of each a compass point.
+STACKS = len(COMPASS)
 CENTER, PRIMARY, SECONDARY = "center", "primaries", "secondaries"
 
 
@@ -23,8 +25,8 @@ class Tableau:
 
     def __init__(self, capacity: tuple[int, int, int] | None = None):
         self.center: list[int] = []
-        self.primaries: list[list[int]] = [[] for _ in range(8)]
-        self.secondaries: list[list[int]] = [[] for _ in range(8)]
+        self.primaries: list[list[int]] = [[] for _ in range(STACKS)]
+        self.secondaries: list[list[int]] = [[] for _ in range(STACKS)]
         self.capacity = capacity
         self._fill = 0  # see _next_stack
 
@@ -35,10 +37,10 @@ class Tableau:
         pos = 0
         t.center = cards[pos:pos + center]
         pos += center
-        for i in range(8):
+        for i in range(STACKS):
             t.primaries[i] = cards[pos:pos + primary]
             pos += primary
-        for i in range(8):
+        for i in range(STACKS):
             t.secondaries[i] = cards[pos:pos + secondary]
             pos += secondary
         return t
@@ -94,22 +96,23 @@ class Tableau:
 
     def _next_stack(self) -> list[int] | None:
         """The first stack with room, in laying order (0 the centre, 1-8 the primaries, 9-16 the
-        secondaries). ``_fill`` remembers where the last search stopped: every stack before it is
-        full, until :meth:`take` empties one (it then starts again from the centre)."""
+        secondaries: :data:`STACKS` of each). ``_fill`` remembers where the last search stopped:
+        every stack before it is full, until :meth:`take` empties one (it then starts again from the
+        centre)."""
         center, primary, secondary = self.capacity  # type: ignore[misc]
         i = self._fill
         if i == 0:
             if len(self.center) < center:
                 return self.center
             i = 1
-        while i <= 8:
+        while i <= STACKS:
             stack = self.primaries[i - 1]
             if len(stack) < primary:
                 self._fill = i
                 return stack
             i += 1
-        while i <= 16:
-            stack = self.secondaries[i - 9]
+        while i <= 2 * STACKS:
+            stack = self.secondaries[i - STACKS - 1]
             if len(stack) < secondary:
                 self._fill = i
                 return stack
@@ -131,5 +134,6 @@ class Tableau:
 
 
 def capacity_total(capacity: Iterable[int]) -> int:
+    """The cards a tableau of ``capacity`` (centre, primary, secondary) holds when full."""
     center, primary, secondary = capacity
-    return center + 8 * primary + 8 * secondary
+    return center + STACKS * (primary + secondary)

@@ -206,7 +206,7 @@ class TorquGame(Game):
         for i, d in enumerate(COMPASS):
             lines.append(f"{d:>2} primary: {' '.join(deal['primaries'][i])}")
         for i, d in enumerate(COMPASS):
-            lines.append(f"{d:>2}-{COMPASS[(i + 1) % 8]} secondary: {' '.join(deal['secondaries'][i])}")
+            lines.append(f"{d:>2}-{COMPASS[(i + 1) % len(COMPASS)]} secondary: {' '.join(deal['secondaries'][i])}")
         for seat, hand in enumerate(deal["hands"]):
             lines.append(f"player {seat} hand: {' '.join(hand)}")
         return "\n".join(lines)
