@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 from .cards import Deck
 from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
-from .rng import RNG_NAME, SEEDS, Rng, check_seed, seed_digits
+from .rng import GENERATORS, SEEDS, Rng, check_seed, seed_digits
 from .wording import clip
 
 
@@ -103,7 +103,7 @@ class Game(ABC):
     @staticmethod
     def rng_name(rng: str) -> str:
         """The generator's name and version as logs record it."""
-        return RNG_NAME if rng == "native" else rng
+        return GENERATORS[rng]
 
     @abstractmethod
     def new_state(self, seed: int | str, rng: str = "native") -> "State":

@@ -17,7 +17,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
-from .rng import RNG_NAME
+from .rng import GENERATORS
 from .wording import byte_size, clip, counted
 
 if TYPE_CHECKING:
@@ -194,11 +194,10 @@ class ReplayReport:
 
 def rng_mode(rng: str) -> str:
     """The RNG mode (``native``/``pysolfc``) of a log's ``rng`` field."""
-    if rng == RNG_NAME:
-        return "native"
-    if rng == "pysolfc":
-        return "pysolfc"
-    raise LogError(f"log uses generator {clip(rng)}; this engine has {RNG_NAME!r} and 'pysolfc'")
+    for mode, name in GENERATORS.items():
+        if rng == name:
+            return mode
+    raise LogError(f"log uses generator {clip(rng)}; this engine has {' and '.join(map(repr, GENERATORS.values()))}")
 
 
 def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayReport:

@@ -29,6 +29,8 @@ import struct
 from typing import Callable, MutableSequence
 
 RNG_NAME = "shake128-ctr/1"
+#: Each ``--rng`` mode's generator as logs and result files record it: this module's, or PySolFC's deals.
+GENERATORS = {"native": RNG_NAME, "pysolfc": "pysolfc"}
 SEED_MAX = 2**64 - 1
 SEEDS = "0..2**64-1"  # the range of seeds, as messages and help name it
 
