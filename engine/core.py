@@ -249,6 +249,12 @@ class Playthrough:
     history: list[tuple[int, Any]] = field(default_factory=list)
 
 
+def leaders(scores: Sequence[Any]) -> list[int]:
+    """The seats whose score is the highest (several on a tie): every game with seats names its winners so."""
+    top = max(scores)
+    return [seat for seat, score in enumerate(scores) if score == top]
+
+
 def agent_rng(seed: int | str, seat: int) -> Rng:
     """Seat ``seat``'s own stream, independent of the deal stream."""
     return Rng(seed, f"agent/{seat}")

@@ -22,7 +22,7 @@ import re
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
-from ...core import Game, State
+from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
 from .board import COLLISIONS, move_stones
@@ -382,8 +382,7 @@ class TorquState(State):
         """The seats whose stone is furthest along: the winners of a finished game, and the leaders
         of one stopped before a stone reached the end (``max_matches``, or ``simulate --matches``),
         as Turup names its leaders when stopped after some rounds."""
-        best = max(self.positions)
-        return [s for s in range(self.game.num_players) if self.positions[self.game.owner(s)] == best]
+        return leaders([self.positions[self.game.owner(s)] for s in range(self.game.num_players)])
 
     def result(self) -> dict[str, Any]:
         game = self.game

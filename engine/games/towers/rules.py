@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from ...cards import stock_line
 from ...config import GameSpec
-from ...core import Game, State
+from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, STR, Field, positive
 from . import geometry
@@ -481,8 +481,7 @@ class TowersState(State):
 
     # -- results -----------------------------------------------------------------------
     def winners(self) -> list[int]:
-        best = max(self.net)
-        return [s for s, v in enumerate(self.net) if v == best]
+        return leaders(self.net)
 
     def returns(self) -> list[float]:
         """Nothing until the game is over (a stake is only settled at the end), then :meth:`winners`'."""

@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from ...cards import COPY_MARK, copy_name, stock_line
 from ...config import GameSpec
-from ...core import Game, State
+from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from ...wording import clip, counted
@@ -166,7 +166,7 @@ class TurupGame(Game):
     def describe_deal_end(self, state: "TurupState") -> list[str]:
         """Each seat's cards won in the round just ended, its winners, and the cards that count for nobody."""
         number, scores = len(state.round_scores), state.round_scores[-1]
-        best = _best(scores)
+        best = leaders(scores)
         shared = " (shared)" if len(best) > 1 else ""
         lines = [f"round {number} ends (left for nobody: {counted(state.round_leftover[-1], 'card')}):"]
         for seat, won in enumerate(scores):
@@ -392,12 +392,12 @@ class TurupState(State):
         """Rounds each seat won, a shared round counting for every seat that shares it."""
         wins = [0] * self.game.num_players
         for scores in self.round_scores:
-            for seat in _best(scores):
+            for seat in leaders(scores):
                 wins[seat] += 1
         return wins
 
     def winners(self) -> list[int]:
-        return _best(self.scores() if self.game.match_scoring == "total_cards" else self.round_wins())
+        return leaders(self.scores() if self.game.match_scoring == "total_cards" else self.round_wins())
 
     def result(self) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": self.scores(), "winners": self.winners(), "moves": self.moves,
@@ -478,12 +478,6 @@ def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]
     faces = [c.face for c in game.deck.cards]
     return [[faces[c] for c in _taken(game, by_rank, capture.take)]
             for capture in game.captures(game.rank_of[played], game.pack(pile))]
-
-
-def _best(scores: list[int]) -> list[int]:
-    """Seats with the highest score (several on a tie)."""
-    top = max(scores)
-    return [seat for seat, score in enumerate(scores) if score == top]
 
 
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
