@@ -12,6 +12,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from cardgames.engine.games.torqu.aggregate import optimum
 from cardgames.engine.games.torqu.optimise import pack_value
 from cardgames.engine.games.torqu.sets import SET_SIZE, Ident, Pictures, Points, complete, kind_of
 from cardgames.engine.games.torqu.specials import Specials
@@ -1016,7 +1017,6 @@ def test_optimum_equals_the_milp_with_several_mirrors(game, codes, mirrors, sign
 def test_the_cpsat_model_agrees_with_the_optimiser(game, dragons, codes, sign, with_dragons):
     """The count-level model solved by CP-SAT (engine/games/torqu/aggregate.py): a second exact
     solver that shares no search code with the optimiser."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     g = dragons if with_dragons else game
     if codes and isinstance(codes[0], str):
         codes = g.deck.codes(codes)
@@ -1027,7 +1027,6 @@ def test_the_cpsat_model_agrees_with_the_optimiser(game, dragons, codes, sign, w
 @given(st.lists(st.integers(0, 139), min_size=8, max_size=20, unique=True),
        st.lists(st.sampled_from([140, 141, 142, 143]), min_size=1, max_size=4, unique=True), st.sampled_from([1, -1]))
 def test_the_cpsat_model_agrees_with_several_mirrors(game, codes, mirrors, sign):
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     assert game.deck.code("Magic-13") == 140  # the Mirrors are codes 140-143
     assert optimum(game.scorer, codes + mirrors, sign) == game.scorer.arrange(codes + mirrors, sign)["score"]
 
@@ -1036,7 +1035,6 @@ def test_the_cpsat_model_uses_a_card_in_one_special_only(dragons):
     """Each real card is in at most one special of the CP-SAT model, also a card in just two: the Rain
     Dragon (Dragon-9) makes a Perfect Four with Water 1-3 and another with Dragon 10-12, and the Air-9
     beside it must not let the count of nines pay for both (600); the optimum is 300 + 120 (a Fifteen)."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = dragons.deck.codes(["Water-1", "Water-2", "Water-3", "Dragon-9", "Dragon-10", "Dragon-11", "Dragon-12",
                                 "Air-9"])
     assert optimum(dragons.scorer, codes) == dragons.scorer.arrange(codes)["score"] == 420
@@ -1045,7 +1043,6 @@ def test_the_cpsat_model_uses_a_card_in_one_special_only(dragons):
 @pytest.mark.parametrize("k", [0, 1])
 def test_the_cpsat_model_agrees_on_game_sized_tableaux(game, k):
     """36 cards, the 4-player tableau, drawn as the score benchmark draws them."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = drawn(game, 1, f"bench/{k}", 36)
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
@@ -1054,7 +1051,6 @@ def test_the_cpsat_model_agrees_on_game_sized_tableaux(game, k):
 def test_the_cpsat_model_agrees_on_two_player_tableaux(game, k):
     """72 cards without a Mirror (benchmark instances CP-SAT solves in well under a second): where the
     branch and bound's nodes are mostly Flushes that the single cards' slacks prune."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = drawn(game, 1, f"bench/{k}", 72)
     assert optimum(game.scorer, codes) == game.scorer.tableau_score(codes)["score"] == game.scorer.tableau_value(codes)
 
@@ -1064,7 +1060,6 @@ def test_the_cpsat_model_lets_a_mirror_stand_for_the_top_number(game, sign):
     """A Mirror may fill a number pattern's slot of every number, the deck's top one (16) too: Air-16,
     Earth-16, Water-16 and Magic-13 are a Four of a Kind of sixteens (160), whichever the sign, in the
     CP-SAT model as in the optimiser (random draws rarely hold three cards of the top number)."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = game.deck.codes(["Air-16", "Earth-16", "Water-16", "Magic-13"])
     assert optimum(game.scorer, codes, sign) == game.scorer.arrange(codes, sign)["score"] == 160
 
@@ -1072,7 +1067,6 @@ def test_the_cpsat_model_lets_a_mirror_stand_for_the_top_number(game, sign):
 def test_the_cpsat_model_can_leave_mirrors_unwild(game):
     """With ``wild=False`` (the hand penalty when Mirrors are not wild in hand) a Mirror is an
     ordinary Magic card: it cannot complete the Cloud picture, so no set counts at full value."""
-    optimum = pytest.importorskip("cardgames.engine.games.torqu.aggregate").optimum
     codes = game.deck.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
     assert optimum(game.scorer, codes, -1, wild=False) == game.scorer.arrange(codes, -1, False)["score"] == 19
     assert optimum(game.scorer, codes, -1) == game.scorer.arrange(codes, -1)["score"] == 300
