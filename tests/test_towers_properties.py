@@ -27,6 +27,8 @@ options = st.fixed_dictionaries({
     "house_cut": st.sampled_from([0, 0.05, "0.125"]),
     "house_cut_from": st.sampled_from(["payee", "payer"]),
     "house_cut_on_flee": st.booleans(),
+    "settlement": st.sampled_from(["net", "gross"]),
+    "cache_size": st.integers(1, 6),
 })
 
 
