@@ -57,7 +57,9 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl([(name, text) for name, (_, _, text) in COMMANDS.items()])
 
-    def resolve_command(self, ctx: click.Context, args: list[str]):
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
+                                                                              list[str]]:
+        """Click's lookup, with a "did you mean" for a mistyped command name."""
         name = args[0] if args else ""
         if name and name not in COMMANDS and not name.startswith("-"):
             import difflib
@@ -74,7 +76,10 @@ class LazyGroup(click.Group):
         except click.UsageError as exc:  # the group's own options (--configs)
             raise _one_line(exc) from None
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command, turning each kind of failure into the CLI's contract: a bad option or a
+        CardgamesError is one line and exit 1 or 2, a closed pipe exit 0, Ctrl-C exit 130, a failed
+        write to stdout one line."""
         from cardgames.engine.errors import CardgamesError, OptionConflictError
         from cardgames.engine.wording import one_line
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
 from .options import comma_list, format_option, load_game
 from .output import emit_json
+
+if TYPE_CHECKING:  # the commands import the engine when they run, not when the CLI starts
+    from cardgames.engine.games.torqu.scoring import Scorer
 
 
 @click.command("score")
@@ -48,7 +51,9 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
         _emit(scorer, score_names(scorer, names, where, budget), fmt)
 
 
-def score_names(scorer: Any, names: list[str], where: str, budget: int | None = None) -> dict[str, Any]:
+def score_names(scorer: Scorer, names: list[str], where: str, budget: int | None = None) -> dict[str, Any]:
+    """The score of one card list, in the command's output shape; ``where`` (an option or ``file:line``)
+    opens any error, so a bad card in a long input is found."""
     from cardgames.engine.errors import CardgamesError
 
     if len(names) > scorer.most_cards:
@@ -94,7 +99,7 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
             yield where, data["cards"]
 
 
-def _emit(scorer: Any, result: dict[str, Any], fmt: str) -> None:
+def _emit(scorer: Scorer, result: dict[str, Any], fmt: str) -> None:
     if fmt == "json":
         emit_json(result)
     elif fmt == "jsonl":
@@ -103,7 +108,7 @@ def _emit(scorer: Any, result: dict[str, Any], fmt: str) -> None:
         click.echo(_text(scorer, result))
 
 
-def _text(scorer: Any, result: dict[str, Any]) -> str:
+def _text(scorer: Scorer, result: dict[str, Any]) -> str:
     """The result for a reader: a Perfect Four names its picture, a card its own name if it has
     one (the Dragons: ``Dragon-9 (Rain Dragon)``)."""
     def card(name: str) -> str:

@@ -180,6 +180,7 @@ def extra_roots(folders: Iterable[str | Path]) -> list[Path]:
 
 
 def bundled_root() -> Path:
+    """The configs installed with the package (``configs/``), which every catalog reads first."""
     from importlib.resources import files
 
     return Path(str(files("cardgames.configs")))

@@ -156,6 +156,7 @@ def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
 
 
 def proportion(count: int, n: int) -> dict[str, Any]:
+    """The summary of a yes/no figure (a win): its rate and Wilson interval, in a report's figure shape."""
     low, high = wilson(count, n)
     return {"kind": "proportion", "n": n, "count": count, "mean": count / n if n else 0.0,
             "ci_low": low, "ci_high": high}

@@ -484,6 +484,9 @@ def _deal_shape(spec: GameSpec, deck_size: int) -> tuple[Any, int, int | None]:
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
+    """Shown by ``validate --facts``: the deal table's row for the player count (hand each, centre, each
+    primary, each secondary), the cards it deals (the deck's, every one), how many start exposed (9), and
+    what a personal tableau holds."""
     from ...cards import Deck
 
     row, dealt, exposed = _deal_shape(spec, len(Deck(spec.deck, spec.copies)))
