@@ -23,6 +23,8 @@ def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -
     (:func:`input_label`); a file that cannot be opened is an ``error`` naming it. Bytes, so that
     the reader (orjson) checks the UTF-8 itself."""
     if str(path) == "-":
+        if sys.stdin is None:  # started with stdin closed (`<&-`): Python then has no sys.stdin at all
+            raise error(f"{input_label(path)}: cannot read: stdin is closed")
         return input_label(path), sys.stdin.buffer
     try:
         return str(path), open(path, "rb")

@@ -488,6 +488,14 @@ def test_an_unreadable_input_names_the_reason_without_errno(tmp_path):
     assert str(err.value) == f"{tmp_path / 'missing.json'}: cannot read: No such file or directory"
 
 
+def test_a_closed_stdin_is_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Started with stdin closed (``cardgames replay - <&-``) Python has no ``sys.stdin``: reading ``-`` said
+    so in a traceback (an audit's finding), now in the one line every unreadable input gets."""
+    monkeypatch.setattr(sys, "stdin", None)
+    with pytest.raises(LogError, match=r"^<stdin>: cannot read: stdin is closed$"):
+        open_input("-", LogError)
+
+
 def test_a_folder_without_write_or_search_permission_is_refused(tmp_path, monkeypatch):
     """The temporary file needs the folder writable and searchable (checked with os.access, which
     root always passes, hence the stand-in): either missing is refused, a bare name's folder
