@@ -187,9 +187,11 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
         elif why:
             message(why)
-    tests = comparisons(runs)
-    _check_gates(gates, tests)  # before any output: a misspelt figure must not pass for a gate passed
-    _check_cut_short(tuple(map(_label, files)), seeds, [run.header for run in runs], gates)
+    each = [comparisons([runs[0], run]) for run in runs[1:]]  # the tests against each later file
+    tests = [t for against in each for t in against]
+    labels = tuple(map(_label, files))
+    _check_cut_short(labels, seeds, [run.header for run in runs], gates)  # a gate's exit 1, before any output
+    _check_gates(gates, each, labels)  # before any output too: a misspelt figure must not pass for a gate passed
     _say_unlike_kinds(runs, tests)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
@@ -272,19 +274,27 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], g
             message(text)
 
 
-def _check_gates(gates: tuple[str, ...], tests: list[dict]) -> None:
-    """Refuse a gate on a figure the files' comparisons do not test (a typo, or a difference row): a
-    usage error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1)."""
+def _check_gates(gates: tuple[str, ...], each: list[list[dict]], labels: tuple[str, ...]) -> None:
+    """Refuse a gate on a figure that a comparison does not test (a typo, a difference row, or a figure
+    one compared file lacks, where the gate would pass without a test: an audit's finding): a usage
+    error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1). ``each`` holds the
+    tests against each later file, ``labels`` the files."""
     from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.wording import did_you_mean
 
-    tested = list(dict.fromkeys(t["figure"] for t in tests))
+    tested = [{t["figure"] for t in tests} for tests in each]
+    everywhere = [name for name in dict.fromkeys(t["figure"] for tests in each for t in tests)
+                  if all(name in figures for figures in tested)]
     for name in gates:
-        if name not in tested:
-            hint = did_you_mean(name, tested, 0.5) or (f"; tested: {', '.join(tested)}" if tested else
-                                                        ": none is (files of no games?)")
-            raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between these "
-                                      f"files{hint}")
+        untested = [index for index, figures in enumerate(tested, 1) if name not in figures]
+        if not untested:
+            continue
+        if len(untested) < len(tested):
+            raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between {labels[0]} and "
+                                      f"{labels[untested[0]]}, which lacks it")
+        hint = did_you_mean(name, everywhere, 0.5) or (f"; tested: {', '.join(everywhere)}" if everywhere else
+                                                       ": none is (files of no games?)")
+        raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between these files{hint}")
 
 
 def _say_unlike_kinds(runs: list, tests: list[dict]) -> None:

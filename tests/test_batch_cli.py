@@ -916,6 +916,26 @@ def test_a_run_cut_short_is_named_and_fails_a_gate(run_cli, tmp_path):
     assert run_cli("stats", str(whole), str(later), "--fail-if-different", "won").exit_code == 0
 
 
+def test_a_gate_needs_its_figure_tested_against_every_later_file(run_cli, tmp_path):
+    """A gated figure one later file lacks passed when another later file had it (an audit's finding: the
+    gate looked for the figure among all the comparisons): now a usage error naming that file. A file of
+    no games, its header alone, is a run cut short: exit 1, not a figure missing (exit 2)."""
+    base = tmp_path / "base.jsonl"
+    batch(run_cli, "--seeds", "0-99", "--workers", "1", "--out", str(base))
+    lines = base.read_bytes().split(b"\n")
+    lacking = tmp_path / "lacking.jsonl"
+    lacking.write_bytes(b"\n".join([lines[0], *(orjson.dumps({k: v for k, v in orjson.loads(line).items()
+                                                              if k != "won"}) for line in lines[1:] if line)]) + b"\n")
+    gate = run_cli("stats", str(base), str(base), str(lacking), "--fail-if-different", "won")
+    assert gate.exit_code == 2 and gate.stdout == ""
+    assert f"figure 'won' is not tested between {base} and {lacking}, which lacks it" in gate.stderr
+    assert run_cli("stats", str(base), str(base), str(lacking), "--fail-if-different", "plays").exit_code == 0
+    header = tmp_path / "header.jsonl"
+    header.write_bytes(lines[0] + b"\n")
+    gate = run_cli("stats", str(base), str(header), "--fail-if-different", "won")
+    assert gate.exit_code == 1 and gate.stdout == "" and "holds 0 seeds of the 100" in gate.stderr
+
+
 def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
     """A side of a single game has no Welch test: a gate on it passed with no word, as if it had found no
     difference (the statistics audit's finding). It still passes, but says it checked nothing."""
