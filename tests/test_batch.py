@@ -352,6 +352,15 @@ def test_summary_rejects_unknown_values():
         Summary().add({"odd": object()})
 
 
+def test_an_empty_category_is_refused_not_dropped():
+    """An empty text's key, ``reason=``, is the one that counts the figure's games: its games vanished from the
+    figures without a word (an audit's finding); such a record is now refused."""
+    summary = Summary()
+    summary.add({"reason": "blocked"})
+    with pytest.raises(ValueError, match="^figure 'reason' is empty text: a category needs a name$"):
+        summary.add({"reason": ""})
+
+
 # -- comparisons ------------------------------------------------------------------------
 def test_two_proportion_hand_computed():
     # 40/100 vs 60/100: pooled 0.5, se sqrt(0.25 * 0.02) = 0.0707107, z = 2.828427, p = erfc(2)
@@ -1370,3 +1379,12 @@ def test_a_scheduler_with_no_worker_is_named_instead_of_waited_on_for_ever(monke
         with DaskExecutor(2, "tcp://10.0.0.9:8786"):
             pass
     assert asked == [(1, "30s"), "closed"]
+
+
+def test_a_mean_interval_stays_finite_while_the_sd_does():
+    """Values of both signs near 1.7e308 have an sd a float holds (1.79e308) and an interval of +-1.28e308 about
+    their mean: t times the sd, taken first, overflowed to an interval of -inf..inf (an audit's finding)."""
+    values = {1.7e308: 5, -1.7e308: 5}
+    row = describe(values)
+    assert math.isfinite(row["sd"]) and row["ci_low"] == -row["ci_high"]
+    assert row["ci_high"] == pytest.approx(2.2621571627409915 * row["sd"] / math.sqrt(10))

@@ -127,7 +127,7 @@ def _estimate(hist: Mapping[Any, int]) -> dict[str, Any]:
         squares += v * v * count
     sd = None if n == 1 else _sqrt((squares - total * total / n) / (n - 1))
     mean = float(total / n)
-    half = None if sd is None else student_t_critical(n - 1) * sd / math.sqrt(n)
+    half = None if sd is None else student_t_critical(n - 1) * (sd / math.sqrt(n))  # sd * t alone may overflow
     return {"n": n, "mean": mean, "ci_low": None if half is None else mean - half,
             "ci_high": None if half is None else mean + half, "sd": sd}
 
@@ -295,6 +295,8 @@ class Summary:
         # Each category is a proportion of the games where the figure is present; the
         # denominator is kept under the figure's own name so that categories that never
         # appear in a chunk still merge correctly.
+        if not value:  # its key would be the denominator's: the category would vanish from the figures
+            raise ValueError(f"figure {clip(name)} is empty text: a category needs a name")
         present = self.counts.setdefault(f"{name}=", [0, 0])
         present[1] += 1
         counter = self.counts.setdefault(f"{name}={value}", [0, 0])
