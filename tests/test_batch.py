@@ -1388,3 +1388,17 @@ def test_a_mean_interval_stays_finite_while_the_sd_does():
     row = describe(values)
     assert math.isfinite(row["sd"]) and math.isfinite(row["ci_high"]) and row["ci_low"] == -row["ci_high"]
     assert row["ci_high"] == pytest.approx(2.2621571627409915 * (row["sd"] / math.sqrt(10)))
+
+
+def test_a_games_float_values_are_summed_exactly():
+    """A game's mean over its seats is exact, as the docs promise: floats were summed as floats, so that
+    [1e16, 1, -1e16, 1] lost its ones (a pooled mean of 0.125 where the games' exact means average 0.375)
+    and [1.5e308, 1.5e308, ...] overflowed to a traceback (an audit's finding)."""
+    cancel = Summary()
+    for last in (0, 1, 0, 1):
+        cancel.add({"scores": [1e16, 1, -1e16, last]})
+    assert cancel.figures(4)["scores"]["mean"] == 0.375
+    huge = Summary()
+    for last in range(3):
+        huge.add({"scores": [1.5e308, 1.5e308, 1.0, float(last)]})
+    assert huge.figures(4)["scores"]["mean"] == 0.75e308

@@ -243,10 +243,10 @@ class Summary:
             seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
             numbers = [number for number in seats if number is not None]
             if numbers:
-                try:
-                    total = sum(numbers)  # exact for ints and amounts; a Fraction per game was 4 times slower
-                except TypeError:  # floats and amounts mixed
+                if any(type(number) is float for number in numbers):  # a float sum rounds, and overflows
                     total = sum(map(Fraction, numbers), Fraction(0))
+                else:  # ints and amounts: exact as they are (a Fraction per game was 4 times slower)
+                    total = sum(numbers)
                 key = (total, len(numbers))
                 hist = self.game_means.setdefault(name, {})
                 hist[key] = hist.get(key, 0) + 1
