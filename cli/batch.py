@@ -190,8 +190,8 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     each = [comparisons([runs[0], run]) for run in runs[1:]]  # the tests against each later file
     tests = [t for against in each for t in against]
     labels = tuple(map(_label, files))
-    _check_cut_short(labels, seeds, [run.header for run in runs], gates)  # a gate's exit 1, before any output
-    _check_gates(gates, each, labels)  # before any output too: a misspelt figure must not pass for a gate passed
+    _check_gates(gates, each, labels, [run.summary.games for run in runs])  # before any output: a misspelt
+    _check_cut_short(labels, seeds, [run.header for run in runs], gates)  # figure must not pass for a gate passed
     _say_unlike_kinds(runs, tests)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
@@ -274,24 +274,28 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], g
             message(text)
 
 
-def _check_gates(gates: tuple[str, ...], each: list[list[dict]], labels: tuple[str, ...]) -> None:
+def _check_gates(gates: tuple[str, ...], each: list[list[dict]], labels: tuple[str, ...], games: list[int]) -> None:
     """Refuse a gate on a figure that a comparison does not test (a typo, a difference row, or a figure
     one compared file lacks, where the gate would pass without a test: an audit's finding): a usage
-    error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1). ``each`` holds the
-    tests against each later file, ``labels`` the files."""
+    error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1), whatever else is
+    wrong. ``each`` holds the tests against each later file, ``labels`` the files, ``games`` how many
+    each holds. A later file of no games tests nothing: it is a run cut short, which
+    :func:`_check_cut_short` refuses (exit 1), unless the first file holds none either."""
     from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.wording import did_you_mean
 
-    tested = [{t["figure"] for t in tests} for tests in each]
+    live = [(index, {t["figure"] for t in tests}) for index, tests in enumerate(each, 1) if games[index]]
+    if not live and games[0]:
+        return
     everywhere = [name for name in dict.fromkeys(t["figure"] for tests in each for t in tests)
-                  if all(name in figures for figures in tested)]
+                  if all(name in figures for _, figures in live)]
     for name in gates:
-        untested = [index for index, figures in enumerate(tested, 1) if name not in figures]
-        if not untested:
+        lacking = [index for index, figures in live if name not in figures]
+        if live and not lacking:
             continue
-        if len(untested) < len(tested):
+        if len(lacking) < len(live):
             raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between {labels[0]} and "
-                                      f"{labels[untested[0]]}, which lacks it")
+                                      f"{labels[lacking[0]]}, which lacks it")
         hint = did_you_mean(name, everywhere, 0.5) or (f"; tested: {', '.join(everywhere)}" if everywhere else
                                                        ": none is (files of no games?)")
         raise OptionConflictError(f"--fail-if-different: figure {name!r} is not tested between these files{hint}")
