@@ -5,39 +5,14 @@ from __future__ import annotations
 import os
 import signal
 import sys
-import threading
-from contextlib import contextmanager
-from typing import Iterator
 
 import click
 
 from cardgames.engine.batch.compare import ALPHA
 
+from .interrupts import Terminated
 from .options import format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
-
-
-class _Terminated(KeyboardInterrupt):
-    """SIGTERM (``kill``, a CI job's timeout), stopped as Ctrl-C is: the workers ended, the result file
-    whole and resumable. Left to its default, it ended the parent alone, and the workers it had
-    started kept the output pipe open, so whatever read it never finished."""
-
-
-@contextmanager
-def _sigterm_stops() -> Iterator[None]:
-    """Turn SIGTERM into :class:`_Terminated` while the batch runs (main thread only, as signals are)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise _Terminated
-
-    previous = signal.signal(signal.SIGTERM, stop)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _default_workers() -> int:
@@ -103,14 +78,13 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     progress = Progress(enabled=not quiet and sys.stderr.isatty())
     root = ctx.find_root().obj or {}
     try:
-        with _sigterm_stops():
-            outcome = run_batch(game, agent_names, rng, seed_range, config_dirs=tuple(root.get("config_dirs", ())),
-                                workers=workers or cores, backend=backend, scheduler=scheduler, out=out,
-                                resume=resume, on_start=progress.start, on_chunk=progress.advance)
-    except KeyboardInterrupt as exc:
+        outcome = run_batch(game, agent_names, rng, seed_range, config_dirs=tuple(root.get("config_dirs", ())),
+                            workers=workers or cores, backend=backend, scheduler=scheduler, out=out,
+                            resume=resume, on_start=progress.start, on_chunk=progress.advance)
+    except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (the group makes it one: .interrupts)
         progress.close()
         hint = "; continue with the same command and --resume" if out else ""
-        terminated = isinstance(exc, _Terminated)
+        terminated = isinstance(exc, Terminated)
         message(f"{'terminated' if terminated else 'interrupted'} after {counted(progress.done, 'game')}{hint}")
         ctx.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))  # the shell's convention: 143, 130
     progress.close()

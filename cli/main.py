@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import click
@@ -78,13 +76,15 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, turning each kind of failure into the CLI's contract: a bad option or a
-        CardgamesError is one line and exit 1 or 2, a closed pipe exit 0, Ctrl-C exit 130, a failed
-        write to stdout one line."""
+        CardgamesError is one line and exit 1 or 2, a closed pipe exit 0, Ctrl-C exit 130, SIGTERM exit
+        143 (:mod:`.interrupts`), a failed write to stdout one line."""
         from cardgames.engine.errors import CardgamesError, OptionConflictError
         from cardgames.engine.wording import one_line
 
+        from .interrupts import Terminated, interrupts_in_finalizers, sigterm_stops
+
         try:
-            with _ctrl_c_in_finalizers():
+            with interrupts_in_finalizers(), sigterm_stops():
                 return super().invoke(ctx)
         except click.UsageError as exc:
             raise _one_line(exc) from None
@@ -95,54 +95,13 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
-        except KeyboardInterrupt:  # Ctrl-C: 128 + SIGINT, the shell's convention (Click's own says 1)
-            click.echo("Aborted!", err=True)
-            ctx.exit(130)
+        except KeyboardInterrupt as exc:  # 128 + the signal, the shell's convention (Click's own says 1)
+            terminated = isinstance(exc, Terminated)
+            click.echo("Terminated." if terminated else "Aborted!", err=True)
+            ctx.exit(143 if terminated else 130)
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
-
-
-@contextmanager
-def _ctrl_c_in_finalizers() -> Iterator[None]:
-    """Deliver again a Ctrl-C that lands in a finalizer. Python raises it wherever the main thread is,
-    and out of a ``__del__`` (Dask's ``Future.__del__``, while a batch waits on its tasks) it cannot
-    propagate: Python printed it with a traceback and went on as if no key had been pressed. It is
-    sent again a moment later, from another thread, once the finalizer and this hook have returned
-    (sent at once it would land in the hook, and be printed the same way). A Ctrl-C while SIGINT is
-    ignored stays ignored."""
-    def unraisable(event: Any) -> None:
-        if isinstance(event.exc_value, KeyboardInterrupt):
-            import threading
-
-            threading.Thread(target=_interrupt_main_soon, daemon=True).start()
-        else:
-            before(event)
-
-    before = sys.unraisablehook
-    sys.unraisablehook = unraisable
-    try:
-        yield
-    finally:
-        sys.unraisablehook = before
-
-
-def _interrupt_main_soon() -> None:
-    """Send SIGINT to the main thread after a moment (:func:`_ctrl_c_in_finalizers`): a signal, not
-    ``_thread.interrupt_main``, so that a main thread blocked in a wait wakes to it. Windows has no
-    signals between threads: there the interrupt is only flagged, raised when the main thread next runs
-    Python code."""
-    import signal
-    import threading
-    import time
-
-    time.sleep(0.05)
-    if hasattr(signal, "pthread_kill"):
-        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
-    else:
-        import _thread
-
-        _thread.interrupt_main()
 
 
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
@@ -171,7 +130,7 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     """Play, replay, check and analyse Torqu, Turup, Towers and the pairing solitaires.
 
     Data goes to stdout, messages to stderr. Exit codes: 0 success, 1 a check failed or the input
-    was bad, 2 a usage error, 130 interrupted (Ctrl-C).
+    was bad, 2 a usage error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM).
     """
     ctx.obj = {"config_dirs": config_dirs}
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
+from .interrupts import Terminated
 from .options import format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
@@ -94,10 +95,11 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     rows: list[dict] = []
     try:
         to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path)
-    except KeyboardInterrupt:  # a long range's finished verdicts are not lost (jsonl has written them already)
-        if seed is None and fmt != "jsonl" and rows:
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
+        if seed is None and fmt != "jsonl" and rows:  # lost (jsonl has written them already)
             _emit(rows, fmt, True)
-            message(f"interrupted after {len(rows)} deals: the verdicts above are theirs")
+            stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
+            message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
         raise
     if to_emit:
         _emit(rows, fmt, seed is None)

@@ -574,15 +574,15 @@ def test_a_ctrl_c_in_a_finalizer_aborts_without_a_traceback(run_cli, monkeypatch
 
 
 def test_sigterm_inside_compiled_code_stays_a_sigterm(run_cli, monkeypatch):
-    """A batch turns SIGTERM (a CI job's timeout) into its own KeyboardInterrupt, which exits 143. Arriving
+    """The CLI turns SIGTERM (a CI job's timeout) into a KeyboardInterrupt of its own, which exits 143. Arriving
     while the compiled search had called back into Python, it came back out as a plain Ctrl-C, exit 130
     (a docs audit's finding): the interrupt found down the chain is raised again, its class kept."""
-    from cardgames.cli import batch
+    from cardgames.cli import interrupts
     from cardgames.engine.games.torqu import optimise
 
     def terminated_search(*args, **kwargs):
         try:
-            raise batch._Terminated
+            raise interrupts.Terminated
         except KeyboardInterrupt as exc:
             raise SystemError("<built-in method _grown> returned a result with an exception set") from exc
 

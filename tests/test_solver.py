@@ -252,6 +252,33 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     assert ("interrupted after 2 deals" in result.stderr) is (fmt != "jsonl")
 
 
+def test_sigterm_keeps_the_verdicts_found_as_ctrl_c_does(run_cli, monkeypatch):
+    """``kill`` (SIGTERM, a CI job's timeout) ended a solved range with nothing printed, the verdicts found lost
+    (an audit's finding): it now stops as Ctrl-C does, the verdicts printed, and exits 143."""
+    import signal
+
+    solve, calls = Solver.solve, []
+
+    def terminated_third(self, state):
+        calls.append(state)
+        if len(calls) == 3:
+            signal.raise_signal(signal.SIGTERM)
+        return solve(self, state)
+
+    def unhandled(signum, frame):  # the CLI's own handler is not there: fail, rather than end the test run
+        raise AssertionError("the command did not handle SIGTERM")
+
+    monkeypatch.setattr(Solver, "solve", terminated_third)
+    previous = signal.signal(signal.SIGTERM, unhandled)
+    try:
+        result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert result.exit_code == 143
+    assert re.findall(r"^eiffel-tower +(\d+) +False", result.stdout, re.M) == ["1", "2"]
+    assert result.stderr.endswith("\nterminated after 2 deals: the verdicts above are theirs\nTerminated.\n")
+
+
 @pytest.mark.parametrize("option,value", [("--budget", "0"), ("--sat-effort", "-1"), ("--sat-effort", "-0.5"),
                                           ("--refute-effort", "-1")])
 def test_solve_refuses_a_budget_below_one_and_a_negative_effort(run_cli, option: str, value: str) -> None:
