@@ -104,9 +104,24 @@ class LazyGroup(click.Group):
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
 
 
+#: The environment's list of config folders, read when no --configs is given (separated as PATH is).
+CONFIGS_ENV = "CARDGAMES_CONFIGS"
+
+
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
-    """A ``--configs`` folder must hold configs where the catalog looks (``config.extra_roots``): a wrong
-    one is a usage error."""
+    """The extra config folders: ``--configs``, else :data:`CONFIGS_ENV`'s (empty entries skipped, as the
+    library's catalog skips them). Each must hold configs where the catalog looks
+    (``config.extra_roots``): a wrong one is a usage error, naming where it was given (an error naming
+    ``--configs`` for the variable's folder sent the user to an option never typed)."""
+    import os
+
+    given = "--configs"
+    if not folders:
+        folders = tuple(folder for folder in os.environ.get(CONFIGS_ENV, "").split(os.pathsep) if folder)
+        given = CONFIGS_ENV
+        missing = next((folder for folder in folders if not os.path.isdir(folder)), None)
+        if missing is not None:
+            raise click.UsageError(f"{CONFIGS_ENV}: there is no folder {missing}")
     if not folders:  # the usual case: nothing to import for
         return folders
     from cardgames.engine.config import extra_roots
@@ -115,16 +130,18 @@ def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[s
     try:
         extra_roots(folders)
     except ConfigError as exc:
+        if given == CONFIGS_ENV:
+            raise click.UsageError(f"{CONFIGS_ENV}: {exc.message}") from None
         raise click.BadParameter(exc.message, param=param) from None
     return folders
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="cardgames", prog_name="cardgames")
-@click.option("--configs", "config_dirs", multiple=True, metavar="DIR", envvar="CARDGAMES_CONFIGS",
+@click.option("--configs", "config_dirs", multiple=True, metavar="DIR",
               type=click.Path(file_okay=False, exists=True), callback=_config_folders,
               help="Extra config folder (games/, decks/, variants/), searched before the bundled configs. "
-                   "Repeatable; also CARDGAMES_CONFIGS.")
+                   "Repeatable; without it, the folders in CARDGAMES_CONFIGS (separated as in PATH).")
 @click.pass_context
 def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     """Play, replay, check and analyse Torqu, Turup, Towers and the pairing solitaires.

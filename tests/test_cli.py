@@ -378,10 +378,11 @@ def test_a_configs_folder_the_catalog_would_not_read_is_a_usage_error(run_cli, t
     for name, source in layout.items():
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text((bundled_root() / "games" / source).read_text())
-    for args, env in ((["--configs", str(tmp_path)], None), ([], {"CARDGAMES_CONFIGS": str(tmp_path)})):
+    for args, env, said in ((["--configs", str(tmp_path)], None, "Invalid value for '--configs'"),
+                            ([], {"CARDGAMES_CONFIGS": str(tmp_path)}, "CARDGAMES_CONFIGS")):
         result = run_cli(*args, "batch", "--game", "eiffel-tower", "--seeds", "1-2", env=env)
         assert result.exit_code == 2 and message in result.stderr and result.stdout == ""
-        assert result.stderr.startswith("Error: Invalid value for '--configs': ")
+        assert result.stderr.startswith(f"Error: {said}: ")
     (tmp_path / "games").mkdir(exist_ok=True)
     (tmp_path / "games" / "my-tower.yaml").write_text(
         (bundled_root() / "games" / "eiffel-tower.yaml").read_text().replace("id: eiffel-tower", "id: my-tower"))
@@ -427,6 +428,21 @@ def test_extra_config_folder(run_cli, tmp_path, monkeypatch):
     assert len(deal["rows"]) == 3 and len(deal["stock"]) == 100
     monkeypatch.setenv("CARDGAMES_CONFIGS", str(tmp_path))
     assert orjson.loads(run_cli("deal", "tiny-tower", "--seed", "3", "--format", "json").stdout) == deal
+
+
+def test_config_folders_from_the_environment_are_named_as_such(run_cli, tmp_path):
+    """CARDGAMES_CONFIGS's errors named ``--configs``, an option the user never gave, and an empty entry
+    (``:dir:``, PATH's separators at its ends) was refused as a folder named '' (an audit's finding)."""
+    from cardgames.engine.config import bundled_root
+
+    missing = run_cli("list", env={"CARDGAMES_CONFIGS": str(tmp_path / "nowhere")})
+    assert missing.exit_code == 2 and missing.stderr.startswith(
+        f"Error: CARDGAMES_CONFIGS: there is no folder {tmp_path / 'nowhere'} (see 'cardgames --help')")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "my-tower.yaml").write_text(
+        (bundled_root() / "games" / "eiffel-tower.yaml").read_text().replace("id: eiffel-tower", "id: my-tower"))
+    listed = run_cli("list", env={"CARDGAMES_CONFIGS": f"{os.pathsep}{tmp_path}{os.pathsep}"})
+    assert listed.exit_code == 0 and "my-tower" in listed.stdout
 
 
 def test_an_unknown_deck_points_at_the_deck_listing(run_cli, tmp_path):
