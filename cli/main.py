@@ -87,7 +87,7 @@ class LazyGroup(click.Group):
             with interrupts_in_finalizers(), sigterm_stops():
                 return super().invoke(ctx)
         except click.UsageError as exc:
-            raise _one_line(exc) from None
+            raise _one_line(exc, " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))) from None
         except OptionConflictError as exc:
             raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
@@ -152,15 +152,17 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     ctx.obj = {"config_dirs": config_dirs}
 
 
-def _one_line(exc: click.UsageError) -> click.ClickException:
-    """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help."""
+def _one_line(exc: click.UsageError, command_path: str = "cardgames") -> click.ClickException:
+    """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help. Its
+    hint names the help of the command the error came with, else of ``command_path`` (Click's parser
+    gives an option missing its value no context: the subcommand's help is still the one to read)."""
     if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return exc
     text, ctx = exc.format_message(), exc.ctx
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
             and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
         text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
-    return OneLineUsageError(text, ctx.command_path if ctx else "cardgames")
+    return OneLineUsageError(text, ctx.command_path if ctx else command_path)
 
 
 def _silence_stdout() -> None:

@@ -348,6 +348,10 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
      "cardgames deal"),
     (["deal", "eiffel-tower", "--seed", "1", "--sed", "2"], "No such option '--sed'. Did you mean '--seed'?",
      "cardgames deal"),  # the GAME-argument hint is for --game alone
+    (["deal", "eiffel-tower", "--seed", "1", "--format"], "Option '--format' requires an argument.",
+     "cardgames deal"),  # Click gives this error no command: it named the group's help (an audit's finding)
+    (["batch", "--game"], "Option '--game' requires an argument.", "cardgames batch"),
+    (["--configs"], "Option '--configs' requires an argument.", "cardgames"),
 ])
 def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, command):
     """Click's own usage block and hint made three lines; each error is one, ending with the help to read."""
