@@ -79,6 +79,11 @@ def read_log(path: str | Path) -> dict[str, Any]:
     try:
         data = orjson.loads(raw)
     except orjson.JSONDecodeError as exc:
+        try:  # orjson places a bad UTF-8 byte at line 1 column 1: found here, where it is
+            raw.decode("utf-8")
+        except UnicodeDecodeError as bad:
+            line = raw.count(b"\n", 0, bad.start) + 1
+            raise LogError(f"{label}:{line}: not UTF-8 text (byte {bad.start})") from None
         raise LogError(f"{label}: not valid JSON (truncated or corrupted?): {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LogError(f"{label}: not a cardgames log (no \"format\": \"{FORMAT}\")")
