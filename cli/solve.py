@@ -134,12 +134,13 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
                 state.apply(action)
                 history.append((0, action))
             run = Playthrough(state, canonical, rng, ["solver"], history)
+            pretty = fmt != "jsonl"  # as simulate writes its log: one line with jsonl
             if log_path == "-":  # the log alone on stdout, so that it pipes into `replay -`
-                emit_json(build_log(game, run))
+                emit_json(build_log(game, run), pretty=pretty)
                 verdict = dumps(rows[-1], pretty=False).decode().strip()
                 message(f"winning line ({len(history)} moves) written to stdout; {verdict}")
                 return False
-            write_atomic(log_path, dumps(build_log(game, run)))
+            write_atomic(log_path, dumps(build_log(game, run), pretty=pretty))
             message(f"winning line ({len(history)} moves) written to {log_path}")
     return True
 

@@ -185,6 +185,8 @@ def test_solve_cli(run_cli, tmp_path):
         piped = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", "--log", "-", "--format", fmt)
         assert piped.exit_code == 0 and '"winnable":true' in piped.stderr
         assert orjson.loads(piped.stdout)["format"] == "cardgames-log"
+        lines = piped.stdout.count("\n")  # one line with jsonl, pretty otherwise: as simulate writes its log
+        assert (lines == 1) if fmt == "jsonl" else (lines > 1)
         assert run_cli("replay", "-", input=piped.stdout).exit_code == 0
     both = run_cli("solve", "--game", "eiffel-tower")
     assert both.exit_code == 2 and "exactly one" in both.stderr  # a usage error
