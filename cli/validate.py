@@ -25,6 +25,8 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
     from cardgames.engine.validate import validate
     from cardgames.engine.wording import counted
 
+    if "-" in paths:  # the other commands' stdin: a config's id and kind come from its file and folder names
+        raise click.UsageError("validate reads config files and folders, not stdin ('-'): save the YAML to a file")
     root = ctx.find_root().obj or {}
     report = validate(list(paths), [Path(d) for d in root.get("config_dirs", ())])
     if fmt == "json":

@@ -174,6 +174,12 @@ def test_validate_refuses_a_missing_path(run_cli, tmp_path):
     assert result.exit_code == 1 and "no such file" in result.stdout
 
 
+def test_validate_says_it_does_not_read_stdin(run_cli):
+    """``-`` is stdin for the commands that read data; validate was told "-: no such file" (an audit's finding)."""
+    result = run_cli("validate", "-", input="id: x\n")
+    assert result.exit_code == 2 and "validate reads config files and folders, not stdin ('-')" in result.stderr
+
+
 def test_deal_json_shape(run_cli):
     deal = orjson.loads(run_cli("deal", "eiffel-tower", "--seed", "7", "--format", "json").stdout)
     assert set(deal) == {"rows", "waste", "stock"}
