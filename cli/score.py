@@ -82,6 +82,7 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
     from cardgames.engine.lines import bounded_lines
+    from cardgames.engine.wording import clip
 
     label, handle = open_input(path)
     with handle:
@@ -96,6 +97,10 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
             if (not isinstance(data, dict) or not isinstance(data.get("cards"), list)
                     or not all(isinstance(c, str) for c in data["cards"])):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
+            other = next((key for key in data if key != "cards"), None)
+            if other is not None:  # a line's own "variant" or "budget" would be ignored: the options hold for all
+                raise CardgamesError(f"{where}: unknown key {clip(other)}: a line holds \"cards\" alone (the "
+                                     "command's options apply to every line)")
             yield where, data["cards"]
 
 

@@ -107,6 +107,16 @@ def test_score_input_names_a_line_that_is_not_a_cards_object(run_cli, line):
     assert json.loads(result.stdout)["tableau_score"] == -1
 
 
+def test_score_input_refuses_a_key_beside_cards(run_cli):
+    """A line's own "variant" was read as nothing and scored without Dragons (an audit's finding: unknown
+    keys were ignored): refused, naming the key and the line, the lines before it scored."""
+    result = run_cli("score", "torqu", "--input", "-", "--format", "jsonl",
+                     input='{"cards": ["Air-1"]}\n{"cards": ["Dragon-9"], "variant": "dragons"}\n')
+    assert result.exit_code == 1 and json.loads(result.stdout)["tableau_score"] == -1
+    assert result.stderr == ("Error: <stdin>:2: unknown key 'variant': a line holds \"cards\" alone (the command's "
+                             "options apply to every line)\n")
+
+
 def test_a_bad_card_is_named_with_its_option_or_line(run_cli, tmp_path):
     """The message says where the bad name was: --cards, or the --input file and line."""
     assert run_cli("score", "torqu", "--cards", "Air-1,Nope-3").stderr == \
