@@ -32,7 +32,9 @@ not listed here are refused at their line, but for the items of a deck's `suits[
 reads or ignores. A misspelt key there is taken for one of those: a required key it meant (a rank's
 `value`) is then reported missing, an optional one (a rank's `face`) is silently absent. `key[]` is each
 item of a list. A value is a string, a number, true/false or null, written plainly: YAML 1.1's octal and
-base-60 numbers (`010`, `1:30`) are refused.
+base-60 numbers (`010`, `1:30`), which it reads as other numbers than they look (8, 90), are refused; its
+other forms read as they look and are accepted (`0x0E` and `1_4` are 14, `yes` and `on` are true), though
+plain decimals and true/false are what the bundled configs use.
 """
 
 
