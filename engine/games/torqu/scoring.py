@@ -86,8 +86,10 @@ class Scorer:
             idents.append(Ident(s, card.value, tuple(pictures)))
         self.idents = tuple(idents)
         #: The deck's name of each (suit, number), for the card a wild card stands for: named as the deck
-        #: names its cards (its ``card_name``; a first copy), so that the name reads back.
-        self.stand_in_names = {(i.suit, i.number): deck.names[code] for code, i in reversed(list(enumerate(idents)))}
+        #: names its cards (its ``card_name``; the first copy's), so that the name reads back.
+        self.stand_in_names: dict[tuple[int, int], str] = {}
+        for code, ident in enumerate(idents):
+            self.stand_in_names.setdefault((ident.suit, ident.number), deck.names[code])
         members: dict[int, list[Ident]] = {}
         for ident in idents:
             for pic in ident.pictures:
