@@ -277,3 +277,18 @@ def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "nativ
         apply(action)
         append((player, action))
     return Playthrough(state, seed, rng, [a.name for a in agents], history)
+
+
+def play_out(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "native") -> State:
+    """:func:`play` to the end without keeping the action history: the final state alone (what a batch
+    needs). The same choices in the same order as :func:`play`, so the same state."""
+    seed = game.check_seed(seed, rng)
+    state = game.new_state(seed, rng)
+    choosers = [agent.choose for agent in agents]
+    rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
+    legal_actions, apply = state.legal_actions, state.apply
+    while True:
+        player = state.current_player
+        if player is None:
+            return state
+        apply(choosers[player](state, legal_actions(), rngs[player]))

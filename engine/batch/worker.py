@@ -70,7 +70,7 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     """Play the chunk's seeds in order."""
     import orjson
 
-    from ..core import play
+    from ..core import play_out
     from ..errors import CardgamesError
 
     game, agents = setup(job)
@@ -83,7 +83,7 @@ def play_chunk(job: Job, chunk: Chunk) -> ChunkResult:
     for start, stop in chunk:
         for seed in range(start, stop):
             try:
-                result = play(game, game_seed(prefix, seed, rng), agents, rng).state.result()
+                result = play_out(game, game_seed(prefix, seed, rng), agents, rng).result()
             except CardgamesError as exc:  # a rule's refusal mid-game (a Turup pile too large to list): whose game
                 raise CardgamesError(f"seed {seed}: {exc}") from None
             add(result)
