@@ -167,6 +167,31 @@ def _plain(value: Any) -> Any:
     return str(value) if isinstance(value, Decimal) else value
 
 
+_SEAT_NAMES: dict[str, list[str]] = {}
+
+
+def _seat_names(name: str, count: int) -> list[str]:
+    """``name[0]``, ``name[1]``, ... (at least ``count`` of them), built once per figure: a list's seats are
+    named for every game."""
+    names = _SEAT_NAMES.get(name)
+    if names is None or len(names) < count:
+        if len(_SEAT_NAMES) >= 10_000:  # figures of a foreign file may be many: bounded
+            _SEAT_NAMES.clear()
+        names = _SEAT_NAMES[name] = [f"{name}[{index}]" for index in range(count)]
+    return names
+
+
+def _exact_sum(numbers: list[Number]) -> Fraction:
+    """The exact sum of numbers, some floats, as a Fraction: ``sum(map(Fraction, numbers))`` with one
+    normalisation instead of one a term when every number is an int or a float (a float is a ratio over a
+    power of two, so the largest denominator is a common one)."""
+    if not all(type(number) is float or type(number) is int for number in numbers):
+        return sum(map(Fraction, numbers), Fraction(0))
+    ratios = [number.as_integer_ratio() for number in numbers]
+    common = max(den for _, den in ratios)
+    return Fraction(sum(num * (common // den) for num, den in ratios), common)
+
+
 class Summary:
     """Mergeable counters of a set of game results (see the module docstring)."""
 
@@ -240,11 +265,12 @@ class Summary:
         elif kind is list or kind is tuple:
             if name not in self.game_means:
                 self._keep_kind(name, "a list", value)
-            seats = [self._value(f"{name}[{index}]", item, pooled=name) for index, item in enumerate(value)]
+            names = _seat_names(name, len(value))
+            seats = [self._value(names[index], item, pooled=name) for index, item in enumerate(value)]
             numbers = [number for number in seats if number is not None]
             if numbers:
                 if any(type(number) is float for number in numbers):  # a float sum rounds, and overflows
-                    total = sum(map(Fraction, numbers), Fraction(0))
+                    total = _exact_sum(numbers)
                 else:  # ints and amounts: exact as they are (a Fraction per game was 4 times slower)
                     total = sum(numbers)
                 key = (total, len(numbers))
