@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import concurrent.futures
+import fractions
 import io
 import math
 import random as stdlib_random  # test data only: shuffling chunk orders, never game randomness
@@ -13,6 +14,8 @@ from pathlib import Path
 
 import orjson
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cardgames.engine.batch.compare import (
     ALPHA,
@@ -43,7 +46,7 @@ from cardgames.engine.batch.results import (
 )
 from cardgames.engine.batch.runner import run_batch
 from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
-from cardgames.engine.batch.stats import Summary, describe, percentiles, wilson
+from cardgames.engine.batch.stats import Summary, _exact_sum, describe, percentiles, wilson
 from cardgames.engine.batch.worker import Job, play_chunk, setup
 from cardgames.engine.errors import CardgamesError, OptionConflictError
 from cardgames.engine.registry import load_game
@@ -1402,3 +1405,10 @@ def test_a_games_float_values_are_summed_exactly():
     for last in range(3):
         huge.add({"scores": [1.5e308, 1.5e308, 1.0, float(last)]})
     assert huge.figures(4)["scores"]["mean"] == 0.75e308
+
+
+@given(st.lists(st.one_of(st.floats(allow_nan=False, allow_infinity=False), st.integers(-2**70, 2**70)), min_size=1))
+def test_the_exact_sum_of_a_games_seats_is_the_sum_of_their_fractions(numbers):
+    """The one-denominator sum (a float's denominator is a power of two, so the largest is a common one) is
+    exactly the sum of each number's Fraction, subnormals, huge floats and big ints included."""
+    assert _exact_sum(numbers) == sum(map(fractions.Fraction, numbers), fractions.Fraction(0))

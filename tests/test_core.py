@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from cardgames.engine.agents import make_agents
-from cardgames.engine.core import Game, State, play
+from cardgames.engine.core import Game, State, play, play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.registry import ENGINES, engine_agents, load_game
 from cardgames.engine.rng import SEED_MAX
@@ -56,6 +56,19 @@ def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
     asked = []
     stopped = play(game, 3, agents, stop=lambda state: asked.append(state) or len(asked) > 5)
     assert len(asked) == 6 and stopped.history == full.history[:5] and not stopped.state.is_terminal()
+
+
+@pytest.mark.parametrize(("game_id", "players"),
+                         [("eiffel-tower", None), ("turup", 3), ("towers", 4), ("castle", None)])
+def test_play_out_ends_where_play_ends(game_id, players):
+    """A batch plays with ``play_out`` (no history kept): the same choices, so the same final state and
+    result as ``play``, whose log ``simulate`` writes."""
+    game = load_game(game_id, players=players)
+    agents = make_agents([], game)
+    for seed in (1, 2, 3):
+        state = play_out(game, seed, agents)
+        assert state.is_terminal() and state.result() == play(game, seed, agents).state.result()
+        assert state.snapshot() == play(game, seed, agents).state.snapshot()
 
 
 def test_tuple_fields_are_json_lists_and_come_back_as_the_same_action() -> None:
