@@ -32,7 +32,7 @@ from cardgames.engine.agents import make_agents
 from cardgames.engine.batch.seeds import parse_range
 from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
-from cardgames.engine.core import play
+from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
 from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT, PROJECTION_EFFORT, PROJECTION_PAIRS
@@ -85,7 +85,7 @@ def count(task: Task) -> dict:
         if solution.winnable is None:
             open_seeds.append(seed)
         times.append(round(solution.seconds, 4))
-        greedy += play(game, seed, agents).state.won()
+        greedy += play_out(game, seed, agents).won()
     return {"won": won, "lost": lost, "undecided": len(open_seeds), "greedy": greedy, "times": times,
             "undecided_seeds": open_seeds}
 

@@ -13,7 +13,7 @@ import argparse
 from fractions import Fraction
 
 from cardgames.engine.agents import make_agent
-from cardgames.engine.core import play
+from cardgames.engine.core import play_out
 from cardgames.engine.registry import load_game
 
 
@@ -26,7 +26,7 @@ def duel(players: int, first: int, last: int) -> dict[str, float]:
     for seed in range(first, last + 1):
         seat = seed % players
         agents = [greedy if s == seat else random for s in range(players)]
-        state = play(game, seed, agents).state
+        state = play_out(game, seed, agents)
         wins += state.returns()[seat]
         net += state.net[seat]
         fled += state.fled[seat]

@@ -15,7 +15,7 @@ import argparse
 from itertools import combinations
 
 from cardgames.engine.agents import make_agents
-from cardgames.engine.core import play
+from cardgames.engine.core import play_out
 from cardgames.engine.registry import load_game
 
 AGENTS = ("random", "greedy", "expert")
@@ -30,7 +30,7 @@ def duel(players: int, first: str, second: str, seeds: int) -> tuple[float, floa
         for swap in (False, True):
             names = [(second if swap else first) if seat % 2 == 0 else (first if swap else second)
                      for seat in range(players)]
-            state = play(game, seed, make_agents(names, game)).state
+            state = play_out(game, seed, make_agents(names, game))
             returns, scores = state.returns(), state.scores()
             for seat, name in enumerate(names):
                 if name == first:
