@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 
@@ -69,6 +70,21 @@ def test_play_out_ends_where_play_ends(game_id, players):
         state = play_out(game, seed, agents)
         assert state.is_terminal() and state.result() == play(game, seed, agents).state.result()
         assert state.snapshot() == play(game, seed, agents).state.snapshot()
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), [
+    ("eiffel-tower", None, {}), ("turup", 2, {}), ("turup", 5, {"first_dealer": 3}),
+    ("turup", 12, {"first_dealer": 11}), ("torqu", 3, {}), ("torqu", 4, {"first_player": 2}),
+    ("towers", 3, {"first_player": "seat0"})])
+def test_first_seat_is_who_moves_first_in_the_first_deal(game_id, players, options):
+    """A batch's header records ``Game.first_seat`` and its statistics measure that seat's advantage, so it must
+    be the seat the first deal gives the move (Turup: the first dealer's left): a mutant recording the dealer
+    passed every other test (an audit's finding)."""
+    game = load_game(game_id, players=players)
+    game = type(game)(dataclasses.replace(game.spec, options={**game.spec.options, **options}))
+    assert game.first_seat is not None
+    for seed in range(1, 6):
+        assert game.new_state(seed).current_player == game.first_seat
 
 
 def test_tuple_fields_are_json_lists_and_come_back_as_the_same_action() -> None:

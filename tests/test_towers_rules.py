@@ -359,6 +359,20 @@ def test_validate_accepts_caches_that_take_the_whole_stock():
     assert state.stock == [] and [len(c) for c in state.dealt_caches] == [12] * 4
 
 
+@pytest.mark.parametrize("size", [1, 4, 6])
+def test_every_new_cache_holds_cache_size_cards(size):
+    """A turn ends with a new cache of ``cache_size`` cards drawn from the stock, not only the first deal's
+    caches: a mutant that drew 3 after the first turn passed every other test (an audit's finding)."""
+    game = towers_game(3, cache_size=size)
+    for seed in (1, 2, 3):
+        state = game.new_state(seed)
+        for _ in range(6):  # two rounds of turns, none fleeing
+            seat, stock = state.current_player, len(state.stock)
+            while state.current_player == seat:
+                state.apply(next(a for a in state.legal_actions() if type(a) is not Flee))
+            assert len(state.caches[seat]) == min(size, stock) and len(state.stock) == stock - min(size, stock)
+
+
 # -- no legal play, fleeing, skipping -----------------------------------------------------
 def test_no_legal_play_forces_flee_or_pass():
     for no_play, expected in (("flee", [Flee]), ("pass", [Flee, Pass])):

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgames.engine.errors import CardgamesError
-from cardgames.engine.games.turup.captures import SUBSET_LIMIT, capture_vectors, expand, run_table
+from cardgames.engine.games.turup.captures import FIELD_MAX, SUBSET_LIMIT, capture_vectors, expand, run_table
 from cardgames.engine.games.turup.rules import Capture, captures_on
 from cardgames.engine.registry import load_game
 
@@ -144,6 +144,15 @@ def test_the_subset_limit_bounds_the_additions_search_only():
     with pytest.raises(CardgamesError, match=r"values 1-9 to list every capture of a 10 \(over the limit of "
                                              r"2,000,000 sub-piles to consider\)"):
         capture_vectors(10, [8] * 9 + [1])
+
+
+def test_a_pile_of_one_value_holds_at_most_field_max_minus_one_cards():
+    """Counts live in bytes of 7 bits: 126 aces under a 2 are listed (63 captures: 2, 4, ..., 126 aces), 127
+    are refused rather than read as 126 (a mutant that let 127 through passed every other test)."""
+    assert FIELD_MAX == 127
+    assert len(capture_vectors(2, [FIELD_MAX - 1, 0])) == 63
+    with pytest.raises(CardgamesError, match="at most 126 community cards of one value are supported"):
+        capture_vectors(2, [FIELD_MAX, 0])
 
 
 def test_a_deck_numbered_to_a_hundred_lists_its_captures():
