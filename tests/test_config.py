@@ -444,6 +444,17 @@ def test_integers_beyond_64_bits_are_refused_with_their_line(tmp_path):
     assert [f"my-tower.yaml:{line}: 99999999999999999999999 is outside" in str(e) for e in report.errors] == [True]
 
 
+@pytest.mark.parametrize("cap", ["0", "-1"])
+def test_a_strict_waste_cap_must_be_positive(tmp_path, cap):
+    """A waste that holds no card would end every Strict game at its first turn: refused at its line (a mutant
+    that dropped the check passed every other test)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("strict_waste_cap: 4", f"strict_waste_cap: {cap}")
+    report = validate([str(make_root(tmp_path, text))])
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "strict_waste_cap" in row)
+    assert [str(e) for e in report.errors] == [
+        f"{tmp_path / 'games' / 'my-tower.yaml'}:{line}: 'options.strict_waste_cap': must be positive"]
+
+
 def _torqu_root(tmp_path: Path, old: str, new: str) -> tuple[Path, str]:
     text = (BUNDLED / "games" / "torqu.yaml").read_text()
     assert old in text

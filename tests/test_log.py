@@ -598,3 +598,83 @@ def _read_with(log: dict[str, Any], field: str, value: Any) -> None:
         path = Path(folder) / "log.json"
         path.write_bytes(orjson.dumps({**log, field: value}))
         read_log(path)
+
+
+@pytest.mark.parametrize("field", ["engine_version", "rng", "game", "variants", "players", "seed", "config_sha256",
+                                   "agents", "deal", "actions", "result"])
+def test_each_required_field_missing_is_named(tmp_path: Path, log: dict[str, Any], field: str) -> None:
+    """Every field the log format calls required is checked as such: a log without ``engine_version`` crashed with
+    a KeyError in a mutant that every other test let through (an audit's finding)."""
+    bad = copy.deepcopy(log)
+    del bad[field]
+    path = tmp_path / "g.json"
+    path.write_bytes(dumps(bad))
+    with pytest.raises(LogError) as err:
+        read_log(path)
+    assert str(err.value) == f"{path}: missing field {field!r}"
+
+
+@pytest.mark.parametrize("where, said, above", [
+    (lambda log, deep: log.__setitem__("note", deep), 'field "note"', 1),
+    (lambda log, deep: log["result"].__setitem__("won", deep), 'field "result"', 2),
+    (lambda log, deep: log["actions"][0].__setitem__("player", deep), "step 1", 3),
+    (lambda log, deep: log["actions"][0]["action"].__setitem__("row", deep), "step 1", 4),
+])
+def test_a_log_may_nest_32_levels_and_no_more(tmp_path, log, where, said, above):
+    """The limit counts every level, the log's own and the actions' list's included: 32 read, 33 refused at the
+    part that holds them (``above``: the levels over the nested value)."""
+    for levels, refused in ((32, False), (33, True)):
+        bad = copy.deepcopy(log)
+        where(bad, _nested(levels - above))
+        path = tmp_path / "deep.json"
+        path.write_text(_json_deep(bad))
+        if refused:
+            with pytest.raises(LogError, match=f"^{re.escape(f'{path}: {said} nests values more than 32 levels')}"):
+                read_log(path)
+        else:
+            read_log(path)
+
+
+def test_a_deal_with_another_field_is_refused_before_the_actions(log: dict[str, Any]) -> None:
+    """The deal is checked before any action: a field it does not have is a deal the seed does not give, not
+    an action found illegal later."""
+    bad = copy.deepcopy(log)
+    bad["deal"]["extra"] = 1
+    bad["actions"][0]["action"] = {"type": "play", "row": 99}
+    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+        replay(bad)
+
+
+def test_a_changed_result_names_the_steps_and_the_first_field_in_key_order(log: dict[str, Any]) -> None:
+    """With two result fields changed, the first in sorted key order is named, after as many steps as the log has."""
+    bad = copy.deepcopy(log)
+    bad["result"]["plays"] += 1
+    bad["result"]["turns"] += 1
+    with pytest.raises(LogError, match=rf"^after {len(log['actions'])} steps the result\.plays is "
+                                       rf"{log['result']['plays']}, but the log says {log['result']['plays'] + 1}$"):
+        replay(bad)
+
+
+def test_towers_pass_and_flee_are_told_apart(tmp_path: Path) -> None:
+    """Towers' pass and flee have no fields, so they are equal tuples: a log's pass must replay as the engine's
+    pass (``no_play: pass``), not be matched to a flee and refused."""
+    (tmp_path / "games").mkdir()
+    towers = (bundled_root() / "games" / "towers.yaml").read_text()
+    assert towers.count("no_play: flee") == 1
+    (tmp_path / "games" / "towers.yaml").write_text(towers.replace("no_play: flee", "no_play: pass"))
+    catalog = Catalog([tmp_path, bundled_root()])
+    game = load_game("towers", (), 2, catalog)
+    data = orjson.loads(dumps(build_log(game, play(game, 1, make_agents([], game)))))
+    assert {"type": "pass"} in [entry["action"] for entry in data["actions"]]
+    assert replay(data, catalog).result == data["result"]
+
+
+def test_a_log_naming_an_alias_reports_the_resolved_game(tmp_path: Path, run_cli) -> None:
+    """``strict-eiffel-tower`` in a log's game is resolved as on the command line, and the report names what was
+    replayed (the resolved game and its variants), not the log's words."""
+    data = orjson.loads(run_cli("simulate", "--game", "strict-eiffel-tower", "--seed", "3").stdout)
+    data["game"], data["variants"] = "strict-eiffel-tower", []
+    path = tmp_path / "alias.json"
+    path.write_bytes(dumps(data))
+    result = run_cli("replay", str(path))
+    assert result.exit_code == 0 and result.stdout.startswith("ok: eiffel-tower + strict seed 3: ")

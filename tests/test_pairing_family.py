@@ -117,12 +117,14 @@ def test_validate_facts_show_each_games_deal():
     and its Strict version now shows its rows, cards, stock after the deal, the rows' room and the waste cap."""
     from cardgames.engine.validate import validate
 
-    facts = {(f["game"], tuple(f["variants"])): f for f in validate().facts if f["game"] in ("eiffel-tower", "hootch")}
+    facts = {(f["game"], tuple(f["variants"])): f for f in validate().facts
+             if f["game"] in ("eiffel-tower", "hootch", "castle")}
     shown = {key: (f["rows"], f["cards"], f["stock_after_deal"], f["row_room"], f["waste_cap"])
              for key, f in facts.items()}
     assert shown == {("eiffel-tower", ()): (20, 104, 83, None, None),
                      ("eiffel-tower", ("strict",)): (20, 104, 83, None, 4),
-                     ("hootch", ()): (15, 96, 80, None, None), ("hootch", ("strict",)): (24, 96, 71, None, 3)}
+                     ("hootch", ()): (15, 96, 80, None, None), ("hootch", ("strict",)): (24, 96, 71, None, 3),
+                     ("castle", ()): (60, 156, 95, 240, None), ("castle", ("strict",)): (60, 156, 95, 240, 5)}
 
 
 def test_tarock_trumps_pair_to_22_and_the_fool_is_wild():
