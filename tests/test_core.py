@@ -75,6 +75,7 @@ def test_play_out_ends_where_play_ends(game_id, players):
 @pytest.mark.parametrize(("game_id", "players", "options"), [
     ("eiffel-tower", None, {}), ("turup", 2, {}), ("turup", 5, {"first_dealer": 3}),
     ("turup", 12, {"first_dealer": 11}), ("torqu", 3, {}), ("torqu", 4, {"first_player": 2}),
+    ("torqu", 2, {"first_player": 5}),
     ("towers", 3, {"first_player": "seat0"})])
 def test_first_seat_is_who_moves_first_in_the_first_deal(game_id, players, options):
     """A batch's header records ``Game.first_seat`` and its statistics measure that seat's advantage, so it must

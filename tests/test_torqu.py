@@ -399,6 +399,21 @@ def test_death_draws_second_card_from_other_tableaus():
     assert all(p[1] != names[mate] for p in (d.cards for d in state.legal_actions()))
 
 
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_death_draws_take_their_first_card_from_the_centre_all_match_long(seed):
+    """Deep into a Death match, with tableaus built, every draw still takes its first card from the centre: a
+    mutant pairing two tableau cards was caught only by a whole game running past the hang guard."""
+    game = load_game("torqu", ("death",), 3)
+    state, choices, names = game.new_state(seed), random.Random(seed), game.deck.names
+    for _ in range(120):
+        if state.is_terminal():
+            break
+        centre = {names[c] for c in state.center.exposed()}
+        legal = state.legal_actions()
+        assert all(a.cards[0] in centre for a in legal if type(a) is Draw)
+        state.apply(choices.choice(legal))
+
+
 def test_death_with_partners_draws_only_from_the_other_teams_tableau():
     """The partner's tableau is the drawer's own (docs/rules/torqu.md, death): a card laid there
     is a second card for the other team, never for either partner."""

@@ -287,3 +287,32 @@ def test_a_stand_in_is_named_as_the_deck_names_cards(run_cli, tmp_path):
     assert data["sets"][0]["wild"] == {"Magic:13": "Air:4"}
     text = run_cli(*score, "--format", "text")
     assert text.exit_code == 0 and "Magic:13 as Air:4" in text.stdout, text.stderr
+
+
+def test_deal_text_lists_every_stack_bottom_to_top_as_the_json_does(run_cli):
+    """``deal torqu`` as text names each stack as the JSON lists it, bottom to top (a mutant printing the
+    secondaries reversed passed every other test)."""
+    from cardgames.engine.games.torqu.layout import COMPASS
+
+    deal = json.loads(run_cli("deal", "torqu", "--players", "4", "--seed", "1", "--format", "json").stdout)
+    lines = run_cli("deal", "torqu", "--players", "4", "--seed", "1").stdout.splitlines()
+    expected = [f"centre: {' '.join(deal['center'])}"]
+    expected += [f"{d:>2} primary: {' '.join(deal['primaries'][i])}" for i, d in enumerate(COMPASS)]
+    expected += [f"{d:>2}-{COMPASS[(i + 1) % 8]} secondary: {' '.join(deal['secondaries'][i])}"
+                 for i, d in enumerate(COMPASS)]
+    expected += [f"player {seat} hand: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
+    assert lines == expected
+
+
+def test_partners_narration_names_both_seats_and_counts_the_shared_tableau_for_each(run_cli):
+    """With Partners each team's line names its two seats and shows the shared tableau counted for each partner
+    (``partners_tableau: each``), so that the match score adds up: tableau x 2 less both hands."""
+    import re
+
+    text = run_cli("simulate", "--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "1",
+                   "--matches", "1", "--format", "text").stdout
+    lines = re.findall(r"^  players (\d) and (\d): tableau (-?\d+) x 2, hands -?(\d+), -?(\d+): match score (-?\d+);",
+                       text, re.MULTILINE)
+    assert [(a, b) for a, b, *_ in lines] == [("0", "2"), ("1", "3")]
+    for *_, tableau, first, second, match in lines:
+        assert int(match) == 2 * int(tableau) - int(first) - int(second)
