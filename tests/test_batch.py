@@ -219,6 +219,15 @@ def test_the_t_interval_uses_the_tabled_critical_values(df, tabled):
     assert round(student_t_critical(df), 4) == tabled
 
 
+@pytest.mark.parametrize("df", [1_000, 10_000, 100_000, 1_000_000, 9_999_999])
+def test_the_t_interval_is_students_up_to_ten_million_degrees_of_freedom(df):
+    """Between 1,000 and ten million degrees of freedom the t quantile is still Student's (scipy's to 1e-8), not
+    the normal's (2.4e-7 off even at 9,999,999): four decimals cannot tell them apart, so a table could not."""
+    from scipy.stats import t
+
+    assert student_t_critical(df) == pytest.approx(t.ppf(0.975, df), rel=0, abs=1e-8)
+
+
 def test_describe_hand_computed():
     # 2 4 4 4 5 5 7 9: mean 5, sum of squared deviations 32, sample sd sqrt(32/7)
     row = describe({2: 1, 4: 3, 5: 2, 7: 1, 9: 1})
@@ -536,6 +545,8 @@ def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
     (orjson.dumps({**HEADER, "version": 9}) + b"\n", "version 9 is not supported"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n[1, 2]\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": "x"}\n', ":3: not a result record"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1}\ngarbage\n{"seed": 2}\n', ":3: not a result record"),  # not torn: whole
+    (orjson.dumps(HEADER) + b'\n{"seed": 1}\ngarbage\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": 1}\n', ":3: seed 1 appears twice"),
     (orjson.dumps(HEADER) + b'\n{"seed": -1}\n', ":2: seed -1 is out of range 0..2**64-1"),
     (orjson.dumps(HEADER) + b'\n{"seed": 18446744073709551616}\n', ":2: not a result record"),  # beyond orjson

@@ -946,3 +946,33 @@ def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
     assert gate.exit_code == 0
     assert gate.stderr == (f"--fail-if-different plays: no test between {other} and {one} (a side with a single "
                            "game, or a spread beyond a float): the gate checks nothing there\n")
+
+
+def test_pysolfc_ms_numbers_are_other_deals_than_plain_numbers(run_cli, tmp_path):
+    """PySolFC's ms1 and 1 are other deals: files of seeds 1-40 and ms1-ms40 are compared as independent samples,
+    with a notice, not seed by seed; and a file of one kind is not resumed with the other."""
+    plain, ms = tmp_path / "plain.jsonl", tmp_path / "ms.jsonl"
+    batch(run_cli, "--rng", "pysolfc", "--seeds", "1-40", "--workers", "1", "--out", str(plain))
+    batch(run_cli, "--rng", "pysolfc", "--seeds", "ms1-ms40", "--workers", "1", "--out", str(ms))
+    shown = run_cli("stats", str(plain), str(ms), "--format", "json")
+    assert shown.exit_code == 0
+    assert {c["figure"]: c["test"] for c in orjson.loads(shown.stdout)["comparisons"]}["won"] == "z"
+    assert shown.stderr.splitlines() == [f"{ms} deals with another seed_prefix than {plain} ('ms', not ''): its "
+                                         "seeds are other deals, compared as independent samples"]
+    resumed = run_cli("batch", "--game", "eiffel-tower", "--quiet", "--rng", "pysolfc", "--seeds", "ms1-ms3",
+                      "--workers", "1", "--out", str(plain), "--resume")
+    assert resumed.exit_code == 1 and resumed.stderr.splitlines()[-1] == (
+        f"Error: {plain}: holds results of another run (seed_prefix '', this run 'ms'): resume with the same "
+        "options, or choose another --out")
+
+
+def test_every_gate_is_checked_not_only_the_first(run_cli, tmp_path):
+    """With two gates, the second tripping fails the run though the first passes."""
+    base, flipped = tmp_path / "base.jsonl", tmp_path / "flipped.jsonl"
+    batch(run_cli, "--seeds", "0-39", "--workers", "1", "--out", str(base))
+    lines = base.read_bytes().split(b"\n")
+    flipped.write_bytes(b"\n".join([lines[0], *(orjson.dumps({**orjson.loads(line), "won": True})
+                                                for line in lines[1:] if line)]) + b"\n")
+    gate = run_cli("stats", str(base), str(flipped), "--fail-if-different", "plays", "--fail-if-different", "won")
+    assert gate.exit_code == 1 and gate.stderr.splitlines()[-1].startswith(
+        f"check failed: won differs in {flipped} from {base} (p = ")

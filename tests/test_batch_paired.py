@@ -97,6 +97,15 @@ def test_files_are_joined_seed_by_seed_whatever_their_order(tmp_path: Path):
         assert pairs.test("won") == mcnemar(2, 1) and pairs.test("moves") is None and pairs.unmatched == {"moves"}
 
 
+def test_mcnemar_counts_only_the_seeds_the_files_disagree_on(tmp_path: Path):
+    """Seeds won in both files (0-9) or in neither (16-19) say nothing about a difference: McNemar is asked
+    about the six won only in the second file, not about sixteen "won in the first" as well."""
+    first = [{"seed": s, "won": s < 10} for s in range(20)]
+    other = [{"seed": s, "won": s < 16} for s in range(20)]
+    pairs = pair_files(write(tmp_path / "a.jsonl", first), write(tmp_path / "b.jsonl", other), 3, ())
+    assert pairs.rates == {"won": [20, 0, 6]} and pairs.test("won") == mcnemar(0, 6)
+
+
 def test_a_figure_the_files_never_hold_on_one_seed_is_compared_unpaired(tmp_path: Path):
     """y is on the first file's even seeds and the other's odd ones: no seed pairs it, so the files'
     y are compared as independent samples (Welch), while x, on every seed, is compared seed by seed.
@@ -206,6 +215,9 @@ def test_two_keys_naming_one_figure_are_refused_not_counted_twice(run_cli, tmp_p
     assert alone.exit_code == 1 and alone.stderr.startswith(f"Error: {path}: figure 'a.b' has 4 values in 2 games")
     paired = run_cli("stats", path, path)
     assert paired.exit_code == 1 and "two keys of one result name figure 'a.b'" in paired.stderr
+    one = write(tmp_path / "one.jsonl", [{"seed": 0, "a.b": 1, "a": {"b": 2}}])
+    single = run_cli("stats", one)  # a single game too: 2 values in 1 game
+    assert single.exit_code == 1 and single.stderr.startswith(f"Error: {one}: figure 'a.b' has 2 values in 1 game")
 
 
 def test_a_misspelt_gate_is_a_usage_error_before_a_cut_short_file(run_cli, tmp_path: Path):
