@@ -147,8 +147,9 @@ def test_the_subset_limit_bounds_the_additions_search_only():
 
 
 def test_a_pile_of_one_value_holds_at_most_field_max_minus_one_cards():
-    """Counts live in bytes of 7 bits: 126 aces under a 2 are listed (63 captures: 2, 4, ..., 126 aces), 127
-    are refused rather than read as 126 (a mutant that let 127 through passed every other test)."""
+    """Counts live in bytes of 7 bits: 126 aces under a 2 are listed (63 captures: 2, 4, ..., 126 aces), 127 or
+    more are refused (a mutant that let 127 through, and so listed any larger pile as 127 cards, passed every
+    other test)."""
     assert FIELD_MAX == 127
     assert len(capture_vectors(2, [FIELD_MAX - 1, 0])) == 63
     with pytest.raises(CardgamesError, match="at most 126 community cards of one value are supported"):
