@@ -67,9 +67,9 @@ def test_play_out_ends_where_play_ends(game_id, players):
     game = load_game(game_id, players=players)
     agents = make_agents([], game)
     for seed in (1, 2, 3):
-        state = play_out(game, seed, agents)
-        assert state.is_terminal() and state.result() == play(game, seed, agents).state.result()
-        assert state.snapshot() == play(game, seed, agents).state.snapshot()
+        state, played = play_out(game, seed, agents), play(game, seed, agents).state
+        assert state.is_terminal() and state.result() == played.result()
+        assert state.snapshot() == played.snapshot()
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), [
