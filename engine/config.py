@@ -542,7 +542,7 @@ def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> lis
     errors = []
     for key, value in doc.data["options"].items():
         if key not in fields:
-            errors.append(doc.error(("options", key), f"unknown option {key!r} for the {engine} engine "
+            errors.append(doc.key_error(("options", key), f"unknown option {key!r} for the {engine} engine "
                                                       f"(known: {', '.join(sorted(fields))})"))
         else:
             errors.extend(check_value(value, fields[key], doc, ("options", key), partial=True))

@@ -55,7 +55,8 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     for key in value:
         if key not in fields and not open:
             known = ", ".join(sorted(fields))
-            errors.append(doc.error(keypath + (key,), f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
+            errors.append(doc.key_error(keypath + (key,),
+                                        f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
     for key, spec in fields.items():
         if key not in value:
             if spec.required and not partial:

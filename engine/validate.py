@@ -141,7 +141,8 @@ def _misplaced(kind: str, doc: Document) -> list[ConfigError]:
     if signed is None or signed[1] == kind:
         return []
     key, owner = signed
-    return [doc.error((key,), f"a {owner[:-1]} config (it has {key!r}) in a {kind}/ folder: {owner}/ holds {owner}")]
+    return [doc.key_error((key,), f"a {owner[:-1]} config (it has {key!r}) in a {kind}/ folder: {owner}/ holds "
+                                  f"{owner}")]
 
 
 def _guess_kind(doc: Document) -> str:

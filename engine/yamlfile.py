@@ -23,11 +23,13 @@ MAX_BYTES = 1 << 20
 
 @dataclass
 class Document:
-    """A parsed YAML file: its data and the line (1-based) of each value, by key path."""
+    """A parsed YAML file: its data, the line (1-based) of each value by key path, and of each mapping's key
+    (a block value starts on the line below its key)."""
 
     path: str
     data: Any
     lines: dict[tuple, int] = field(default_factory=dict)
+    key_lines: dict[tuple, int] = field(default_factory=dict)
 
     def line(self, keypath: tuple) -> int | None:
         """The line of the value at ``keypath``, or of its nearest ancestor that has one."""
@@ -39,6 +41,10 @@ class Document:
 
     def error(self, keypath: tuple, message: str) -> ConfigError:
         return ConfigError(message, self.path, self.line(keypath))
+
+    def key_error(self, keypath: tuple, message: str) -> ConfigError:
+        """An error about the key at the end of ``keypath`` itself (unknown, misplaced): at the key's line."""
+        return ConfigError(message, self.path, self.key_lines.get(keypath) or self.line(keypath))
 
 
 # Plain numbers YAML 1.1 (PyYAML) reads in a base a designer rarely means: 010 is 8 and 1:30 is 90. A
@@ -111,27 +117,37 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path,
                                   key_node.start_mark.line + 1)
-            key = str(_construct(key_node, doc, constructor))
+            key = str(_scalar(key_node, doc, constructor))
             if key in result:
                 raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)
+            doc.key_lines[keypath + (key,)] = key_node.start_mark.line + 1
             result[key] = _convert(value_node, keypath + (key,), doc, seen, constructor)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
+    return _scalar(node, doc, constructor)
+
+
+def _scalar(node: Any, doc: Document, constructor: Any) -> Any:
+    """A scalar node's value, a mapping's key as well as a value (``{010: 2}`` would otherwise key 8), or a
+    ConfigError at the node's own line for a value no config may hold."""
     value = _construct(node, doc, constructor)
+    problem = None
     if not node.style and isinstance(value, (int, float)) and _OLD_NUMBER.fullmatch(node.value):  # plain, unquoted
         plain = None if ":" in node.value else int(node.value.replace("_", ""), 10)
         meant = (f"write {value} if that is meant" if plain in (None, value)
                  else f"write {value} or {plain}, whichever is meant")
-        raise doc.error(keypath, f"{node.value!r} is read as the {'base-60' if ':' in node.value else 'octal'} number "
-                                 f"{value} (YAML 1.1): {meant}, or quote it for a string")
-    if not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
-        raise doc.error(keypath, f"{node.value!r} is a {type(value).__name__}; a config value is a string, a "
-                        "number, true/false or null (quote it to make it a string)")
-    if isinstance(value, float) and not math.isfinite(value):
-        raise doc.error(keypath, f"{node.value!r} is not a finite number")
-    if isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
-        raise doc.error(keypath, f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})")
+        problem = (f"{node.value!r} is read as the {'base-60' if ':' in node.value else 'octal'} number {value} "
+                   f"(YAML 1.1): {meant}, or quote it for a string")
+    elif not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
+        problem = (f"{node.value!r} is a {type(value).__name__}; a config holds only strings, numbers, true/false "
+                   "and null (quote it to make it a string)")
+    elif isinstance(value, float) and not math.isfinite(value):
+        problem = f"{node.value!r} is not a finite number"
+    elif isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
+        problem = f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})"
+    if problem is not None:
+        raise ConfigError(problem, doc.path, node.start_mark.line + 1)
     return value
 
 

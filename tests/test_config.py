@@ -123,6 +123,42 @@ def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
     assert err.value.line == 3 and words in str(err.value)
 
 
+@pytest.mark.parametrize("text, line, words", [
+    ("a:\n  010: 2\n", 2, "'010' is read as the octal number 8"),
+    ("a: {1:30: x}\n", 1, "'1:30' is read as the base-60 number 90"),
+    ("a: 1\n2001-12-14: x\n", 2, "'2001-12-14' is a date"),
+])
+def test_a_mapping_key_is_checked_like_a_value(text, line, words):
+    """A key went through none of a value's checks: ``copies_by_players: {010: 2}`` keyed 8 players, and
+    ``validate`` blamed the deck's size for 8 players instead of naming the ``010``."""
+    with pytest.raises(ConfigError) as err:
+        parse_document(text, "x.yaml")
+    assert err.value.line == line and words in str(err.value)
+
+
+def test_a_base_60_field_of_one_digit_is_refused():
+    """``1:5`` is YAML 1.1's 65 too, not only ``1:05``."""
+    with pytest.raises(ConfigError, match="'1:5' is read as the base-60 number 65"):
+        parse_document("a: 1:5\n")
+
+
+def test_an_unknown_key_is_named_at_its_own_line(tmp_path, run_cli):
+    """A block value starts on the line below its key: an unknown key was named at its value's first line
+    (a game's key, a game's option, a variant's option)."""
+    game = EIFFEL.replace("id: eiffel-tower", "id: my-tower")
+    hued = game.replace("options:\n", "options:\n  hue:\n    red: 1\n")
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "house.yaml").write_text("id: house\nname: House\napplies_to: [pairing]\n"
+                                                      "options:\n  tint:\n    - red\n")
+    for text, words in [(game + "colour:\n  - red\n", f"{game.count(chr(10)) + 1}: unknown key 'colour'"),
+                        (hued, f"{hued.splitlines().index('  hue:') + 1}: unknown key 'hue'"),
+                        (game, "house.yaml:5: unknown option 'tint'")]:
+        (tmp_path / "games").mkdir(exist_ok=True)
+        (tmp_path / "games" / "my-tower.yaml").write_text(text)
+        report = run_cli("validate", str(tmp_path))
+        assert report.exit_code == 1 and words in report.stdout
+
+
 @pytest.mark.parametrize("raw, value", [("0", 0), ("10", 10), ("0.5", 0.5), ("00.5", 0.5), ("1_000", 1000),
                                         ("'010'", "010"), ('"1:30"', "1:30"), ("0x1F", 31)])
 def test_numbers_read_as_written_are_let_be(raw, value):
@@ -1272,8 +1308,9 @@ def test_refused_mapping_keys_are_named_at_the_keys_line(text, line, message):
 def test_the_integer_range_includes_both_ends():
     """A config holds -2**63..2**64-1, both ends included (seeds up to 2**64-1)."""
     assert parse_document(f"a: {-(1 << 63)}\nb: {(1 << 64) - 1}\n").data == {"a": -(1 << 63), "b": (1 << 64) - 1}
-    with pytest.raises(ConfigError, match="outside the integers"):
-        parse_document(f"b: {1 << 64}\n")
+    for beyond in (1 << 64, -(1 << 63) - 1):
+        with pytest.raises(ConfigError, match="outside the integers"):
+            parse_document(f"b: {beyond}\n")
 
 
 def test_a_deck_names_the_card_named_twice():
