@@ -1353,6 +1353,8 @@ def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
     assert card_name_problem({"card_name": "{rank!r}"}).startswith("card_name '{rank!r}' has a field {rank!r}; ")
     assert card_name_problem({"card_name": "{suit}{value:03d}"}) is None
     assert card_name_problem({"card_name": "{suit}{value:{rank}}"}) is not None
+    # a nested width the sample card's value fills: a rank numbered 10**9 would ask for a gigabyte of padding
+    assert "no field nests in another" in card_name_problem({"card_name": "{rank:>{value}}"})
 
 
 def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
@@ -1747,3 +1749,47 @@ def test_a_game_in_another_engines_family_is_told_at_its_family_line(tmp_path, r
     (tmp_path / "own").mkdir()
     assert validate([str(make_root(tmp_path / "own", text.replace("family: torqu", "family: towers-of-my-own")
                                                      .replace("variants: [strict]", "variants: []")))]).ok
+
+
+@pytest.mark.parametrize("token", ["A\tB", "A\nB", "A\x00B"])
+def test_a_card_token_holds_no_control_character(token):
+    """A tab or newline inside a suit or rank id would break a drawn deal's columns and lines."""
+    from cardgames.engine.schema import one_token
+
+    assert "no control character" in one_token(token)
+
+
+@pytest.mark.parametrize("old, new, words", [
+    ("players: {min: 2,", "players: {min: 0,", "'players.min': must be 1..64"),
+    ("copies_by_players: {5: 2,", "copies_by_players: {0: 1, 5: 2,", "keys must be player counts (1..64)"),
+])
+def test_player_counts_start_at_one(tmp_path, run_cli, old, new, words):
+    """No game is played by no one: a minimum of 0 players, or deck copies from 0 players up, is refused."""
+    text = (BUNDLED / "games" / "turup.yaml").read_text()
+    assert old in text
+    make_root(tmp_path, text.replace(old, new), "turup")
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and words in report.stdout
+
+
+def test_a_variants_option_out_of_range_is_named_in_the_variant(tmp_path, run_cli):
+    """A variant's option out of its range is the variant's line (not the bundled game's option)."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "zero.yaml").write_text("id: zero\nname: Zero\napplies_to: [torqu]\noptions:\n"
+                                                     "  max_matches: 0\n")
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1
+    assert report.stdout.splitlines()[0] == f"{tmp_path / 'variants' / 'zero.yaml'}:5: 'options.max_matches': must " \
+                                            "be 1..1000"
+
+
+def test_two_variants_lists_of_different_lengths_place_an_error_in_the_longer(tmp_path, run_cli):
+    """An error at an item past the end of one variant's list is the other variant's (no IndexError)."""
+    (tmp_path / "variants").mkdir()
+    for name, cards in (("a", "[Magic-13]"), ("b", "[Magic-13, Magic-14, nope]")):
+        (tmp_path / "variants" / f"{name}.yaml").write_text(f"id: {name}\nname: {name.upper()}\napplies_to: "
+                                                            f"[torqu]\noptions:\n  wild_cards: {cards}\n")
+    dealt = run_cli("--configs", str(tmp_path), "deal", "torqu", "--variant", "a", "--variant", "b", "--seed", "1")
+    assert dealt.exit_code in (1, 2)  # run_cli lets any other exception, an IndexError, fail the test
+    assert f"{tmp_path / 'variants' / 'b.yaml'}:5: options.wild_cards: no card 'nope'" in dealt.stderr
+
