@@ -411,8 +411,8 @@ def test_plot(run_cli, tmp_path):
     pytest.importorskip("matplotlib")
     png = tmp_path / "p.png"
     out = tmp_path / "r.jsonl"
-    batch(run_cli, "--seeds", "0-49", "--workers", "1", "--out", str(out), "--plot", str(png))
-    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    quiet = batch(run_cli, "--seeds", "0-49", "--workers", "1", "--out", str(out), "--plot", str(png))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and quiet.stderr == ""  # --quiet: not even the plot's
     two = tmp_path / "two.png"
     result = run_cli("stats", str(out), str(out), "--plot", str(two))
     assert result.exit_code == 0 and two.stat().st_size > 1000

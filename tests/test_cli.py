@@ -654,6 +654,30 @@ def test_a_read_only_log_is_kept(run_cli, tmp_path, monkeypatch):
         assert kept.read_bytes() == b"a golden log\n"
 
 
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="a file size limit for the child (RLIMIT_FSIZE) is POSIX's")
+@pytest.mark.parametrize("command", [("simulate", "--game", "eiffel-tower", "--seed", "3"),
+                                     ("solve", "--game", "eiffel-tower", "--seed", "4")])
+def test_a_log_cut_short_leaves_the_one_it_was_to_replace(tmp_path, command):
+    """A write that fails part way (a full disk; here a file size limit of 8 KiB) leaves the old log whole:
+    the new one is written beside it and renamed over it only once complete."""
+    import resource
+    import subprocess
+
+    kept = tmp_path / "kept.json"
+    kept.write_bytes(b"a golden log\n" * 2000)
+    limit = lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))  # noqa: E731
+    result = subprocess.run([sys.executable, "-c", "from cardgames.cli.main import main; main()", *command,
+                             "--log", str(kept)], capture_output=True, preexec_fn=limit)
+    assert result.returncode == 1 and result.stderr.decode().startswith("Error: ")
+    assert kept.read_bytes() == b"a golden log\n" * 2000
+
+
+def test_validate_lists_facts_only_when_asked(run_cli):
+    """``--facts`` adds each game's deal facts; without it the JSON report's list is empty, not all of them."""
+    assert orjson.loads(run_cli("validate", "--format", "json").stdout)["facts"] == []
+    assert len(orjson.loads(run_cli("validate", "--facts", "--format", "json").stdout)["facts"]) > 30
+
+
 def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
     """docs/log-format.md: pretty with --format json, one line with --format jsonl, in a --log file too."""
     for fmt, lines in (("jsonl", 1), ("json", None)):

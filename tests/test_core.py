@@ -61,11 +61,13 @@ def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
 
 @pytest.mark.parametrize(("game_id", "players"),
                          [("eiffel-tower", None), ("turup", 3), ("towers", 4), ("castle", None)])
-def test_play_out_ends_where_play_ends(game_id, players):
+@pytest.mark.parametrize("names", [[], ["random"], ["random", "greedy", "random", "greedy"]])
+def test_play_out_ends_where_play_ends(game_id, players, names):
     """A batch plays with ``play_out`` (no history kept): the same choices, so the same final state and
-    result as ``play``, whose log ``simulate`` writes."""
+    result as ``play``, whose log ``simulate`` writes; random agents too, each seat drawing from its own
+    stream (greedy ones draw nothing, so they alone could not tell the seats' streams apart)."""
     game = load_game(game_id, players=players)
-    agents = make_agents([], game)
+    agents = make_agents(names[:game.num_players], game)
     for seed in (1, 2, 3):
         state, played = play_out(game, seed, agents), play(game, seed, agents).state
         assert state.is_terminal() and state.result() == played.result()

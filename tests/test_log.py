@@ -252,6 +252,7 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
     (("actions", 0, "player"), "0", "^step 1: field 'player' must be a seat number, not \"0\"$"),
     (("result", "won"), "int", "the result.won is (true|false), but the log says [01]$"),
     (("agents",), [], "field 'agents' must name one agent per seat"),
+    (("agents",), ["greedy", "greedy"], "field 'agents' must name one agent per seat"),
     (("agents",), ["zzz"], r"^field 'agents': eiffel-tower has no agent 'zzz' \(its agents: greedy, random, solver\)$"),
 ])
 def test_values_are_compared_as_written(log, where, value, message):
@@ -678,3 +679,11 @@ def test_a_log_naming_an_alias_reports_the_resolved_game(tmp_path: Path, run_cli
     path.write_bytes(dumps(data))
     result = run_cli("replay", str(path))
     assert result.exit_code == 0 and result.stdout.startswith("ok: eiffel-tower + strict seed 3: ")
+
+
+def test_the_log_names_each_seats_agent_in_seat_order():
+    """Replay needs no agent, so only this pins which seat played which (the first seat is listed first)."""
+    game = load_game("turup", (), 2)
+    run = play(game, 5, make_agents(["random", "greedy"], game))
+    assert build_log(game, run)["agents"] == ["random", "greedy"]
+
