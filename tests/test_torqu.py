@@ -17,7 +17,7 @@ from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError, IllegalActionError
 from cardgames.engine.games.torqu.board import move_stones, spaces_for
 from cardgames.engine.games.torqu.layout import Tableau
-from cardgames.engine.games.torqu.rules import Draw, EndTurn, Lay
+from cardgames.engine.games.torqu.rules import END_TURN, Draw, EndTurn, Lay
 from cardgames.engine.log import build_log, dumps, replay
 from cardgames.engine.registry import load_game
 
@@ -267,6 +267,25 @@ def test_a_turn_draw_then_lay_then_end():
     assert state.current_player == 1 and type(state.legal_actions()[0]) is Draw
     with pytest.raises(IllegalActionError):
         state.apply(Lay("Air-1"))
+
+
+@pytest.mark.parametrize("hand, best", [
+    (["Water-1", "Water-2"], ("Water-3", "Water-4")),  # a Perfect Four with the hand's cards of its suit
+    (["Air-7", "Fire-7", "Earth-7"], ("Water-7", "Water-8")),  # a Four of a Kind with the hand's cards of its number
+    # what a pair adds, not what it joins: Water-15 and 16 with this Perfect Four make 269 points, but cost 31
+    (["Water-5", "Water-6", "Water-7", "Water-8"], ("Air-1", "Air-2")),
+])
+def test_greedy_draws_the_pair_that_adds_most_to_what_it_holds(hand, best):
+    """docs/rules/torqu.md: greedy draws the pair that adds most to an exact arrangement of the cards it holds
+    sharing a suit or a number with it, whatever the order of the draws; then it lays its first hand card."""
+    game = load_game("torqu", (), 4)
+    state = game.new_state(5)
+    seat = state.current_player
+    state.hands[seat] = [game.deck.by_name[name].code for name in hand]
+    greedy = make_agents(["greedy"], game)[seat]
+    draws = [Draw(("Plant-2", "Plant-3")), Draw(best), Draw(("Water-16", "Water-15"))]
+    assert greedy.choose(state, draws, None) == greedy.choose(state, draws[::-1], None) == Draw(best)
+    assert greedy.choose(state, [Lay(hand[1]), Lay(hand[0]), END_TURN], None) == Lay(hand[1])
 
 
 def test_a_pair_is_one_suit_one_number_or_neighbouring_numbers():
