@@ -258,6 +258,19 @@ def test_greedy_keeps_wild_topped_rows_then_the_most_room(name):
     assert kept_wild
 
 
+@pytest.mark.parametrize("waste, row", [("Wizard2", 2), ("CC", 2), ("PD", 1)])
+def test_greedy_puts_a_wild_card_where_its_rows_class_is_most_common(waste, row):
+    """agents.py's steps 3 and 4: a wild waste card goes on a row whose top's class the most tops share (that
+    class survives on the others), never on the wild top; a plain card on the lowest row it may go on."""
+    game = load_game("wizards-tower")
+    code = game.deck.codes
+    state = game.new_state(1)
+    state.place([code(["Wizard1"]), code(["3S"]), code(["5C"]), code(["5H"])], code([waste]), code(["AD"]))
+    agent = make_agents(["greedy"], game)[0]
+    actions = state.legal_actions()
+    assert Play(0) in actions and agent.choose(state, actions, None) == Play(row)
+
+
 def test_row_cap_holds_for_a_wild_card_and_on_a_wild_topped_row():
     """The row cap binds wild cards too (pairing.md: "a wild card does not go on a full row"): in Castle
     (cap 4) the Fool goes on any row but a full one, and a card goes on a wild-topped row only while it has
