@@ -1793,3 +1793,18 @@ def test_two_variants_lists_of_different_lengths_place_an_error_in_the_longer(tm
     assert dealt.exit_code in (1, 2)  # run_cli lets any other exception, an IndexError, fail the test
     assert f"{tmp_path / 'variants' / 'b.yaml'}:5: options.wild_cards: no card 'nope'" in dealt.stderr
 
+
+def test_every_engine_option_is_named_on_its_games_rules_page():
+    """Each interpretation of a seed is a named option documented on the game's page (docs/rules/, the page its
+    YAML's ``docs`` names): an option added to an engine without a word on the page fails here."""
+    catalog = Catalog([BUNDLED])
+    repo = Path(__file__).resolve().parents[1]
+    pages: dict[str, str] = {}
+    for gid in catalog.ids("games"):
+        game = catalog.game(gid)
+        pages[game["engine"]] = pages.get(game["engine"], "") + (repo / game["docs"]).read_text()
+    assert set(pages) == set(ENGINES)
+    unnamed = [(engine, key) for engine, text in pages.items() for key in engine_module(engine).OPTIONS
+               if not re.search(rf"`{key}[`:]", text)]
+    assert unnamed == []
+
