@@ -527,6 +527,66 @@ def test_a_whole_last_line_without_its_newline_is_read_and_resumed_after(tmp_pat
     assert reader.header == HEADER and not list(reader.records()) and not reader.torn
 
 
+@pytest.mark.parametrize("tail", [b"null", b"null\n"])
+def test_a_last_line_of_whole_json_that_is_no_record_is_an_error_with_or_without_its_newline(tmp_path, tail):
+    """``null`` was taken for a torn line when its newline was missing (its value, None, was the parser's
+    failure), so ``stats`` ignored it and ``--resume`` cut it off; with its newline it was an error."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": 1, "won": True}], tail=tail)
+    reader = Reader(path)
+    with pytest.raises(CardgamesError, match=r"r.jsonl:3: not a result record"):
+        list(reader.records())
+
+
+@pytest.mark.parametrize("key, value", [("format", "other"), ("version", 0), ("engine_version", "0.0.0"), ("game", "x"),
+                                        ("variants", ["strict"]), ("players", 2), ("agents", ["random"]),
+                                        ("rng", "pysolfc"), ("generator", "other/1"), ("seed_prefix", "ms"),
+                                        ("config_sha256", "0" * 64)])
+def test_resuming_names_each_identity_field_that_differs(key, value):
+    """docs/batch.md: --resume names the first field of the header's identity that differs: each of them (listed
+    here, not read from ``IDENTITY``, which a bug could shorten)."""
+    wanted = make_header(load_game("eiffel-tower"), ["greedy"], "native", "")
+    assert key in wanted
+    with pytest.raises(CardgamesError, match=rf"\({key} "):
+        check_same_experiment("r.jsonl", {**wanted, key: value}, wanted)
+
+
+def test_each_write_reaches_the_file_at_once_and_close_syncs_it(tmp_path, monkeypatch):
+    """Unbuffered, so a run killed after a write has that chunk on disk; closing syncs the file, once, and
+    a batch closes its file."""
+    import os
+
+    synced = []
+    monkeypatch.setattr(os, "fsync", synced.append)
+    path = tmp_path / "r.jsonl"
+    writer = Writer(path, HEADER, 0)
+    writer.write(b'{"seed":0}\n')
+    assert path.read_bytes().endswith(b'{"seed":0}\n') and synced == []
+    writer.close()
+    assert len(synced) == 1
+    run_batch(load_game("eiffel-tower"), ["greedy"], "native", SeedRange(0, 3), out=str(tmp_path / "b.jsonl"))
+    assert len(synced) == 2
+
+
+def test_a_short_write_is_continued_not_dropped(tmp_path):
+    """The kernel may take fewer bytes than asked (a nearly full disk, a signal): the rest is written after."""
+    path = tmp_path / "r.jsonl"
+    writer = Writer(path, HEADER, 0)
+    real = writer._handle
+
+    class Short:
+        def write(self, data):
+            return real.write(bytes(data[:3]))
+
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+    writer._handle = Short()
+    writer.write(b'{"seed":0}\n{"seed":1}\n')
+    writer.close()
+    assert path.read_bytes() == orjson.dumps(HEADER) + b'\n{"seed":0}\n{"seed":1}\n'
+
+
 @pytest.mark.parametrize("tail", [b'{"seed": 2', b'{"seed": 2, "won": false, "cards_left": 12, "moves": 40'])
 def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
     """Resuming cuts the file at ``keep``: a torn last line, shorter or longer than the record written

@@ -251,9 +251,10 @@ def test_ms_numbers_from_32000_are_played_as_ms_numbers(run_cli, tmp_path):
 
 def test_a_range_whose_last_seed_is_no_game_is_refused_before_playing(run_cli, tmp_path):
     """Both ends of --seeds are checked first: ms numbers run 1..2**33-1, so a range ending at ms8589934592
-    is one line of error, and no results file is started."""
+    is one line of error, and no results file is started (the range spans several chunks, which a check of
+    each chunk as it comes would have played and written up to the last)."""
     out = tmp_path / "ms.jsonl"
-    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "ms8589934590-ms8589934592", "--rng", "pysolfc",
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "ms8589934560-ms8589934592", "--rng", "pysolfc",
                      "--workers", "1", "--out", str(out), "--quiet")
     assert result.exit_code == 1 and "'ms8589934592': ms numbers run 1..2**33-1" in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1 and not out.exists()

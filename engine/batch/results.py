@@ -156,10 +156,10 @@ class Reader:
                 try:
                     record = orjson.loads(line)
                 except orjson.JSONDecodeError:
+                    if not line.endswith(b"\n"):  # whole JSON, ``null`` too, is a line read, torn or not
+                        self.torn = True
+                        break
                     record = None
-                if record is None and not line.endswith(b"\n"):
-                    self.torn = True
-                    break
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
