@@ -34,6 +34,14 @@ def test_score_with_a_budget_says_whether_it_proved_the_scores(run_cli):
     assert refused.exit_code == 2 and "--budget" in refused.stderr
 
 
+def test_a_score_is_proven_only_when_both_searches_ran_to_their_end(run_cli):
+    """Two whole suits: the tableau's score (every card in a Perfect Four) is proven at once, the hand penalty
+    not within 10 nodes, so the answer is not proven."""
+    cards = ",".join(f"{suit}-{n}" for suit in ("Air", "Earth") for n in range(1, 17))
+    data = json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "10").stdout)
+    assert data["tableau_score"] == 2400 and data["proven"] is False
+
+
 def test_score_dragons_variant(run_cli):
     cards = "Dragon-9,Water-1,Water-2,Water-3"
     plain = json.loads(run_cli("score", "torqu", "--cards", cards).stdout)
@@ -67,6 +75,8 @@ def test_score_text_names_pictures_and_dragons(run_cli):
     assert result[1].split()[:3] == ["perfect_four", "(Rain)", "300"]
     assert "Dragon-9 (Rain Dragon)" in result[1]
     assert result[2] == "  left out: Dragon-7 (Field Dragon)"
+    stand_in = run_cli("score", "torqu", "--cards", "Dragon-10,Dragon-11,Dragon-12,Magic-13", "--format", "text")
+    assert "(Magic-13 as Dragon-9 (Rain Dragon))" in stand_in.stdout  # the card a Mirror stands for, by its title
 
 
 def test_score_bad_input(run_cli, tmp_path):

@@ -241,6 +241,15 @@ def test_hand_penalty_wild_in_hand_option(wild_in_hand, penalty):
     codes = scorer.codes(["Magic-13", "Air-1", "Air-2", "Air-3"])
     assert scorer.arrange(codes, -1, wild_in_hand)["score"] == scorer.hand_value(codes) == penalty
     assert scorer.value(codes, -1, wild=wild_in_hand) == penalty
+    assert scorer.hand_penalty(codes, budget=1000) == (penalty, True)  # a --budget keeps the option
+
+
+def test_wild_cards_may_all_stand_for_the_top_number_in_a_fifteen():
+    """With a ``fifteen_sum`` of 40, 3 and 5 need two 16s: both Mirrors may stand for the top number (the
+    shipped 15 never needs it, so only another sum shows it)."""
+    scorer = scorer_with(fifteen_sum=40)
+    result = scorer.arrange(scorer.codes(["Air-3", "Earth-5", "Magic-13", "Magic-14"]))
+    assert result["score"] == 120 and result["sets"][0]["kind"] == "fifteen"
 
 
 def test_hand_penalty_card_values_counts_a_mirror_at_its_number():
@@ -1388,3 +1397,23 @@ def test_the_points_limit_named_is_the_largest_accepted(cards):
     room = int(too_many.split("up to ")[1].split(" points")[0])
     assert fits_table_values(shipped._replace(perfect_four=room), cards) is None
     assert fits_table_values(shipped._replace(perfect_four=room + 1), cards) is not None
+
+
+def test_cpsat_stopped_with_a_packing_but_no_proof_gives_none(game, monkeypatch):
+    """A packing CP-SAT found but did not prove optimal (status FEASIBLE, as its effort runs out on a large
+    tableau) is no optimum: the caller must get None and go on searching, never that packing's value."""
+    from ortools.sat.python import cp_model
+
+    from cardgames.engine import sat
+    from cardgames.engine.games.torqu import aggregate
+
+    real = sat.solve
+
+    def unproven(solver, model):
+        real(solver, model)  # a packing found (in fact optimal: 12 cards), reported as not proven
+        return cp_model.FEASIBLE
+
+    monkeypatch.setattr(sat, "solve", unproven)
+    problem = game.scorer.problem(drawn(game, 1, "feasible", 12), 1, True)[2]
+    assert aggregate.packing_optimum(*problem, effort=10) is None
+
