@@ -140,12 +140,19 @@ class ProcessExecutor:
         would cost up to a chunk's time (sized to some 5 s, longer where games vary) and their
         results would be dropped anyway. The chunks written so far (in seed order) stay in the
         file, and ``--resume`` plays the rest."""
+        results = self._pool._result_queue  # taken first: a pool shut down sets it to None
         stop = getattr(self._pool, "terminate_workers", None)  # Python 3.14+
         if stop is not None:
             stop()
-            return
-        for process in list((self._pool._processes or {}).values()):  # before 3.14: no public way
-            process.terminate()
+        else:
+            for process in list((self._pool._processes or {}).values()):  # before 3.14: no public way
+                process.terminate()
+        # A worker stopped while it sent a chunk's result leaves half a message in the result pipe, and the
+        # pool's thread waits for the rest in recv(), forever: so did the shutdown below, and the process's exit
+        # (a batch hung after SIGTERM, about one run in 20). With this end of the pipe's writing side closed too,
+        # the read ends once the stopped workers' copies close, which the pool takes for a broken worker.
+        if results is not None:
+            results._writer.close()
 
     def map(self, job: Job, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]:
         from concurrent.futures.process import BrokenProcessPool
