@@ -685,13 +685,13 @@ def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path)
 
 @pytest.mark.parametrize("records, message", [
     ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": 3}],
-     ":3: figure 'reason' is 3 here, but true/false, text or a list in an earlier record"),
+     ":3: figure 'reason' is 3 here, but text in an earlier record"),
     ([{"seed": 1, "cards_left": 3}, {"seed": 2, "cards_left": True}],
-     ":3: figure 'cards_left' is true here, but a number, text or a list in an earlier record"),
+     ":3: figure 'cards_left' is true here, but a number in an earlier record"),
     ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": True}],
-     ":3: figure 'reason' is true here, but a number, text or a list in an earlier record"),
+     ":3: figure 'reason' is true here, but text in an earlier record"),
     ([{"seed": 1, "won": True}, {"seed": 2, "won": "yes"}],
-     ":3: figure 'won' is 'yes' here, but a number, true/false or a list in an earlier record"),
+     ":3: figure 'won' is 'yes' here, but true/false in an earlier record"),
 ])
 def test_a_figure_that_changes_kind_is_named_at_its_line(tmp_path: Path, records: list[dict], message: str) -> None:
     """A figure keeps its kind (a number, true/false or text) from record to record: text then a number,
@@ -1328,10 +1328,10 @@ def test_a_p_value_is_never_printed_as_the_significance_level_beside_its_verdict
 
 
 @pytest.mark.parametrize("line, message", [
-    (b'{"seed": 3, "won": [true]}', ":4: figure 'won' is a list here, but a number, true/false or text in an earlier"),
-    (b'{"seed": 3, "won": {"a": 1}}', ":4: figure 'won' is a mapping here, but a number, true/false, text or a list"),
-    (b'{"seed": 3, "won": 4}', ":4: figure 'won' is 4 here, but true/false, text or a list in an earlier record"),
-    (b'{"seed": 3, "cards": 4}', ":4: figure 'cards' is 4 here, but true/false, text or a list in an earlier record"),
+    (b'{"seed": 3, "won": [true]}', ":4: figure 'won' is a list here, but true/false in an earlier record"),
+    (b'{"seed": 3, "won": {"a": 1}}', ":4: figure 'won' is a mapping here, but true/false in an earlier record"),
+    (b'{"seed": 3, "won": 4}', ":4: figure 'won' is 4 here, but true/false in an earlier record"),
+    (b'{"seed": 3, "cards": 4}', ":4: figure 'cards' is 4 here, but a list in an earlier record"),
     (b'{"seed": 3, "won": ' + b"[" * 500 + b"1" + b"]" * 500 + b"}", ":4: figure 'won' is a list here"),
     (b'{"seed": 3, "deep": ' + b'{"a":' * 1000 + b"1" + b"}" * 1000 + b"}", ":4: values nested too deep to read"),
 ])

@@ -37,10 +37,6 @@ from typing import Any, Iterable, Mapping
 from ..wording import clip, counted, written
 from .compare import ALPHA, student_t_critical
 
-#: The kinds a result figure keeps from record to record, in the order messages list them (a mapping
-#: is none of them: its values are figures of their own).
-_KINDS = ("a number", "true/false", "text", "a list")
-
 #: Two-sided normal quantile of the intervals' level (1 - ALPHA, 95 %): 1.9599639845400536.
 Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -285,10 +281,10 @@ class Summary:
         return None
 
     def _keep_kind(self, name: str, kind: str, value: Any) -> None:
-        """Raise ValueError if an earlier record gave figure ``name`` another kind than ``kind`` (one
-        of :data:`_KINDS`, or "a mapping", which keeps nothing under its own name), this record's
-        ``value``. The first record with a figure sets its kind, so the message says the later record
-        may be the right one."""
+        """Raise ValueError if an earlier record gave figure ``name`` another kind than ``kind`` ("a number",
+        "true/false", "text", "a list", or "a mapping", which keeps nothing under its own name: its values
+        are figures of their own), this record's ``value``; the message names both kinds. The first record
+        with a figure sets its kind, so the message says the later record may be the right one."""
         if name in self.game_means:  # a list's numbers are pooled in ``hists`` under its name too
             earlier = "a list"
         elif name in self.hists:
@@ -300,10 +296,8 @@ class Summary:
         else:
             return
         if earlier != kind:
-            others = [k for k in _KINDS if k != kind]
             shown = kind if kind in ("a list", "a mapping") else written(value)  # only for the message
-            raise ValueError(f"figure {clip(name)} is {shown} here, but {', '.join(others[:-1])} or {others[-1]} "
-                             "in an earlier record")
+            raise ValueError(f"figure {clip(name)} is {shown} here, but {earlier} in an earlier record")
 
     def _number(self, name: str, value: Number, pooled: str | None) -> None:
         hists = self.hists
