@@ -543,7 +543,7 @@ def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> lis
     for key, value in doc.data["options"].items():
         if key not in fields:
             errors.append(doc.key_error(("options", key), f"unknown option {key!r} for the {engine} engine "
-                                                      f"(known: {', '.join(sorted(fields))})"))
+                                                          f"(known: {', '.join(sorted(fields))})"))
         else:
             errors.extend(check_value(value, fields[key], doc, ("options", key), partial=True))
     return errors

@@ -112,15 +112,15 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
+            line = key_node.start_mark.line + 1
             if not isinstance(key_node, yaml.ScalarNode):
-                raise ConfigError("mapping keys must be plain scalars", doc.path, key_node.start_mark.line + 1)
+                raise ConfigError("mapping keys must be plain scalars", doc.path, line)
             if key_node.tag == "tag:yaml.org,2002:merge":
-                raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path,
-                                  key_node.start_mark.line + 1)
+                raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path, line)
             key = str(_scalar(key_node, doc, constructor))
             if key in result:
-                raise ConfigError(f"duplicate key {key!r}", doc.path, key_node.start_mark.line + 1)
-            doc.key_lines[keypath + (key,)] = key_node.start_mark.line + 1
+                raise ConfigError(f"duplicate key {key!r}", doc.path, line)
+            doc.key_lines[keypath + (key,)] = line
             result[key] = _convert(value_node, keypath + (key,), doc, seen, constructor)
         return result
     if isinstance(node, yaml.SequenceNode):
