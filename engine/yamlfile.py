@@ -75,6 +75,13 @@ def read_document(path: str | Path) -> Document:
     return parse_document(text, label)
 
 
+def _char_at(text: str, mark: Any) -> str:
+    """The character a YAML error's mark points at ("" past a line's end)."""
+    lines = text.split("\n")
+    row = lines[mark.line] if mark.line < len(lines) else ""
+    return row[mark.column:mark.column + 1]
+
+
 def parse_document(text: str, label: str = "<string>") -> Document:
     """Parse YAML text into a :class:`Document`."""
     import yaml
@@ -86,6 +93,8 @@ def parse_document(text: str, label: str = "<string>") -> Document:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark is not None else None
         problem = exc.problem or exc.context or "invalid YAML"
+        if exc.problem_mark is not None and _char_at(text, exc.problem_mark) == "\t" and "tab" not in problem:
+            problem += " (a tab: YAML indents with spaces)"  # the reader names the tab in some places only
         if exc.problem and exc.context and exc.context_mark is not None and exc.context_mark.line + 1 != line:
             # an unclosed quote is found at the end of the file: say where it opened
             problem += f" ({exc.context} on line {exc.context_mark.line + 1})"

@@ -1285,6 +1285,22 @@ def test_an_unclosed_quote_on_the_error_line_names_no_second_line():
     assert str(err.value) == "f.yaml:1: YAML syntax error: found unexpected end of stream"
 
 
+@pytest.mark.parametrize("text, line", [("options:\n\tmatch: 3\n", 2), ("a:\n\t\n  b: 1\n", 2)])
+def test_a_tab_that_starts_no_token_is_named(text, line):
+    """Where the YAML reader says only "found character that cannot start any token", the error says
+    the character is a tab, which a designer cannot see (the designer walkthrough's finding)."""
+    with pytest.raises(ConfigError) as err:
+        parse_document(text, "t.yaml")
+    assert str(err.value) == (f"t.yaml:{line}: YAML syntax error: found character that cannot start any token "
+                              "(a tab: YAML indents with spaces)")
+
+
+def test_a_tab_the_reader_names_is_not_named_twice():
+    with pytest.raises(ConfigError) as err:
+        parse_document("a: 1\n\tb: 2\n", "t.yaml")
+    assert str(err.value).count("tab") == 1
+
+
 def test_an_empty_or_comment_only_file_is_an_error_at_line_one():
     """A file with no YAML node (empty, or comments only) is "file is empty", not a crash."""
     for text in ("", "# just a comment\n"):
