@@ -11,7 +11,7 @@ import click
 from cardgames.engine.batch.compare import ALPHA
 
 from .interrupts import Terminated
-from .options import format_option, game_options, load_game
+from .options import agent_option, format_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
 
@@ -27,8 +27,7 @@ def _default_workers() -> int:
 @click.option("--seeds", required=True, metavar="A-B",
               help="Seeds to play, both ends included (e.g. 0-999999; ms1-ms1000 with --rng pysolfc).")
 @game_options
-@click.option("--agent", "agents", multiple=True, metavar="A",
-              help="Agent for every seat, or repeat once per seat (default: greedy).")
+@agent_option
 @click.option("--workers", type=click.IntRange(1), default=None,
               help="Worker processes (default and most: every core; 1 plays in this process with the process backend).")
 @click.option("--backend", type=click.Choice(["process", "dask"]), default="process", show_default=True,

@@ -80,8 +80,9 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
 @format_option("yaml", "json")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:
-    """Show GAME's resolved config: options after variants, deck, players and config hash. In
+    """Show GAME's resolved config: options after variants, deck, players, agents and config hash. In
     YAML each option is preceded by a comment saying what it means."""
+    from cardgames.engine.agents import agent_names
     from cardgames.engine.registry import engine_module
 
     game = load_game(ctx, game_id, variants, players)
@@ -91,8 +92,9 @@ def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], player
     data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
     del data["game"], data["copies"]
     source = str(catalog(ctx).paths("games")[spec.id])  # the file a designer copies to change the game
-    data = {"id": spec.id, "name": spec.name, "family": spec.family, **data, "config_sha256": spec.sha256,
-            "file": source}
+    data = {"id": spec.id, "name": spec.name, "family": spec.family, **data,
+            "agents": agent_names(game),  # what `--agent` takes: no other command lists them
+            "config_sha256": spec.sha256, "file": source}
     if fmt == "json":
         emit_json(data)
     else:

@@ -91,7 +91,7 @@ class LazyGroup(click.Group):
         except OptionConflictError as exc:
             raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
-            raise click.ClickException(one_line(str(exc))) from None
+            raise click.ClickException(one_line(_as_typed(exc, ctx))) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
@@ -152,6 +152,25 @@ def cli(ctx: click.Context, config_dirs: tuple[str, ...]) -> None:
     ctx.obj = {"config_dirs": config_dirs}
 
 
+def _as_typed(exc: Exception, ctx: click.Context) -> str:
+    """``exc``'s text, the commands it names as the user must type them. The engine names them bare
+    (`cardgames validate`); after ``--configs DIR`` the same folders go with them, else `validate` would
+    check other configs than the failing command read. An unknown game, when no folder of the user's
+    own was read and no bundled name is close, says how to read one (the designer walkthrough's finding:
+    nothing pointed there)."""
+    import shlex
+
+    from cardgames.engine.errors import UnknownNameError
+
+    text = str(exc)
+    if ctx.get_parameter_source("config_dirs") is click.core.ParameterSource.COMMANDLINE:
+        folders = " ".join(f"--configs {shlex.quote(folder)}" for folder in ctx.obj["config_dirs"])
+        return text.replace("`cardgames ", f"`cardgames {folders} ")
+    if isinstance(exc, UnknownNameError) and exc.kind == "game" and not exc.guessed and not ctx.obj["config_dirs"]:
+        text += f"; a game of your own is read with `cardgames --configs DIR {ctx.invoked_subcommand} ...`"
+    return text
+
+
 def _one_line(exc: click.UsageError, command_path: str = "cardgames") -> click.ClickException:
     """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help. Its
     hint names the help of the command the error came with, else of ``command_path`` (Click's parser
@@ -162,6 +181,9 @@ def _one_line(exc: click.UsageError, command_path: str = "cardgames") -> click.C
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
             and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
         text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
+    elif isinstance(exc, click.NoSuchOption) and exc.option_name in ("--configs", "--config") and ctx is not None:
+        text = (f"No such option {exc.option_name!r} after the command: the config folders go before it, "
+                f"'cardgames --configs DIR {ctx.info_name} ...'")
     return OneLineUsageError(text, ctx.command_path if ctx else command_path)
 
 

@@ -55,6 +55,13 @@ def game_options(f: F) -> F:
     return f
 
 
+def agent_option(f: F) -> F:
+    """``--agent``, shared by ``simulate`` and ``batch``."""
+    return click.option("--agent", "agents", multiple=True, metavar="A",
+                        help="Agent for every seat, or repeat once per seat (default: greedy; "
+                             "`cardgames show GAME` lists the game's agents).")(f)
+
+
 def seed_option(f: F) -> F:
     return click.option("--seed", required=True, metavar="S",
                         help=f"Seed: an integer {SEEDS} (with --rng pysolfc, a PySolFC game number such as ms1).")(f)

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import format_option, game_options, load_game, seed_option
+from .options import agent_option, format_option, game_options, load_game, seed_option
 from .output import emit_json, emit_yaml, message
 
 if TYPE_CHECKING:
@@ -37,8 +37,7 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
 @click.option("--game", "game_id", required=True, metavar="GAME", help="Game id (see `cardgames list`).")
 @seed_option
 @game_options
-@click.option("--agent", "agents", multiple=True, metavar="A",
-              help="Agent for every seat, or repeat once per seat (default: greedy).")
+@agent_option
 @click.option("--matches", "--rounds", "rounds", type=click.IntRange(1), default=None,
               help="Stop after this many matches or rounds (games of several).")
 @click.option("--log", "log_path", type=click.Path(), default=None,

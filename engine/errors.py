@@ -42,6 +42,7 @@ class UnknownNameError(CardgamesError):
 
     def __init__(self, kind: str, name: str, known: list[str], where: str = "", note: str = ""):
         hint = did_you_mean(name, known, 0.5)
+        self.kind, self.guessed = kind, bool(hint)
         listing = self.LISTED.get(kind)
         if not hint and known and (len(known) <= self.SHOWN or listing is None):
             hint = f"; known: {', '.join(sorted(known))}"

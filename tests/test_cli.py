@@ -107,12 +107,20 @@ def test_show(run_cli):
     assert both[0]["file"].endswith(os.path.join("configs", "games", "torqu.yaml"))  # the file a designer copies
 
 
+def test_show_lists_the_agents_the_game_takes(run_cli):
+    """Only `show` says what `--agent` takes (a designer found them only in an error)."""
+    shown = orjson.loads(run_cli("show", "eiffel-tower", "--format", "json").stdout)
+    assert shown["agents"] == ["greedy", "random", "solver"]
+    assert orjson.loads(run_cli("show", "turup", "--format", "json").stdout)["agents"] == ["expert", "greedy", "random"]
+    assert "lists the game's agents" in " ".join(run_cli("simulate", "--help").stdout.split())
+
+
 def test_show_names_each_setting_once(run_cli):
     """The resolved config's top-level keys: the copies are the deck's (in "deck"), not also beside it,
     and the game's id is "id", not also "game"."""
     data = orjson.loads(run_cli("show", "torqu", "--format", "json").stdout)
-    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "config_sha256",
-                         "file"}
+    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "agents",
+                         "config_sha256", "file"}
 
 
 def test_list_variants_gives_every_row_the_same_fields(run_cli):
@@ -358,6 +366,11 @@ def test_argument_combinations_are_usage_errors(run_cli, args, message):
      "cardgames deal"),  # Click gives this error no command: it named the group's help (an audit's finding)
     (["batch", "--game"], "Option '--game' requires an argument.", "cardgames batch"),
     (["--configs"], "Option '--configs' requires an argument.", "cardgames"),
+    (["deal", "eiffel-tower", "--seed", "1", "--configs", "my"],
+     "No such option '--configs' after the command: the config folders go before it, "
+     "'cardgames --configs DIR deal ...'",
+     "cardgames deal"),  # a designer walkthrough put it there, and got no hint
+    (["batch", "--config", "my"], "No such option '--config' after the command", "cardgames batch"),
 ])
 def test_usage_errors_are_one_line_naming_the_help(run_cli, args, message, command):
     """Click's own usage block and hint made three lines; each error is one, ending with the help to read."""
@@ -467,7 +480,43 @@ def test_an_unknown_deck_points_at_the_deck_listing(run_cli, tmp_path):
     result = run_cli("--configs", str(tmp_path), "deal", "odd-tower", "--seed", "1")
     assert result.exit_code == 1
     assert f"{tmp_path / 'games' / 'odd-tower.yaml'}:12: unknown deck 'zzzz'" in result.stderr
-    assert "`cardgames list --kind decks` shows them" in result.stderr
+    assert f"`cardgames --configs {tmp_path} list --kind decks` shows them" in result.stderr  # with the folder
+
+
+def test_an_unknown_game_says_how_to_read_a_folder_of_ones_own(run_cli, tmp_path):
+    """With no folder of the user's own and no close name, an unknown game points at --configs, in the
+    command the user typed; a close name's "did you mean" is hint enough, and a folder read (here from
+    the environment, whose folders every command reads alike) means the user knows the option."""
+    result = run_cli("deal", "fork", "--seed", "1")
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1
+    assert result.stderr.rstrip().endswith("; a game of your own is read with `cardgames --configs DIR deal ...`")
+    assert "of your own" not in run_cli("simulate", "--game", "eifel-tower").stderr
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "grove.yaml").write_text(_bundled_game_text("eiffel-tower").replace(
+        "id: eiffel-tower", "id: grove"))
+    from cardgames.cli.main import CONFIGS_ENV
+
+    assert "of your own" not in run_cli("deal", "fork", "--seed", "1", env={CONFIGS_ENV: str(tmp_path)}).stderr
+
+
+def test_a_hint_naming_a_command_names_the_configs_folders_given(run_cli, tmp_path):
+    """An error in a designer's config read with --configs says `cardgames --configs DIR validate`: the bare
+    command reads only the bundled configs and found them all valid (the designer walkthrough's finding)."""
+    folder = tmp_path / "my configs"
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "fork.yaml").write_text(_bundled_game_text("eiffel-tower").replace(
+        "id: eiffel-tower", "id: fork").replace("match: 14", "match: 15"))
+    result = run_cli("--configs", str(folder), "deal", "fork", "--seed", "1")
+    assert result.exit_code == 1
+    assert result.stderr.rstrip().endswith(f"(`cardgames --configs '{folder}' validate` lists them all)")
+    checked = run_cli("--configs", str(folder), "validate")
+    assert checked.exit_code == 1 and "fork.yaml" in checked.stdout + checked.stderr
+
+
+def _bundled_game_text(game: str) -> str:
+    from cardgames.engine.config import bundled_root
+
+    return (bundled_root() / "games" / f"{game}.yaml").read_text()
 
 
 LONG = "9" * 5000  # int() refuses over 4,300 digits with an error of its own
