@@ -7,8 +7,9 @@ is never cheaper than the pairwise netting at the end). Among the plays it ranks
 1. a play that closes its tower (the tower's cards go to the opponents' soldes);
 2. a play of the tower's own suit after which another card of the cache can still be played
    (the chain empties the cache further);
-3. a play that does not leave the tower closable by the next player (who would deal its cards
-   to us, among others);
+3. a play that does not leave its tower one play from closing (the next player could close it and
+   deal its cards to us, among others; greedy reads the tower only, not whether a cache holds the
+   closing card);
 4. a play of the tower's own suit;
 5. then the first in the legal order.
 

@@ -10,7 +10,9 @@ the best capture a card of that rank could make on the new pile, and the chance 
 next player's size holds a card of that rank or a better one, drawn from the unseen cards. The
 expectation of the best capture is then ``sum_i (b_i - b_(i+1)) * (1 - (1 - F_i) ** h)``, ranks
 sorted by best capture ``b`` (descending), ``F_i`` the unseen share of the top ``i`` ranks and
-``h`` the hand size. Ties go to the first action in the legal order. It never looks at hidden
+``h`` the hand size. That chance treats the hand's cards as drawn with replacement: an
+approximation (a hand of 4 from the unseen cards is drawn without), close while the unseen cards
+far outnumber the hand, and cheap. Ties go to the first action in the legal order. It never looks at hidden
 cards.
 """
 
