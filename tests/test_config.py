@@ -539,7 +539,7 @@ def test_commands_refuse_what_validate_refuses(tmp_path, run_cli):
         assert result.exit_code == 1 and "Traceback" not in result.output
         where = tmp_path / "games" / "torqu.yaml"
         assert result.stderr.startswith(f"Error: {where}:{line}: options.deal for 2 players")
-        assert result.stderr.endswith(" (`cardgames validate` lists them all)\n")  # the others, if any
+        assert result.stderr.endswith(f" (`cardgames --configs {tmp_path} validate` lists them all)\n")  # the others
 
 
 def test_variants_that_clash_only_together_say_validate_checks_each_alone(tmp_path, run_cli):
@@ -562,7 +562,8 @@ def test_variants_that_clash_only_together_say_validate_checks_each_alone(tmp_pa
     result = run_cli("--configs", str(tmp_path), "deal", "turup", "--players", "4", "--seed", "1",
                      "--variant", "big-hands", "--variant", "big-pile")
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
-    assert result.stderr.endswith(" (from these variants together; `cardgames validate` checks each alone)\n")
+    assert result.stderr.endswith(f" (from these variants together; `cardgames --configs {tmp_path} validate` checks "
+                                  "each alone)\n")
 
 
 def test_a_game_of_an_unknown_engine_is_one_line_with_a_hint(tmp_path, run_cli):
