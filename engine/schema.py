@@ -57,10 +57,12 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
             known = ", ".join(sorted(fields))
             errors.append(doc.key_error(keypath + (key,),
                                         f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
+    missing = [] if partial else [key for key, spec in fields.items() if spec.required and key not in value]
     for key, spec in fields.items():
         if key not in value:
-            if spec.required and not partial:
-                errors.append(doc.error(keypath, f"missing key {key!r} in {_where(keypath)}"))
+            if key == next(iter(missing), None):  # all in one error: a designer's new file often lacks several
+                keys = ", ".join(repr(k) for k in missing)
+                errors.append(doc.error(keypath, f"missing key{'s' * (len(missing) > 1)} {keys} in {_where(keypath)}"))
             continue
         errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
     return errors

@@ -262,6 +262,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 # the game a merged table names being the first that met it
                 if all(_unmerged(str(exc)) != _unmerged(str(e)) for e in report.errors):
                     report.errors.append(exc)
+                if not variants:  # the game's own error: with a variant it is met again, perhaps reworded
+                    break  # (fewer keys missing); the variants' files are checked on their own
                 continue
             why = unplayable(spec) if unplayable is not None else None
             if why:

@@ -160,21 +160,37 @@ def test_validate_reports_file_and_line(run_cli, tmp_path):
                    "deck: {type: french, copies: 2}\noptions: {}\nvariants: [strict]\n")
     result = run_cli("validate", str(bad))
     assert result.exit_code == 1
-    assert result.stdout.startswith(f"{bad}:7: missing key 'layout' in 'options'")
+    missing = ("missing keys 'layout', 'strict_layout', 'match', 'family_match', 'row_cap', 'strict', "
+               "'strict_waste_cap' in 'options'")
+    assert result.stdout == f"{bad}:7: {missing}\n"  # once: not again for the strict variant, which gives 'strict'
     assert result.stderr == "1 config file checked: 1 error\n"
     report = orjson.loads(run_cli("validate", str(bad), "--format", "json").stdout)
     assert report == {"ok": False, "checked": 1, "facts": [],
-                      "errors": [{"file": str(bad), "line": 7, "message": "missing key 'layout' in 'options'"}]}
+                      "errors": [{"file": str(bad), "line": 7, "message": missing}]}
 
 
 def test_validate_counts_the_errors_not_the_files_in_its_summary(run_cli, tmp_path):
     """One file with several errors: the summary line counts the errors listed, not the files."""
     bad = tmp_path / "games" / "broken.yaml"
     bad.parent.mkdir()
-    bad.write_text("id: broken\nname: Broken\nfamily: pairing\nengine: pairing\n")
+    bad.write_text("id: broken\nname: 5\nfamily: pairing\nengine: pairing\nplayrs: 1\n"
+                   "deck: {type: french, copies: two}\n")
     result = run_cli("validate", str(bad))
-    assert result.exit_code == 1 and len(result.stdout.splitlines()) == 4  # players, deck, options, variants
+    assert result.exit_code == 1 and len(result.stdout.splitlines()) == 4  # playrs, name, the missing keys, copies
     assert result.stderr == "1 config file checked: 4 errors\n"
+
+
+def test_validate_names_every_missing_key_in_one_error(run_cli, tmp_path):
+    """A designer's new game lacking several options heard of them one run at a time, since a command
+    stops at a file's first error: they are named together, in the schema's order."""
+    bad = tmp_path / "games" / "broken.yaml"
+    bad.parent.mkdir()
+    bad.write_text("id: broken\nname: Broken\nfamily: pairing\nengine: pairing\nplayers: {min: 1, max: 1, default: 1}\n"
+                   "deck: {type: french, copies: 2}\noptions: {layout: [3], match: 14}\nvariants: []\n")
+    result = run_cli("--configs", str(tmp_path), "deal", "broken", "--seed", "1")
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {bad}:7: missing keys 'strict_layout', 'family_match', 'row_cap', 'strict', "
+                             "'strict_waste_cap' in 'options'\n")
 
 
 def test_validate_refuses_a_missing_path(run_cli, tmp_path):
