@@ -321,3 +321,30 @@ def test_snapshot_shows_only_the_stock_still_to_turn():
     state.apply(Turn())
     assert state.snapshot() == {"rows": [["3D", "JH"], ["5H"]], "waste": ["9C"], "stock": ["6S"]}
     assert sorted(state.all_cards()) == sorted(code(n) for n in ["3D", "JH", "5H", "9C", "6S"])
+
+
+def test_the_rules_pages_game_of_your_own_works_as_written(run_cli, tmp_path):
+    """docs/rules/pairing.md's "Adding a game of your own": its two YAML files, copied from the page, make a
+    game that validates, deals, has its Strict version, and solves to the rates the page states; the
+    solver's line replays to a win. A page a designer copies from must not rot."""
+    import re
+
+    page = (Path(__file__).parent.parent / "docs" / "rules" / "pairing.md").read_text()
+    section = page.split("## Adding a game of your own", 1)[1].split("\n## ", 1)[0]
+    for name in ("decks/triad.yaml", "games/fan.yaml"):
+        text = re.search(rf"`my/{name}`[^\n]*:\n\n```yaml\n(.*?)```", section, re.S).group(1)
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text(text)
+    mine = ("--configs", str(tmp_path))
+    assert run_cli(*mine, "validate", str(tmp_path)).exit_code == 0
+    listed = run_cli(*mine, "list", "--format", "json").stdout
+    assert '"fan"' in listed and '"strict-fan"' in listed
+    assert run_cli(*mine, "deal", "fan", "--seed", "1").exit_code == 0
+    stated = re.findall(r"--game (\S+) --seeds 1-1000 > \S+\n(\d+/1000 winnable, 0 undecided)", section)
+    assert [game for game, _ in stated] == ["fan", "strict-fan"]
+    for game, summary in stated:
+        assert run_cli(*mine, "solve", "--game", game, "--seeds", "1-1000").stderr == summary + "\n"
+    log = tmp_path / "win.json"
+    played = run_cli(*mine, "simulate", "--game", "fan", "--seed", "4", "--agent", "solver", "--log", str(log))
+    assert played.exit_code == 0
+    assert run_cli(*mine, "replay", str(log)).exit_code == 0 and '"won": true' in log.read_text()
