@@ -256,7 +256,18 @@ def test_every_value_needs_its_partner(tmp_path):
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
     _french(root, lambda ranks: ranks[4].update(value=4))  # the fives become fours: no 9 has its partner
     report = validate([str(root)])
-    assert any("no card of the suited cards has the value 5 that value 9 pairs with" in str(e) for e in report.errors)
+    assert any("the suited cards have the values 1-4, 6-13, which no match value pairs: no card has the value 5 "
+               "that value 9 would pair with (is a value in the deck wrong?)" in str(e) for e in report.errors)
+
+
+def test_a_deck_no_match_value_pairs_is_blamed_not_the_match(tmp_path):
+    """A typo in the deck (the ten valued 100): the error said the match must be 113, and after that change
+    that no card had the value 103. It now names the deck's values, where the typo shows."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    _french(root, lambda ranks: ranks[9].update(value=100))
+    errors = [str(e) for e in validate([str(root)]).errors]
+    assert any("have the values 1-9, 11-13, 100, which no match value pairs" in e for e in errors), errors
+    assert not any("must be" in e for e in errors)
 
 
 def test_a_card_value_must_be_an_integer(tmp_path):

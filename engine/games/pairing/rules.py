@@ -25,6 +25,7 @@ from ...cards import stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...schema import BOOL, INT, LIST, MAP, OPT_INT, OPT_LIST, Field, positive
+from ...wording import spans
 
 OPTIONS = {
     "layout": Field(LIST, "rows in each line of the layout, apex first", items=Field(INT, check=positive)),
@@ -259,11 +260,12 @@ def _match_problem(values: set[int | None], match: int, cards: str) -> str | Non
     if None in values:
         return f"some of {cards} have no value"
     low, high = min(values), max(values)
+    alone = sorted(v for v in values if low + high - v not in values)
+    if alone:  # no match value pairs them all: the deck is at fault, not the match (a designer's typo there)
+        return (f"{cards} have the values {spans(sorted(values))}, which no match value pairs: no card has the "
+                f"value {low + high - alone[0]} that value {alone[0]} would pair with (is a value in the deck wrong?)")
     if match != low + high:
         return f"{cards} run from {low} to {high}, so their match value must be {low + high}"
-    alone = sorted(v for v in values if match - v not in values)
-    if alone:
-        return f"no card of {cards} has the value {match - alone[0]} that value {alone[0]} pairs with"
     return None
 
 
