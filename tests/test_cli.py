@@ -55,6 +55,55 @@ def test_list_formats(run_cli):
     assert (variants["strict"]["applies_to"], variants["strict"]["aliases"]) == (["pairing"], ["strict-{game}"])
 
 
+def test_list_table_has_its_header_and_plain_cells_in_id_order(run_cli):
+    """The table's header row names the columns; a list cell is its items, not a Python list; games come
+    sorted by id, each followed by its aliases; YAML ends in one newline (a mutation audit's findings)."""
+    lines = run_cli("list").stdout.splitlines()
+    assert lines[0].split() == ["id", "name", "family", "deck", "players", "variants", "alias_of"]
+    castle = next(line for line in lines if line.startswith("castle "))
+    assert castle.split()[-1] == "strict" and "[" not in "".join(lines)
+    ids = [row["id"] for row in orjson.loads(run_cli("list", "--format", "json").stdout)]
+    games = [i for i in ids if not i.startswith("strict-")]
+    assert games == sorted(games) and ids[:4] == ["castle", "strict-castle", "eiffel-tower", "strict-eiffel-tower"]
+    for fmt in ("yaml", "csv", "table"):
+        out = run_cli("list", "--format", fmt).stdout
+        assert out.endswith("\n") and not out.endswith("\n\n"), fmt
+
+
+def test_list_decks_counts_every_card(run_cli):
+    """A deck's cards are all of them: the Harrow deck's 54 are listed cards (no suits x ranks), the Tarock's
+    78 hold 22 trumps beside its 4 x 14, the Hex A Deck's 68 four Wizards beside its 4 x 16."""
+    decks = {row["id"]: row for row in orjson.loads(run_cli("list", "--kind", "decks", "--format", "json").stdout)}
+    assert {d: decks[d]["cards"] for d in ("harrow", "tarock", "hex-a-deck", "french")} == \
+        {"harrow": 54, "tarock": 78, "hex-a-deck": 68, "french": 52}
+
+
+@pytest.mark.parametrize("templates, shown", [
+    (3, "a-eiffel-tower, b-eiffel-tower, c-eiffel-tower ("),
+    (5, "a-eiffel-tower, b-eiffel-tower, c-eiffel-tower and 2 more ("),
+])
+def test_list_names_the_clashing_aliases_it_leaves_out(run_cli, tmp_path, templates, shown):
+    """Two variants of one game giving the same alias templates: each alias names two meanings, so none is
+    listed, and the note names three and counts the rest."""
+    (tmp_path / "variants").mkdir()
+    aliases = ", ".join(f"'{letter}-{{game}}'" for letter in "abcde"[:templates])
+    for vid in ("one", "two"):
+        (tmp_path / "variants" / f"{vid}.yaml").write_text(
+            f"id: {vid}\nname: {vid.title()}\napplies_to: [eiffel-tower]\naliases: [{aliases}]\n"
+            "options: {strict: true}\n")
+    result = run_cli("--configs", str(tmp_path), "list")
+    assert result.exit_code == 0 and "a-eiffel-tower" not in result.stdout
+    assert f"note: not listed, as each names more than one game or variant: {shown}" in result.stderr
+
+
+def test_list_variants_gives_an_empty_description_when_a_file_has_none(run_cli, tmp_path):
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "bare.yaml").write_text("id: bare\nname: Bare\napplies_to: [eiffel-tower]\n"
+                                                     "options: {strict: true}\n")
+    rows = orjson.loads(run_cli("--configs", str(tmp_path), "list", "--kind", "variants", "--format", "json").stdout)
+    assert next(row for row in rows if row["id"] == "bare")["description"] == ""
+
+
 def test_list_csv_cells_read_as_a_person_would(run_cli):
     """csv: a list's names joined by spaces, no value an empty cell, the player range and the deck
     spelt out, an alias naming its game and variants; plain newlines (no \\r), which `tail -n +2 |

@@ -62,3 +62,10 @@ def test_a_message_stays_one_line_and_shows_no_terminal_escape():
 
 def test_values_are_written_as_yaml_and_json_write_them():
     assert [written(v) for v in (True, False, None, 7, "x")] == ["true", "false", "null", "7", "'x'"]
+
+
+def test_control_characters_are_escaped_in_two_hex_digits():
+    """As Python writes them (``\\x0d``): a one-digit ``\\xd`` is neither Python's form nor unambiguous
+    before a hex digit (a mutation audit's finding)."""
+    assert one_line("\r\x00\x1b\x9b") == "\\x0d\\x00\\x1b\\x9b"
+    assert one_line("a\nb\tc\u2028") == "a\\nb\\tc\\u2028"
