@@ -220,7 +220,7 @@ def test_table_and_csv_output(run_cli, tmp_path):
     assert "played 100 games" in loud.stderr and "ETA" not in loud.stderr  # stderr is no terminal: no bar
     table = batch(run_cli, "--seeds", "0-99", "--workers", "1").stdout
     assert table.startswith("eiffel-tower (no variants), 1 player, agents greedy, rng native: 100 games")
-    assert "ci95_low" in table and "cards_left" in table and "p95" in table
+    assert "ci95_low" in table and "cards_left" in table and "p95" in table and "pools the seats" not in table
     csv = batch(run_cli, "--seeds", "0-99", "--workers", "1", "--format", "csv").stdout.splitlines()
     assert csv[0] == "figure,n,mean,ci95_low,ci95_high,sd,min,p5,p25,p50,p75,p95,max"
     assert csv[1].startswith("won,100,")
@@ -394,6 +394,9 @@ def test_stats_of_a_multiplayer_file(run_cli, tmp_path):
     assert figures["first_player_advantage"]["mean"] == pytest.approx(14 / 30 - 36 / 90)
     table = run_cli("stats", str(path))
     assert table.exit_code == 0 and "first_player_advantage" in table.stdout and "3 players" in table.stdout
+    # the pooled rows explained under the table (one file or several), not where no figure pools seats
+    note = "\n\nscores, like each figure above its own per-seat rows, pools the seats: its n, mean, sd and interval"
+    assert note in table.stdout and note in run_cli("stats", str(path), str(path)).stdout
     for first, shown in ((None, False), ("absent", False), (3, "header field 'first_seat' must be a seat of the "
                                                                "3 players or null, not 3"), (True, "not True")):
         changed = {k: v for k, v in header.items() if k != "first_seat" or first != "absent"}

@@ -108,7 +108,8 @@ def text_report(runs: list[Run]) -> str:
         run = runs[0]
         rows = [[_cell(row[c]) if c in row else "" for c in COLUMNS] for row in figure_rows(run)]
         title = f"{describe_header(run.header)}: {counted(run.summary.games, 'game')}"
-        return title + "\n\n" + tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
+        table = tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
+        return title + "\n\n" + table + _pooled_note(runs)
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
     # configs changed with --configs (a rule change, no variant) show only in their hash: named when they differ
     configs = len({_config(run) for run in runs}) > 1
@@ -127,7 +128,18 @@ def text_report(runs: list[Run]) -> str:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
                                                f"significant (p<{ALPHA:g})"], disable_numparse=True,
                            stralign="right")]
-    return "\n".join(lines)
+    return "\n".join(lines) + _pooled_note(runs)
+
+
+def _pooled_note(runs: list[Run]) -> str:
+    """A line under the tables when a figure pools the seats (``scores`` above ``scores[0]``...): its sd
+    beside its range puzzled a reader who had not read docs/batch.md (0.7 beside 19 to 76)."""
+    pooled = next((name for run in runs for name, figure in run.figures.items() if "values" in figure), None)
+    if pooled is None:
+        return ""
+    return (f"\n\n{pooled}, like each figure above its own per-seat rows, pools the seats: its n, mean, sd and "
+            "interval are of each game's mean over its seats; its min, max and percentiles, of the seats' values "
+            "(docs/batch.md)")
 
 
 def _cell(value: Any) -> str:
