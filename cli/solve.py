@@ -69,7 +69,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
 
     Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out, and the
     block relation, where it applies, proved no loss within its efforts), nodes searched (CP-SAT's branches
-    and the block relation's stored pairs included), seconds.
+    and the block relation's stored pairs included; a search stopped by --budget counts the node that found
+    it spent, so with no later stage an undecided deal shows one more than the budget), seconds.
     """
     from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.errors import CardgamesError

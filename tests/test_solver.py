@@ -126,8 +126,20 @@ def test_solver_from_a_position_mid_game():
 
 
 def test_budget_runs_out_to_null():
+    """Undecided at the budget, the node found over it counted (as the solve help says)."""
     game = load_game("eiffel-tower")
-    assert Solver(game, budget=5, sat_effort=0).solve(game.new_state(3)).winnable is None
+    out = Solver(game, budget=5, sat_effort=0).solve(game.new_state(3))
+    assert (out.winnable, out.nodes) == (None, 6)
+
+
+def test_each_game_gets_its_default_budget():
+    """The search-only budget for games with wild cards, the staged one for the others (the help names both:
+    a mutation audit found nothing checking which the solver takes)."""
+    from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SEARCH_ONLY_BUDGET
+
+    assert DEFAULT_BUDGET != SEARCH_ONLY_BUDGET
+    assert Solver(load_game("wizards-tower")).budget == Solver(load_game("castle")).budget == SEARCH_ONLY_BUDGET
+    assert Solver(load_game("eiffel-tower")).budget == DEFAULT_BUDGET and Solver(load_game("castle"), 7).budget == 7
 
 
 def test_solver_agent_wins_winnable_deals_and_plays_on_otherwise(run_cli, tmp_path):
@@ -289,6 +301,27 @@ def test_solve_refuses_a_budget_below_one_and_a_negative_effort(run_cli, option:
     result = run_cli("solve", "--game", "eiffel-tower", "--seed", "3", option, value)
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and f"Invalid value for '{option}'" in result.stderr
+
+
+def test_solve_cli_passes_its_options_and_reports_as_documented(run_cli):
+    """A range in JSON is one list; seconds are not rounded to whole ones; --refute-effort reaches the solver
+    (Strict Wizard's Tower 4 is refuted by the block relation within 100,000 stored pairs, not 10,000:
+    test_solver_wild); CP-SAT's branches count in nodes (Strict Castle 92, open after 2,000 nodes of search,
+    won by CP-SAT). A mutation audit's findings: each could change with no test failing."""
+    import orjson
+
+    rows = orjson.loads(run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-3", "--format", "json").stdout)
+    assert [row["seed"] for row in rows] == [1, 2, 3]
+    assert all(0 < row["seconds"] < 1 for row in rows)  # each deal takes some microseconds, none a second
+    base = ("solve", "--game", "strict-wizards-tower", "--seed", "4", "--budget", "1000", "--sat-effort", "0",
+            "--format", "json")
+    verdicts = [orjson.loads(run_cli(*base, "--refute-effort", effort).stdout)["winnable"]
+                for effort in ("100000", "10000")]
+    assert verdicts == [False, None]
+    castle = ("solve", "--game", "strict-castle", "--seed", "92", "--budget", "2000", "--format", "json")
+    searched, solved = (orjson.loads(run_cli(*castle, *extra).stdout) for extra in (("--sat-effort", "0"), ()))
+    assert (searched["winnable"], searched["nodes"], solved["winnable"]) == (None, 2001, True)
+    assert solved["nodes"] > 2001
 
 
 def test_solve_help_names_the_solvers_own_defaults(run_cli):
