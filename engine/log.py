@@ -238,7 +238,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         raise LogError(f"field 'seed' is {clip(data['seed'])}; a log writes this seed as {clip(seed)}")
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
-        raise LogError("the deal in the log is not the deal the seed gives")
+        raise _deal_error(state.deal_json(), data["deal"], prefix=True)
     for step, entry in enumerate(data["actions"], 1):
         _replay_step(game, state, step, entry)
     if not _same(data["deal"], state.deal_json()):
@@ -246,7 +246,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         if not state.is_terminal() and _is_prefix(state.deal_json(), data["deal"]):
             raise LogError(f"after the log's {len(data['actions'])} steps the game has not yet made every deal "
                            "the log records: actions are missing (was the log cut short?)")
-        raise LogError("the deal in the log is not the deal the seed gives")
+        raise _deal_error(state.deal_json(), data["deal"], prefix=False)
     result = state.result()
     if not _same(data["result"], result):
         where, fresh, logged = _first_difference(result, data["result"])
@@ -315,19 +315,34 @@ def _is_prefix(fresh: Any, logged: Any) -> bool:
 _MISSING = object()
 
 
-def _first_difference(fresh: Any, logged: Any, path: str = "the result") -> tuple[str, Any, Any]:
+def _first_difference(fresh: Any, logged: Any, path: str = "the result",
+                      prefix: bool = False) -> tuple[str, Any, Any]:
     """The first place (``the result.scores[1]``) where two JSON values differ, and both values
-    there: a whole result, cut short to fit a line, could hide it."""
+    there: a whole result, cut short to fit a line, could hide it. With ``prefix``, lists in ``fresh``
+    may stop short of the logged ones (:func:`_is_prefix`: a deal just made, before later rounds)."""
+    agree = _is_prefix if prefix else _same
     if isinstance(fresh, dict) and isinstance(logged, dict):
         for key in sorted(set(fresh) | set(logged)):
             a, b = fresh.get(key, _MISSING), logged.get(key, _MISSING)
-            if a is _MISSING or b is _MISSING or not _same(a, b):
-                return _first_difference(a, b, f"{path}.{key}")
-    elif isinstance(fresh, list) and isinstance(logged, list) and len(fresh) == len(logged):
-        for i, (a, b) in enumerate(zip(fresh, logged, strict=True)):
-            if not _same(a, b):
-                return _first_difference(a, b, f"{path}[{i}]")
+            if a is _MISSING or b is _MISSING or not agree(a, b):
+                return _first_difference(a, b, f"{path}.{key}", prefix)
+    elif isinstance(fresh, list) and isinstance(logged, list) and (
+            len(fresh) == len(logged) or prefix and len(fresh) < len(logged)):
+        for i, (a, b) in enumerate(zip(fresh, logged, strict=False)):
+            if not agree(a, b):
+                return _first_difference(a, b, f"{path}[{i}]", prefix)
     return path, fresh, logged
+
+
+def _deal_error(fresh: Any, logged: Any, prefix: bool) -> LogError:
+    """The logged deal is not the seed's: say where they first differ (a card, an extra field)."""
+    where, mine, theirs = _first_difference(fresh, logged, "the deal", prefix)
+    if isinstance(mine, list) and isinstance(theirs, list):  # all alike but the length
+        return LogError(f"the deal in the log is not the deal the seed gives: {where} holds "
+                        f"{counted(len(mine), 'item')} from the seed, {len(theirs)} in the log")
+    shown = ["nothing" if value is _MISSING else _short(value) for value in (mine, theirs)]
+    return LogError(f"the deal in the log is not the deal the seed gives: at {where} the seed gives {shown[0]}, "
+                    f"the log {shown[1]}")
 
 
 def _short(value: Any, limit: int = 120) -> str:

@@ -34,6 +34,9 @@ def log():
     return build_log(game, play(game, 7, make_agents([], game)))
 
 
+NOT_THE_SEEDS = "^the deal in the log is not the deal the seed gives: "  # then where the two first differ
+
+
 @pytest.fixture(scope="module")
 def turup_log() -> dict[str, Any]:
     """A game of two rounds, so of two deals (the second made when round 2 starts)."""
@@ -90,7 +93,8 @@ def test_unknown_action_type_and_wrong_player(log):
 def test_a_log_of_another_seed_is_refused_at_its_deal_not_at_a_step(log):
     """The deal is checked right after dealing: a log whose seed was edited (7 to 8) says its deal is
     not the seed's, rather than blaming whichever step first fails to fit the other deal."""
-    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+    where = r'at the deal\.rows\[0\]\[0\] the seed gives "4S#2", the log "2H"$'
+    with pytest.raises(LogError, match=NOT_THE_SEEDS + where):
         replay({**copy.deepcopy(log), "seed": 8})
 
 
@@ -102,7 +106,7 @@ def test_a_deal_cut_short_is_not_the_seeds_deal(log: dict[str, Any], kept: int |
     bad = copy.deepcopy(log)
     bad["actions"] = bad["actions"][:kept]
     bad["deal"]["stock"].pop()
-    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+    with pytest.raises(LogError, match=NOT_THE_SEEDS + r"the deal\.stock holds 83 items from the seed, 82 in the log$"):
         replay(bad)
 
 
@@ -116,7 +120,8 @@ def test_a_changed_later_deal_is_not_blamed_on_missing_actions(turup_log: dict[s
     bad["actions"] = bad["actions"][:kept]
     stock = bad["deal"]["rounds"][1]["stock"]
     stock[-1], stock[-2] = stock[-2], stock[-1]
-    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+    where = r'at the deal\.rounds\[1\]\.stock\[38\] the seed gives "JD", the log "TD"$'
+    with pytest.raises(LogError, match=NOT_THE_SEEDS + where):
         replay(bad)
 
 
@@ -131,7 +136,8 @@ def test_a_finished_games_longer_deal_is_not_the_seeds(request: pytest.FixtureRe
     and the log is not cut short (its actions all replayed and finished the game)."""
     bad = copy.deepcopy(request.getfixturevalue(which))
     grow(bad["deal"])
-    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+    where = r"the deal\.(stock|rounds) holds \d+ items from the seed, \d+ in the log$"
+    with pytest.raises(LogError, match=NOT_THE_SEEDS + where):
         replay(bad)
 
 
@@ -642,7 +648,7 @@ def test_a_deal_with_another_field_is_refused_before_the_actions(log: dict[str, 
     bad = copy.deepcopy(log)
     bad["deal"]["extra"] = 1
     bad["actions"][0]["action"] = {"type": "play", "row": 99}
-    with pytest.raises(LogError, match="^the deal in the log is not the deal the seed gives$"):
+    with pytest.raises(LogError, match=NOT_THE_SEEDS + r"at the deal\.extra the seed gives nothing, the log 1$"):
         replay(bad)
 
 
