@@ -51,13 +51,23 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     is missing (see :func:`check_value`)."""
     if not isinstance(value, dict):
         return [doc.error(keypath, f"{_where(keypath)} must be a mapping")]
-    errors = []
+    errors, misspelt = [], set()
     for key in value:
-        if key not in fields and not open:
+        if key in fields:
+            continue
+        if not open:
             known = ", ".join(sorted(fields))
             errors.append(doc.key_error(keypath + (key,),
                                         f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
-    missing = [] if partial else [key for key, spec in fields.items() if spec.required and key not in value]
+            continue
+        close = _close_key(key, fields)  # an item's key of its own, which a misspelt known key would pass for
+        if close is not None:
+            misspelt.add(close)  # said here, not again as missing
+            text = (f"unknown key {clip(key)} in {_where(keypath)}: did you mean {close!r}? (keys of your own may go "
+                    "here, but not one this like a known one)")
+            errors.append(doc.key_error(keypath + (key,), text))
+    missing = [] if partial else [key for key, spec in fields.items()
+                                  if spec.required and key not in value and key not in misspelt]
     for key, spec in fields.items():
         if key not in value:
             if key == next(iter(missing), None):  # all in one error: a designer's new file often lacks several
@@ -66,6 +76,14 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
             continue
         errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
     return errors
+
+
+def _close_key(key: Any, fields: dict[str, Field]) -> str | None:
+    """The known key ``key`` is most likely a misspelling of (``fase`` for ``face``), or None."""
+    import difflib
+
+    close = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.75)
+    return close[0] if close else None
 
 
 def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial: bool = False) -> list[ConfigError]:

@@ -29,8 +29,9 @@ the README ("Configs") and [architecture.md](architecture.md).
 A file lives in a `decks/`, `games/` or `variants/` folder, its name is its `id` plus `.yaml`, and keys
 not listed here are refused at their line, but for the items of a deck's `suits[]`, `ranks[]` and
 `cards[]`, which may hold keys of their own (a suit's `color`, a Harrow card's `name_fr`) that an engine
-reads or ignores. A misspelt key there is taken for one of those: a required key it meant (a rank's
-`value`) is then reported missing, an optional one (a rank's `face`) is silently absent. `key[]` is each
+reads or ignores. A key of one's own that looks like a listed one (`fase` in a rank, `nmae`) is refused as
+a misspelling, with the listed key named; a misspelling less alike is taken for a key of one's own: a
+required key it meant is then reported missing, an optional one silently absent. `key[]` is each
 item of a list. A value is a string, a number, true/false or null, written plainly: YAML 1.1's octal and
 base-60 numbers (`010`, `1:30`), which it reads as other numbers than they look (8, 90), are refused; its
 other forms read as they look and are accepted (`0x0E` and `1_4` are 14, `yes` and `on` are true), though

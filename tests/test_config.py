@@ -260,6 +260,23 @@ def test_every_value_needs_its_partner(tmp_path):
                "that value 9 would pair with (is a value in the deck wrong?)" in str(e) for e in report.errors)
 
 
+def test_a_deck_items_key_like_a_known_one_is_taken_for_a_misspelling(tmp_path):
+    """An item of a deck may hold keys of its own (a suit's colour, a card's name_fr), so a misspelt optional
+    key passed silently (the designer walkthrough's `fase: true`); one this like a known key is now refused,
+    the known key named, while a key of one's own unlike any passes."""
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+
+    def edit(ranks):
+        ranks[10]["fase"] = True
+        ranks[11]["colour"] = "red"
+
+    _french(root, edit)
+    errors = [str(e) for e in validate([str(root)]).errors]
+    assert len(errors) == 1 and errors[0].endswith(
+        "unknown key 'fase' in 'ranks[10]': did you mean 'face'? (keys of your own may go here, but not one this "
+        "like a known one)")
+
+
 def test_a_deck_no_match_value_pairs_is_blamed_not_the_match(tmp_path):
     """A typo in the deck (the ten valued 100): the error said the match must be 113, and after that change
     that no card had the value 103. It now names the deck's values, where the typo shows."""
@@ -1110,9 +1127,14 @@ def test_a_deck_with_schema_errors_gets_no_deck_checks_on_top(tmp_path):
     checks that read the ids do not run on it (they raised KeyError)."""
     (tmp_path / "decks").mkdir()
     french = (BUNDLED / "decks" / "french.yaml").read_text()
-    (tmp_path / "decks" / "french.yaml").write_text(french.replace("{id: D,", "{idx: D,"))
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("{id: D,", "{ib: D,"))
     assert [f"{e.line}: {e.message}" for e in validate([str(tmp_path)]).errors] == [
         "10: missing key 'id' in 'suits[3]'"]
+    # said once, as a misspelling
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace("{id: D,", "{idx: D,"))
+    assert [f"{e.line}: {e.message}" for e in validate([str(tmp_path)]).errors] == [
+        "10: unknown key 'idx' in 'suits[3]': did you mean 'id'? (keys of your own may go here, but not one this like "
+        "a known one)"]
 
 
 def test_a_broken_deck_is_reported_at_its_file_not_again_at_its_games(tmp_path):
