@@ -203,3 +203,19 @@ def test_a_wild_card_just_before_a_deadline_has_come_by_then(deal):
     assert brute_force(state.clone())
     if deal == JUST_IN_TIME_DEALS[0]:
         assert projections.deadlines((2, 3), [10, 10], 10) == [3, 6]
+
+
+@pytest.mark.parametrize("name, variants", STRICT_WILD)
+@pytest.mark.parametrize("effort", [20, 100])
+def test_queries_that_give_up_prove_nothing(name, variants, effort):
+    """Under a small ``refute_effort`` the bound's searches give up often; one that gave up must count as
+    neither a win nor a loss. A mutation audit found both ways untested: taking a search that gave up for
+    one more play proven (`_least`), or for no win (`_latest`), refuted winnable deals of both decks at
+    effort 20 (Strict mini-wild 19; Strict duo-wild 8, 10, 24), and the whole solver then said lost."""
+    game = load_game(name, variants, catalog=CATALOG)
+    for seed in range(40):
+        state = game.new_state(seed)
+        if Solver(game, refute_effort=effort).wild_rows_short(state)[0]:
+            assert not brute_force(state.clone()), seed
+        if effort == 20 and brute_force(state.clone()):
+            assert Solver(game, budget=1, sat_effort=0, refute_effort=effort).solve(state).winnable is not False, seed
