@@ -104,18 +104,18 @@ def test_a_capture_written_out_of_deck_order_is_named_legal(run_cli, tmp_path):
 
 
 def test_narration_sums_up_each_round(run_cli):
-    """After a round's last play: each seat's cards won, the round's winners, the cards for nobody."""
+    """After a round's last play: each seat's cards won, the round's winners, the cards for nobody, named."""
     args = ("simulate", "--game", "turup", "--players", "3", "--seed", "1")
     result = json.loads(run_cli(*args).stdout)["result"]
     lines = run_cli(*args, "--format", "text").stdout.splitlines()
-    start = lines.index("round 3 ends (left for nobody: 1 card):")
+    start = lines.index("round 3 ends (left for nobody: 1 card: TC):")
     assert result["round3_scores"] == [17, 17, 17] and result["leftover"] == 7
     assert lines[start + 1:start + 4] == [f"  player {s}: 17 cards won, wins the round (shared)" for s in range(3)]
-    start = lines.index("round 1 ends (left for nobody: 1 card):")
+    start = lines.index("round 1 ends (left for nobody: 1 card: TH):")
     assert result["round1_scores"] == [11, 17, 23]
     assert lines[start + 1:start + 4] == ["  player 0: 11 cards won", "  player 1: 17 cards won",
                                           "  player 2: 23 cards won, wins the round"]
-    assert sum(line.endswith(" ends (left for nobody: 5 cards):") for line in lines) == 1  # round 2's
+    assert "round 2 ends (left for nobody: 5 cards: AD 3C 8C 9D TD):" in lines
 
 
 def test_captures_text_puts_each_capture_on_its_own_line(run_cli) -> None:

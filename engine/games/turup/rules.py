@@ -168,7 +168,9 @@ class TurupGame(Game):
         number, scores = len(state.round_scores), state.round_scores[-1]
         best = leaders(scores)
         shared = " (shared)" if len(best) > 1 else ""
-        lines = [f"round {number} ends (left for nobody: {counted(state.round_leftover[-1], 'card')}):"]
+        left = state.round_leftover[-1]
+        named = f": {' '.join(self.deck.name(code) for code in left)}" if left else ""
+        lines = [f"round {number} ends (left for nobody: {counted(len(left), 'card')}{named}):"]
         for seat, won in enumerate(scores):
             wins = f", wins the round{shared}" if seat in best else ""
             lines.append(f"  player {seat}: {counted(won, 'card')} won{wins}")
@@ -195,7 +197,7 @@ class TurupState(State):
         self.rng = rng
         self.deals: list[dict[str, Any]] = []
         self.round_scores: list[list[int]] = []
-        self.round_leftover: list[int] = []
+        self.round_leftover: list[tuple[int, ...]] = []  # each round's cards left for nobody
         self.rounds_played = 0
         self.moves = 0
         self._start_round(0)
@@ -364,15 +366,13 @@ class TurupState(State):
 
     def _end_round(self) -> None:
         game = self.game
-        left = sum(len(cards) for cards in self.table)
-        if game.leftovers == "last_capturer" and self.last_capturer is not None and left:
+        if game.leftovers == "last_capturer" and self.last_capturer is not None:
             for cards in self.table:
                 self.won[self.last_capturer].extend(cards)
                 cards.clear()
             self.tpack = 0
-            left = 0
         self.round_scores.append([len(w) for w in self.won])
-        self.round_leftover.append(left + len(self.set_aside))
+        self.round_leftover.append((*(code for cards in self.table for code in cards), *self.set_aside))
         self.rounds_played += 1
         if self.rounds_played < game.rounds:
             self._start_round(self.rounds_played)
@@ -402,7 +402,7 @@ class TurupState(State):
     def result(self) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": self.scores(), "winners": self.winners(), "moves": self.moves,
                                   "rounds": self.rounds_played, "round_wins": self.round_wins(),
-                                  "leftover": sum(self.round_leftover)}
+                                  "leftover": sum(map(len, self.round_leftover))}
         for number, scores in enumerate(self.round_scores, 1):
             result[f"round{number}_scores"] = scores
         return result
