@@ -1369,6 +1369,20 @@ def test_a_deck_names_the_card_named_twice():
         Deck({"id": "d", "cards": [{"name": "X"}, {"name": "Y"}, {"name": "Y"}]})
 
 
+def test_a_card_written_by_its_value_is_suggested_by_its_name():
+    """10S is the French deck's TS and 1H its AH: a user writing the value gets the card's name as the hint,
+    which no spelling likeness finds (the multiplayer walkthrough's `captures --card 10S`); a copy's name is
+    not offered to a caller taking plain names."""
+    deck = Deck(read_document(BUNDLED / "decks" / "french.yaml").data, copies=2)
+    for written, name in (("10S", "TS"), ("10s", "TS"), ("1H", "AH"), ("13d", "KD")):
+        with pytest.raises(CardgamesError) as err:
+            deck.code(written, plain=True)
+        assert str(err.value) == f"unknown card '{written}' in the french deck; did you mean '{name}'?"
+    tarock = Deck(read_document(BUNDLED / "decks" / "tarock.yaml").data)
+    with pytest.raises(CardgamesError, match=r"did you mean 'CH'\?$"):  # the Cavalier, 12
+        tarock.code("12H")
+
+
 def test_card_names_are_looked_up_stripped_and_copies_suggested_unless_plain():
     """``Deck.code`` ignores spaces around a name; an unknown name's suggestions include later
     copies' names (QH#2), except for a caller taking plain names only."""
