@@ -29,6 +29,18 @@ def test_wild_games_agree_with_brute_force_on_deals(name, variants):
     assert any(verdicts) and not all(verdicts), "the test decks should give both outcomes"
 
 
+@pytest.mark.parametrize("seed", [78, 105, 143, 192])
+def test_deals_a_search_keying_its_failures_by_part_of_the_waste_would_lose(seed):
+    """Winnable octo-narrow deals beyond the seeds above: a mutation audit's search keyed its failed
+    positions by the waste's top two cards only and called these four lost, by the search alone and by the
+    whole solver (a staged False is final), and no test saw it. Here the search alone must win each, and
+    the whole solver agree with brute force."""
+    game = load_game("octo-narrow", (), catalog=CATALOG)
+    state = game.new_state(seed)
+    assert Solver(game, 200_000, sat_effort=0, refute_effort=0).solve(state).winnable is True
+    assert check(game, state)
+
+
 @settings(max_examples=60, deadline=None)
 @given(which=st.sampled_from(WILD_GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
 def test_wild_games_agree_with_brute_force_mid_game(which, seed, moves):
