@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -106,6 +107,36 @@ def test_example_player_b_midwife_ends_his_turn(example):
     assert names(game, state.caches[B]) == EXAMPLE_STOCK[3:6]
 
 
+def test_the_narration_says_what_a_play_brought():
+    """A tower's-suit play says "bonus" only when its player plays again (not on his last card, nor when no
+    other card fits: the multiplayer walkthrough saw "bonus" there); a closing names each opponent's share
+    of the tower, which together make the tower's cards."""
+    seen = {"bonus": 0, "no bonus": 0, "closes": 0}
+    for players in (2, 3, 4):
+        game = towers_game(players)
+        agent = make_agent("greedy", game)
+        for seed in range(1, 11):
+            state = game.new_state(seed)
+            while state.current_player is not None:
+                action = agent.choose(state, state.legal_actions(), None)
+                text = game.describe_action(state, action)
+                player, soldes = state.current_player, [len(s) for s in state.soldes]
+                state.apply(action)
+                if text.endswith(": bonus") or ": bonus;" in text:
+                    seen["bonus"] += 1
+                    assert state.current_player == player, text
+                elif "no bonus" in text:
+                    seen["no bonus"] += 1
+                    assert state.current_player != player, text
+                if "the tower closes" in text:
+                    seen["closes"] += 1
+                    total = int(text.split("its ")[-1].split(" cards")[0])
+                    shares = re.findall(r"(\d+) to player (\d+)", text.split("the tower closes")[1])
+                    assert sum(int(n) for n, _ in shares) == total
+                    assert all(len(state.soldes[int(s)]) - soldes[int(s)] == int(n) for n, s in shares), text
+    assert all(seen.values()), seen
+
+
 def test_example_player_c_closes_the_tower(example):
     game, state = example
     play_example_to_b(state)
@@ -116,7 +147,9 @@ def test_example_player_c_closes_the_tower(example):
     assert state.current_player == C
     theater = Play("The Theater", "Books", "CE")
     assert theater in state.legal_actions()
-    assert "the tower closes, its 8 cards" in game.describe_action(state, theater)
+    assert game.describe_action(state, theater) == (
+        "player 2 plays The Theater onto the Books tower (Intelligence) at CE; the tower closes, its 8 cards go to "
+        "the opponents (4 to player 0, 4 to player 1)")  # one at a time from C's left: A, B, A, ...
     state.apply(theater)
     t = game.suits.index("Books")
     # The tower closed: nothing fits on NE between the Midwife and the Theater.

@@ -251,12 +251,21 @@ class TowersGame(Game):
     def describe_action(self, state: "TowersState", action: Any) -> str:
         who = f"player {state.current_player}"
         kind = type(action)
-        if kind is Play:
+        if kind is Play:  # what follows is read off the play applied, not worked out again here
             code, t, p = self.play_info[action]
-            match = ", its own suit: bonus" if self.suit_of[code] == t else ""
-            if self.tables.closed[state.occupied[t] | 1 << p]:
-                match += f"; the tower closes, its {len(state.played[t]) + 2} cards go to the opponents"
-            return f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}{match}"
+            after = state.clone()
+            after.apply(action)
+            text = f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}"
+            if self.suit_of[code] == t:
+                again = after.current_player == state.current_player
+                text += ", its own suit: bonus" if again else ", its own suit, but no other cache card fits: no bonus"
+            if t not in after.open_towers:
+                seat, n = state.current_player, self.num_players
+                left_first = [i % n for i in range(seat + 1, seat + n)]  # the closer's opponents, from his left
+                shares = [(s, len(after.soldes[s]) - len(state.soldes[s])) for s in left_first]
+                given = ", ".join(f"{count} to player {s}" for s, count in shares if count)
+                text += f"; the tower closes, its {len(state.played[t]) + 2} cards go to the opponents ({given})"
+            return text
         if kind is Flee:
             seat = state.current_player
             return f"{who} flees, paying a solde of {state.fleeing_solde(seat)}"
