@@ -29,19 +29,21 @@ def parse_played(text: str) -> list[tuple[str, str]]:
               help='Cards already on the tower by position, e.g. "NG=The Rakshasa,LG=The Joke".')
 @click.option("--game", "game_id", default="towers", show_default=True, metavar="GAME",
               help="The game whose geometry options (adjacency, seating) apply.")
+@click.option("--variant", "variants", multiple=True, metavar="V",
+              help="Variant to apply (repeatable): a house rule's seating or adjacency.")
 @click.option("--side", type=click.Choice(["near", "far"]), default="near", show_default=True,
               help="The side of the player placing the card: under seating: two_sided the far side sees every "
                    "offset negated (positions are still named in the near side's frame).")
 @format_option("json", "text")
 @click.pass_context
-def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str, side: str,
-                   fmt: str) -> None:
+def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str,
+                   variants: tuple[str, ...], side: str, fmt: str) -> None:
     """List the positions (LG ... CE) where CARD may go on TOWER, as a player on the near side
     (or, with --side far, across) places it. Exit 1 for an unknown card, tower or position, a layout
     no legal plays make, or --side far in a game that seats everyone on one side."""
     from cardgames.engine.errors import CardgamesError
 
-    game = load_game(ctx, game_id)
+    game = load_game(ctx, game_id, variants)
     if not hasattr(game, "placements"):
         raise CardgamesError(f"{game.id} has no towers: placements applies to Towers games")
     if side == "far" and game.options["seating"] != "two_sided":

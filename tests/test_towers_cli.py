@@ -59,6 +59,18 @@ def test_placements_on_the_far_side(run_cli, tmp_path):
     assert result.exit_code == 1 and "seats every player on the near side (seating: same_side)" in result.stderr
 
 
+def test_placements_take_a_house_rules_variant(run_cli, tmp_path):
+    """A house rule is one variant file (the README): placements applies it as score and captures do, so a
+    two-sided seating is checked without a copy of the game (the multiplayer walkthrough had to write one)."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "across.yaml").write_text(
+        "id: across\nname: Across the table\napplies_to: [towers]\noptions: {seating: two_sided}\n")
+    cyclone = ["--configs", str(tmp_path), "placements", "--card", "The Cyclone", "--tower", "Keys", "--side", "far"]
+    result = run_cli(*cyclone, "--variant", "across")
+    assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"]}
+    assert run_cli(*cyclone).exit_code == 1
+
+
 @pytest.mark.parametrize("played,tower,near,far", [
     ("NG=The Publican", "Hammers", ["LG", "LN"], ["CG", "CN"]),  # laid from across: an LE card on NG
     ("LN=The Avalanche,LE=The Empty Throne", "Shields", [], ["LG", "NG"]),  # one card from each side
