@@ -111,12 +111,20 @@ def narrate(game: "Game", run: "Playthrough") -> str:
 @click.pass_context
 def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
     """Replay LOG (a file, or - for stdin): rebuild the deal from its seed, re-apply every
-    action, and check the result. Exit 1 naming the first step that diverges."""
+    action, and check the result. Exit 1 naming the first step that diverges (with --format json,
+    also as {"ok": false, "error": ...} on stdout, for a script that reads the verdict there)."""
+    from cardgames.engine.errors import CardgamesError
     from cardgames.engine.log import read_log, replay
+    from cardgames.engine.wording import one_line
 
     from .options import catalog
 
-    report = replay(read_log(log_file), catalog(ctx))
+    try:
+        report = replay(read_log(log_file), catalog(ctx))
+    except CardgamesError as exc:
+        if fmt == "json":
+            emit_json({"ok": False, "error": one_line(str(exc))})
+        raise
     if fmt == "json":
         emit_json({"ok": True, "game": report.game, "variants": list(report.variants), "seed": report.seed,
                    "steps": report.steps, "result": report.result})

@@ -289,6 +289,21 @@ def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
     assert from_stdin.exit_code == 0
 
 
+def test_replay_json_reports_a_failure_on_stdout_too(run_cli, tmp_path):
+    """With --format json a script reads the verdict from stdout: a log that does not replay gives
+    {"ok": false, "error": ...} there, the same one line on stderr, and exit 1 (the multiplayer walkthrough's
+    finding: stdout stayed empty)."""
+    log = orjson.loads(run_cli("simulate", "--game", "eiffel-tower", "--seed", "7").stdout)
+    log["result"]["turns"] += 1
+    path = tmp_path / "bad.json"
+    path.write_bytes(orjson.dumps(log))
+    for target in (str(path), str(tmp_path / "missing.json")):
+        result = run_cli("replay", target, "--format", "json")
+        error = result.stderr.removeprefix("Error: ").rstrip("\n")
+        assert result.exit_code == 1 and orjson.loads(result.stdout) == {"ok": False, "error": error}
+    assert run_cli("replay", str(path)).stdout == ""  # text: the error alone, on stderr
+
+
 def test_simulate_log_file_and_text(run_cli, tmp_path):
     path = tmp_path / "g.json"
     result = run_cli("simulate", "--game", "strict-eiffel-tower", "--seed", "ms3", "--rng", "pysolfc",
