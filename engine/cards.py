@@ -75,8 +75,9 @@ class Deck:
         card = self.by_name.get(name.strip())
         if card is None:
             names = [n for n in self.by_name if not plain or COPY_MARK not in n]
+            offered = set(names)
             by_value = {f"{c.value}{c.suit}".upper(): c.name for c in self.cards  # 10S for TS, 1S for AS
-                        if c.value is not None and c.suit is not None and c.name in names}
+                        if c.value is not None and c.suit is not None and c.name in offered}
             written = by_value.get(name.strip().upper())
             hint = f"; did you mean {written!r}?" if written else did_you_mean(name.strip(), names, 0.6)
             raise CardgamesError(f"unknown card {clip(name)} in the {self.id} deck{hint}")

@@ -68,13 +68,12 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
             errors.append(doc.key_error(keypath + (key,), text))
     missing = [] if partial else [key for key, spec in fields.items()
                                   if spec.required and key not in value and key not in misspelt]
+    if missing:  # all in one error: a designer's new file often lacks several
+        keys = ", ".join(repr(key) for key in missing)
+        errors.append(doc.error(keypath, f"missing key{'s' * (len(missing) > 1)} {keys} in {_where(keypath)}"))
     for key, spec in fields.items():
-        if key not in value:
-            if key == next(iter(missing), None):  # all in one error: a designer's new file often lacks several
-                keys = ", ".join(repr(k) for k in missing)
-                errors.append(doc.error(keypath, f"missing key{'s' * (len(missing) > 1)} {keys} in {_where(keypath)}"))
-            continue
-        errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
+        if key in value:
+            errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
     return errors
 
 

@@ -12,8 +12,8 @@ expectation of the best capture is then ``sum_i (b_i - b_(i+1)) * (1 - (1 - F_i)
 sorted by best capture ``b`` (descending), ``F_i`` the unseen share of the top ``i`` ranks and
 ``h`` the hand size. That chance treats the hand's cards as drawn with replacement: an
 approximation (a hand of 4 from the unseen cards is drawn without), close while the unseen cards
-far outnumber the hand, and cheap. Ties go to the first action in the legal order. It never looks at hidden
-cards.
+far outnumber the hand, and cheap. Ties go to the first action in the legal order. It never looks
+at hidden cards.
 """
 
 from __future__ import annotations
