@@ -431,6 +431,32 @@ def test_the_expert_expects_the_next_players_share_of_a_short_deal(players, left
         assert state.rounds_played == rounds + 1
 
 
+@pytest.mark.parametrize("short_deal", ["round_robin", "discard"])
+def test_the_narration_says_when_the_stock_is_dealt(short_deal):
+    """The play that empties the last hand says what the stock then does (the multiplayer walkthrough's
+    finding: hands were dealt again unsaid): a full deal, a short one seat by seat, or a stock set aside;
+    each as the state shows it after the play."""
+    game = with_options(6, short_deal=short_deal)
+    state = game.new_state(3)
+    said = []
+    while state.rounds_played == 0:
+        action = first_action(state)
+        text = game.describe_action(state, action)
+        stock = len(state.stock)
+        state.apply(action)
+        if "; " in text:
+            said.append(text.split("; ", 1)[1])
+            sizes = sorted({len(hand) for hand in state.hands})
+            if "deals 4 cards to each player" in text:
+                assert sizes == [4]
+            elif "one at a time" in text:
+                assert sum(map(len, state.hands)) == stock == 4 and not state.stock
+    short = ("the stock's last 4 cards are dealt one at a time (1 to player 1, 1 to player 2, 1 to player 3, "
+             "1 to player 4)" if short_deal == "round_robin" else "the stock's last 4 cards are too few to deal: "
+             "set aside")
+    assert said == ["the dealer deals 4 cards to each player"] * 3 + [short]
+
+
 def test_a_full_deal_gives_everyone_a_hand():
     state = load_game("turup", players=4).new_state(1)
     assert state.next_deal_sizes() == [4, 4, 4, 4]

@@ -159,9 +159,20 @@ class TurupGame(Game):
         name = self.deck.name
         code, taken = state.cards_of(action)
         if taken is None:
-            return f"player {state.current_player} trails {name(code)}"
-        return (f"player {state.current_player} plays {name(code)} and takes {' '.join(name(c) for c in taken)} "
-                f"({len(taken) + 1} cards)")
+            text = f"player {state.current_player} trails {name(code)}"
+        else:
+            text = (f"player {state.current_player} plays {name(code)} and takes {' '.join(name(c) for c in taken)} "
+                    f"({len(taken) + 1} cards)")
+        if sum(map(len, state.hands)) == 1 and state.stock:  # the round's last card in hand: the stock is dealt
+            sizes = state.next_deal_sizes()
+            if not any(sizes):
+                text += f"; the stock's last {counted(len(state.stock), 'card')} are too few to deal: set aside"
+            elif len(set(sizes)) == 1:
+                text += f"; the dealer deals {counted(sizes[0], 'card')} to each player"
+            else:
+                shares = ", ".join(f"{n} to player {seat}" for seat, n in enumerate(sizes) if n)
+                text += f"; the stock's last {counted(len(state.stock), 'card')} are dealt one at a time ({shares})"
+        return text
 
     def describe_deal_end(self, state: "TurupState") -> list[str]:
         """Each seat's cards won in the round just ended, its winners, and the cards that count for nobody."""
