@@ -31,6 +31,8 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
         emit_yaml(deal)
     else:
         click.echo(game.render_deal(deal))
+        if game.num_players > 1:  # the state knows, by whatever rule the game has (a dealer, a card)
+            click.echo(f"first to play: player {state.current_player}")
 
 
 @click.command("simulate")

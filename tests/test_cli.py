@@ -289,6 +289,19 @@ def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
     assert from_stdin.exit_code == 0
 
 
+@pytest.mark.parametrize("game, players", [("towers", 3), ("turup", 5), ("torqu", 6), ("eiffel-tower", 1)])
+def test_deal_text_says_who_plays_first(run_cli, game, players):
+    """Who starts follows each game's rule (Towers: the alphabetically first card; Turup and Torqu: the
+    dealer's left), which a reader of the deal could not see (the multiplayer walkthrough's finding); a
+    solitaire says nothing."""
+    from cardgames.engine.registry import load_game
+
+    for seed in (1, 2, 3):
+        last = run_cli("deal", game, "--players", str(players), "--seed", str(seed)).stdout.splitlines()[-1]
+        first = load_game(game, (), players).new_state(seed).current_player
+        assert (last == f"first to play: player {first}") == (players > 1), (game, seed, last)
+
+
 def test_replay_json_reports_a_failure_on_stdout_too(run_cli, tmp_path):
     """With --format json a script reads the verdict from stdout: a log that does not replay gives
     {"ok": false, "error": ...} there, the same one line on stderr, and exit 1 (the multiplayer walkthrough's

@@ -200,13 +200,16 @@ class TorquGame(Game):
         return f"player {seats[0]}" if len(seats) == 1 else f"players {' and '.join(map(str, seats))}"
 
     def render_deal(self, deal: dict[str, Any]) -> str:
-        from .layout import COMPASS
+        from .layout import COMPASS, Tableau
 
         lines = [f"centre: {' '.join(deal['center'])}"]
         for i, d in enumerate(COMPASS):
             lines.append(f"{d:>2} primary: {' '.join(deal['primaries'][i])}")
         for i, d in enumerate(COMPASS):
             lines.append(f"{d:>2}-{COMPASS[(i + 1) % len(COMPASS)]} secondary: {' '.join(deal['secondaries'][i])}")
+        centre = Tableau()  # its stacks hold names here: the exposure rule reads only which stacks are empty
+        centre.center, centre.primaries, centre.secondaries = deal["center"], deal["primaries"], deal["secondaries"]
+        lines.append(f"exposed: {' '.join(centre.exposed())}")
         for seat, hand in enumerate(deal["hands"]):
             lines.append(f"player {seat} hand: {' '.join(hand)}")
         return "\n".join(lines)
