@@ -205,7 +205,7 @@ def test_narration_sums_up_each_match(run_cli):
         for seat in range(4):
             penalty = detail["hand_penalties"][seat]
             assert text[start + 1 + seat] == (
-                f"  player {seat}: tableau {detail['tableau_scores'][seat]}, hand {-penalty if penalty else 0}: "
+                f"  player {seat}: tableau {detail['tableau_scores'][seat]}, hand penalty {penalty}: "
                 f"match score {scores[seat]}; stone {detail['before'][seat]} -> {detail['after'][seat]}")
 
 
@@ -323,8 +323,8 @@ def test_partners_narration_names_both_seats_and_counts_the_shared_tableau_for_e
 
     text = run_cli("simulate", "--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "1",
                    "--matches", "1", "--format", "text").stdout
-    lines = re.findall(r"^  players (\d) and (\d): tableau (-?\d+) x 2, hands -?(\d+), -?(\d+): match score (-?\d+);",
-                       text, re.MULTILINE)
+    team = r"^  players (\d) and (\d): tableau (-?\d+) x 2, hand penalties (\d+), (\d+): match score (-?\d+);"
+    lines = re.findall(team, text, re.MULTILINE)
     assert [(a, b) for a, b, *_ in lines] == [("0", "2"), ("1", "3")]
     for *_, tableau, first, second, match in lines:
         assert int(match) == 2 * int(tableau) - int(first) - int(second)

@@ -182,11 +182,10 @@ class TorquGame(Game):
         lines = [f"match {len(state.match_scores)} ends ({why}):"]
         for team in range(self.teams):
             seats = self.seats_of(team)
-            hands = ", ".join(f"-{detail['hand_penalties'][seat]}" if detail["hand_penalties"][seat] else "0"
-                              for seat in seats)
+            penalties = ", ".join(str(detail["hand_penalties"][seat]) for seat in seats)  # as `score` names them
             times = f" x {self.tableau_times}" if self.tableau_times > 1 else ""
             lines.append(f"  {self._team_name(team)}: tableau {detail['tableau_scores'][team]}{times}, "
-                         f"hand{'s' if len(seats) > 1 else ''} {hands}: match score {scores[seats[0]]}; "
+                         f"hand penalt{'ies' if len(seats) > 1 else 'y'} {penalties}: match score {scores[seats[0]]}; "
                          f"stone {detail['before'][team]} -> {detail['after'][team]}")
         return lines
 
