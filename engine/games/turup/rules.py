@@ -165,13 +165,14 @@ class TurupGame(Game):
                     f"({len(taken) + 1} cards)")
         if sum(map(len, state.hands)) == 1 and state.stock:  # the round's last card in hand: the stock is dealt
             sizes = state.next_deal_sizes()
+            left = f"the stock's last {counted(len(state.stock), 'card')} {'is' if len(state.stock) == 1 else 'are'}"
             if not any(sizes):
-                text += f"; the stock's last {counted(len(state.stock), 'card')} are too few to deal: set aside"
+                text += f"; {left} too few to deal: set aside"
             elif len(set(sizes)) == 1:
                 text += f"; the dealer deals {counted(sizes[0], 'card')} to each player"
             else:
                 shares = ", ".join(f"{n} to player {seat}" for seat, n in enumerate(sizes) if n)
-                text += f"; the stock's last {counted(len(state.stock), 'card')} are dealt one at a time ({shares})"
+                text += f"; {left} dealt one at a time ({shares})"
         return text
 
     def describe_deal_end(self, state: "TurupState") -> list[str]:
