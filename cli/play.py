@@ -115,14 +115,19 @@ def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
     """Replay LOG (a file, or - for stdin): rebuild the deal from its seed, re-apply every
     action, and check the result. Exit 1 naming the first step that diverges (with --format json,
     also as {"ok": false, "error": ...} on stdout, for a script that reads the verdict there)."""
-    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.errors import CardgamesError, LogError
+    from cardgames.engine.files import input_label
     from cardgames.engine.log import read_log, replay
     from cardgames.engine.wording import one_line
 
     from .options import catalog
 
     try:
-        report = replay(read_log(log_file), catalog(ctx))
+        data = read_log(log_file)  # its errors name the file already
+        try:
+            report = replay(data, catalog(ctx))
+        except LogError as exc:  # named too, for a script replaying a folder of logs
+            raise LogError(f"{input_label(log_file)}: {exc}") from None
     except CardgamesError as exc:
         if fmt == "json":
             emit_json({"ok": False, "error": one_line(str(exc))})

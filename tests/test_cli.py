@@ -399,7 +399,10 @@ def test_replay_errors(run_cli, tmp_path):
     path = tmp_path / "bad.json"
     path.write_bytes(orjson.dumps(log))
     result = run_cli("replay", str(path))
-    assert result.exit_code == 1 and "step 4: action" in result.stderr
+    # the file named, for a CI job replaying a folder of golden logs (the CI author's walkthrough)
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {path}: step 4: action")
+    result = run_cli("replay", "-", input=path.read_bytes())
+    assert result.exit_code == 1 and result.stderr.startswith("Error: <stdin>: step 4: action")
 
 
 def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):

@@ -272,7 +272,7 @@ def test_a_draw_from_the_centre_written_in_the_other_order_is_named_legal(run_cl
     bad = run_cli("replay", str(log))
     assert bad.exit_code == 1
     compact = json.dumps(data["actions"][0]["action"], separators=(",", ":"))
-    assert bad.stderr.startswith(f"Error: step 1: action {compact} is legal, but a log writes it ")
+    assert bad.stderr.startswith(f"Error: {log}: step 1: action {compact} is legal, but a log writes it ")
     assert json.dumps(first["cards"], separators=(",", ":")) in bad.stderr
     data["actions"][0]["action"] = {**first, "cards": [first["cards"][0], first["cards"][0]]}  # no such draw
     log.write_text(json.dumps(data))

@@ -96,7 +96,8 @@ def test_a_capture_written_out_of_deck_order_is_named_legal(run_cli, tmp_path):
     log.write_text(json.dumps(data))
     bad = run_cli("replay", str(log))
     assert bad.exit_code == 1
-    assert bad.stderr == ('Error: step 4: action {"rank":"9","take":["8","A"],"type":"capture"} is legal, but a log '
+    assert bad.stderr == (f'Error: {log}: '
+                          'step 4: action {"rank":"9","take":["8","A"],"type":"capture"} is legal, but a log '
                           'writes it {"rank":"9","take":["A","8"],"type":"capture"}\n')
     data["actions"][3]["action"]["take"] = [{"a": 1}]  # not ranks at all: the usual refusal
     log.write_text(json.dumps(data))
