@@ -55,17 +55,16 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     for key in value:
         if key in fields:
             continue
-        if not open:
+        close = _close_key(key, fields)  # in an open mapping, a key of its own that a misspelt known key would pass for
+        if close is not None:
+            misspelt.add(close)  # said here, not again as missing
+            own = " (keys of your own may go here, but not one this like a known one)" if open else ""
+            errors.append(doc.key_error(keypath + (key,),
+                                        f"unknown key {clip(key)} in {_where(keypath)}: did you mean {close!r}?{own}"))
+        elif not open:
             known = ", ".join(sorted(fields))
             errors.append(doc.key_error(keypath + (key,),
                                         f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
-            continue
-        close = _close_key(key, fields)  # an item's key of its own, which a misspelt known key would pass for
-        if close is not None:
-            misspelt.add(close)  # said here, not again as missing
-            text = (f"unknown key {clip(key)} in {_where(keypath)}: did you mean {close!r}? (keys of your own may go "
-                    "here, but not one this like a known one)")
-            errors.append(doc.key_error(keypath + (key,), text))
     missing = [] if partial else [key for key, spec in fields.items()
                                   if spec.required and key not in value and key not in misspelt]
     if missing:  # all in one error: a designer's new file often lacks several

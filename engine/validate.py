@@ -17,6 +17,7 @@ from typing import Any
 
 from .config import KINDS, UNREAD, Catalog, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError, UnknownNameError
+from .schema import check_mapping
 from .wording import counted, spans
 from .yamlfile import Document, read_document
 
@@ -246,6 +247,10 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
     module = engine_module(data["engine"])
+    own = check_mapping(data["options"], module.OPTIONS, doc, ("options",))
+    if own:  # every one, where resolving the game stops at the first (a CI author's finding)
+        report.errors.extend(own)
+        return
     seen: dict[str, tuple[str, ...]] = {}  # a problem's text -> the variants it was first met with
     # A problem met at several player counts, its numbers aside, is said once, at its first count, with
     # the others named: Turup with ``players.max: 64`` had 26 lines that differed only in the count.

@@ -188,6 +188,29 @@ def test_wrong_option_type_is_reported_with_its_line(tmp_path):
     assert "'options.match' must be an integer" in str(report.errors[0])
 
 
+def test_every_bad_option_of_a_game_is_reported_at_once(tmp_path):
+    """``validate`` names each of a game's bad options, not the first alone: a CI author fixing one
+    error a run met the next only on the next run (the CI author's walkthrough)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("  match: 14", "  match: fourteen")
+    text = text.replace("  row_cap: null", "  row_cap: two").replace("  strict: false", "  strcit: false")
+    report = validate([str(make_root(tmp_path, text))])
+    lines = text.splitlines()
+    where = {row.split(":")[0].strip(): i for i, row in enumerate(lines, 1)}
+    assert [str(e).split("my-tower.yaml:", 1)[1] for e in report.errors] == [
+        f"{where['strcit']}: unknown key 'strcit' in 'options': did you mean 'strict'?",
+        f"{where['match']}: 'options.match' must be an integer, not 'fourteen'",
+        f"{where['row_cap']}: 'options.row_cap' must be an integer or null, not 'two'"]
+
+
+def test_a_misspelt_key_is_named_as_one(tmp_path):
+    """A key this like a known one that the file lacks is said once, as the misspelling it is, not as
+    an unknown key and a missing one (the CI author's walkthrough: ``nmae``)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("name: Eiffel Tower", "nmae: Eiffel Tower")
+    report = validate([str(make_root(tmp_path, text))])
+    assert [str(e).split("my-tower.yaml:", 1)[1] for e in report.errors] == [
+        "2: unknown key 'nmae' in the file: did you mean 'name'?"]
+
+
 def test_missing_field_and_unknown_deck(tmp_path):
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: frnch")
     root = make_root(tmp_path, text)
