@@ -187,6 +187,17 @@ def check_deck(doc: Document) -> list[ConfigError]:
     return []
 
 
+def _designers_deck(catalog: Catalog, game: Document) -> Path | None:
+    """The deck file a game takes when it is a designer's (not bundled) from another folder than the game's,
+    else None. A problem at such a game's line may be the deck's doing, and the deck is then what changed,
+    while the game's line alone hides it (the CI author's walkthrough: a French deck without its King, under
+    ``--configs``, was blamed on the bundled games' match lines)."""
+    path = catalog.paths("decks").get(game.data["deck"]["type"])
+    if path is None or path.is_relative_to(bundled_root()) or path.parent.parent == Path(game.path).parent.parent:
+        return None
+    return path
+
+
 def _unmerged(text: str) -> str:
     """An error's text without the game a merged table names (``Catalog.resolve``): one bad value in
     a variant reaching a whole family is one line, not one a game."""
@@ -296,10 +307,12 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             facts = getattr(module, "deal_facts", None)
             if facts is not None and not problems:  # a deal the problems just reported has no facts (-12 cards left)
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
+    deck = _designers_deck(catalog, doc)
     for origin, keypath, text, variants, at in alike.values():
         also = f"; likewise at {spans(at[1:])} players" if len(at) > 1 else ""
         game = f"{gid}, " if origin.path != doc.path else ""  # a variant's line: the variant may reach many games
-        where = f" ({game}{counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also})"
+        taken = f"; its deck is {deck}" if deck is not None and origin.path == doc.path else ""
+        where = f" ({game}{counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also}{taken})"
         report.errors.append(origin.error(keypath, text + where))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "

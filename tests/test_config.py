@@ -252,6 +252,23 @@ def _french(tmp_path: Path, edit) -> None:
         game.write_text(game.read_text().replace("type: french,", "type: my-french,"))
 
 
+def test_a_deck_from_another_folder_is_named_with_its_games_problem(tmp_path):
+    """A folder's deck that breaks the bundled games taking it: each problem is at the game's line, and names
+    the deck's file, which is what changed (the CI author's walkthrough: a French deck without its King)."""
+    import yaml
+
+    deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
+    deck["ranks"] = [rank for rank in deck["ranks"] if rank["id"] != "K"]
+    (tmp_path / "decks").mkdir()
+    path = tmp_path / "decks" / "french.yaml"
+    path.write_text(yaml.safe_dump(deck, sort_keys=False))
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    assert errors and all(e.endswith(f"match value must be 13 (1 player; its deck is {path})") for e in errors)
+    assert {e.split(".yaml:", 1)[0].rsplit("/", 1)[1] for e in errors} == {"eiffel-tower", "new-eiffel-tower"}
+    root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))  # the deck's own folder: said not
+    assert [e for e in validate([str(root)]).errors if "my-tower" in str(e)][0].located().endswith("(1 player)")
+
+
 def test_match_value_must_pair_the_deck_values(tmp_path):
     """Values 11..23 have 13 ranks but no two sum to 14: no card could ever be placed."""
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
@@ -1106,7 +1123,8 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
     game_file = BUNDLED / "games" / "torqu.yaml"
     line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
     report = run_cli("--configs", str(tmp_path), "validate")
-    error = f"{game_file}:{line}: deck torqu: {words} (2 players; likewise at 3-8 players)"
+    deck = tmp_path / "decks" / "torqu.yaml"  # a designer's deck under a bundled game: named
+    error = f"{game_file}:{line}: deck torqu: {words} (2 players; likewise at 3-8 players; its deck is {deck})"
     assert report.exit_code == 1 and error in report.stdout + report.stderr
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
     assert result.exit_code == 1 and result.stderr.startswith(f"Error: {game_file}:{line}: deck torqu: {words}")
