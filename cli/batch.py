@@ -106,6 +106,34 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
             message(f"plot written to {plot_path}")
 
 
+def _gate_tolerances(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:
+    """``--fail-if-different`` values, ``FIGURE`` or ``FIGURE:DELTA``, as figure -> tolerance (0: none).
+    Significance alone trips on a change of no practical size once the samples are large (a million
+    games), while a CI author gating a win rate thinks in "moved by more than a point" (the CI
+    author's walkthrough): the tolerance is the size a difference must also exceed."""
+    import math
+
+    gates: dict[str, float] = {}
+    for value in values:
+        name, colon, delta = value.partition(":")
+        tolerance = 0.0
+        if colon:
+            try:
+                tolerance = float(delta)
+            except ValueError:
+                tolerance = math.nan
+            if not math.isfinite(tolerance) or tolerance < 0:
+                raise click.BadParameter(f"{value!r}: the tolerance after ':' must be a number, 0 or more "
+                                         "(won:0.01)", ctx, param)
+        if not name:
+            raise click.BadParameter(f"{value!r}: a figure is needed before ':' (won:0.01)", ctx, param)
+        if gates.get(name, tolerance) != tolerance:
+            raise click.BadParameter(f"{name!r} is given two tolerances ({gates[name]:g} and {tolerance:g})",
+                                     ctx, param)
+        gates[name] = tolerance
+    return gates
+
+
 _STATS_HELP = f"""Statistics of batch result files. With several files: side by side, each compared with
     the first (significant at p < {ALPHA:g}): seed by seed when both hold the same seeds (McNemar's
     test for rates, the paired t test for means), else as independent samples (two-proportion z
@@ -122,12 +150,13 @@ _STATS_HELP = f"""Statistics of batch result files. With several files: side by 
 @format_option("table", "json", "csv")
 @click.option("--plot", "plot_path", type=click.Path(), default=None, metavar="FILE.png",
               help="Also draw win rates and score distributions, one series a file (needs matplotlib).")
-@click.option("--fail-if-different", "gates", multiple=True, metavar="FIGURE",
+@click.option("--fail-if-different", "gates", multiple=True, metavar="FIGURE[:DELTA]", callback=_gate_tolerances,
               help="Exit 1 if FIGURE (won, scores, ...) differs significantly between the first file and "
-                   "another: a CI gate on a rules or config change (repeatable).")
+                   "another; with :DELTA (won:0.01), only if the difference is also larger than DELTA: a CI "
+                   "gate on a rules or config change (repeatable).")
 @click.pass_context
 def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: str | None,
-              gates: tuple[str, ...]) -> None:
+              gates: dict[str, float]) -> None:
     """Statistics of batch result files, compared (its help, which names the significance level, is
     ``_STATS_HELP``)."""
     from cardgames.engine.batch.paired import pair_files
@@ -179,11 +208,23 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         if t["figure"] in gates and t["p_value"] is None:
             message(f"--fail-if-different {t['figure']}: no test between {t['file']} and {t['against']} (a side "
                     "with a single game, or a spread beyond a float): the gate checks nothing there")
-    failed = [t for t in tests if t["figure"] in gates and t["significant"]]
+    significant = [t for t in tests if t["figure"] in gates and t["significant"]]
+    failed = [t for t in significant if abs(t["difference"]) > gates[t["figure"]]]
+    for t in significant:
+        if t not in failed:  # said, so that a tolerance nobody meant to hide a change with is seen doing so
+            message(f"--fail-if-different {t['figure']}:{gates[t['figure']]:g}: {t['figure']} differs in {t['file']} "
+                    f"from {t['against']} (p = {p_text(t['p_value'])}), by {t['difference']:.4g}, within the "
+                    "tolerance: passed")
     if failed:
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
-                                             f"(p = {p_text(t['p_value'])})" for t in failed))
+                                             f"(p = {p_text(t['p_value'])}){_beyond(t, gates)}" for t in failed))
         ctx.exit(1)
+
+
+def _beyond(test: dict, gates: dict[str, float]) -> str:
+    """What a tripped gate with a tolerance adds to its message: the difference against it."""
+    tolerance = gates[test["figure"]]
+    return f", by {test['difference']:.4g}, more than {tolerance:g}" if tolerance else ""
 
 
 def _why_unpaired(first: tuple, other: tuple) -> str | None:
@@ -224,7 +265,7 @@ def _other_dealer(header: dict, first_header: dict) -> str | None:
     return next((key for key in _DEALING if header.get(key) != first_header.get(key)), None)
 
 
-def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], gates: tuple[str, ...]) -> None:
+def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], gates: dict[str, float]) -> None:
     """A compared file whose seeds are part of the first's, or the first's part of its own, is most
     likely a run cut short (a job that timed out, an artifact not finished with --resume): named, and
     refused by a gate, which would otherwise pass a change on a partial sample without a word (an
@@ -247,7 +288,7 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], g
             message(text)
 
 
-def _check_gates(gates: tuple[str, ...], each: list[list[dict]], labels: tuple[str, ...], games: list[int]) -> None:
+def _check_gates(gates: dict[str, float], each: list[list[dict]], labels: tuple[str, ...], games: list[int]) -> None:
     """Refuse a gate on a figure that a comparison does not test (a typo, a difference row, or a figure
     one compared file lacks, where the gate would pass without a test: an audit's finding): a usage
     error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1), whatever else is

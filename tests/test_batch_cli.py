@@ -177,6 +177,24 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert "did you mean 'won'" in typo.stderr
     alone = run_cli("stats", str(plain), "--fail-if-different", "won")
     assert alone.exit_code == 2 and "give two or more" in alone.stderr
+    # a tolerance: tripped only by a significant difference larger than it (the CI author's walkthrough), and a
+    # significant one within it said, so that a tolerance does not hide a change in silence
+    drop = f"{won['difference']:.4g}"
+    wide = run_cli("stats", str(plain), str(strict), "--fail-if-different", f"won:{-won['difference'] + 0.001:g}")
+    assert wide.exit_code == 0 and wide.stderr.endswith(f", by {drop}, within the tolerance: passed\n")
+    narrow = run_cli("stats", str(plain), str(strict), "--fail-if-different", f"won:{-won['difference'] - 0.001:g}",
+                     "--fail-if-different", "plays:0")
+    assert narrow.exit_code == 1 and narrow.stderr.splitlines()[-1].startswith(f"check failed: won differs in {strict}")
+    assert f", by {drop}, more than {-won['difference'] - 0.001:g}; plays differs" in narrow.stderr
+    for bad, words in [("won:-1", "must be a number, 0 or more"), ("won:nan", "must be a number"), (":1", "a figure "
+                       "is needed"), ("won:x", "must be a number")]:
+        refused = run_cli("stats", str(plain), str(strict), "--fail-if-different", bad)
+        assert refused.exit_code == 2 and refused.stdout == "" and words in refused.stderr, bad
+    exact = run_cli("stats", str(plain), str(strict), "--fail-if-different", f"won:{-won['difference']!r}")
+    assert exact.exit_code == 0  # "larger than DELTA": a difference of DELTA itself passes
+    twice = run_cli("stats", str(plain), str(strict), "--fail-if-different", "won:0.1",
+                    "--fail-if-different", "won:0.2")
+    assert twice.exit_code == 2 and "two tolerances" in twice.stderr
 
 
 def test_stats_names_the_configs_when_only_they_differ(run_cli, tmp_path):
