@@ -391,6 +391,27 @@ def test_bad_input_is_one_line_exit_1(run_cli, args, message):
     assert "Traceback" not in result.stderr
 
 
+def test_a_logs_config_hash_is_a_line_of_its_own(run_cli, tmp_path):
+    """docs/log-format.md's CI recipe compares a game played again with its pinned log leaving out the line
+    holding the config's hash (which any config change changes): that line must hold the hash alone, and the
+    rest be the same for a config change that plays the game alike (a Strict waste cap, for the base game)."""
+    from cardgames.engine.config import bundled_root
+
+    configs = tmp_path / "configs" / "games"
+    configs.mkdir(parents=True)
+    text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    configs.joinpath("eiffel-tower.yaml").write_text(text.replace("strict_waste_cap: 4", "strict_waste_cap: 5"))
+    logs = []
+    for extra in ((), ("--configs", str(tmp_path / "configs"))):
+        path = tmp_path / f"log{len(logs)}.json"
+        assert run_cli(*extra, "simulate", "--game", "eiffel-tower", "--seed", "7", "--log", str(path)).exit_code == 0
+        logs.append(path.read_text().splitlines())
+    hashed = [[line for line in log if "config_sha256" in line] for log in logs]
+    assert all(len(lines) == 1 and re.fullmatch(r'  "config_sha256": "[0-9a-f]{64}",', lines[0]) for lines in hashed)
+    assert hashed[0] != hashed[1]
+    assert [line for line in logs[0] if line not in hashed[0]] == [line for line in logs[1] if line not in hashed[1]]
+
+
 def test_replay_errors(run_cli, tmp_path):
     missing = run_cli("replay", str(tmp_path / "none.json"))
     assert missing.exit_code == 1 and "cannot read" in missing.stderr
