@@ -174,5 +174,5 @@ def test_validate_facts_leave_out_a_player_count_that_cannot_deal(run_cli, tmp_p
     report = json.loads(result.stdout)
     assert result.exit_code == 1 and [(e["line"], e["message"]) for e in report["errors"]] == [
         (18, "4 caches of 13 need 52 cards; the stock holds 48 (4 players)")]
-    facts = {f["players"]: f["stock_after_deal"] for f in report["facts"] if f["game"] == "towers"}
-    assert facts == {2: 22, 3: 9}
+    facts = {f["players"]: (f["cards"], f["stock_after_deal"]) for f in report["facts"] if f["game"] == "towers"}
+    assert facts == {2: (54, 22), 3: (54, 9)}

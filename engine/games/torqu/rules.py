@@ -487,14 +487,15 @@ def _deal_shape(spec: GameSpec, deck_size: int) -> tuple[Any, int, int | None]:
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
     """Shown by ``validate --facts``: the deal table's row for the player count (hand each, centre, each
-    primary, each secondary), the cards it deals (the deck's, every one), how many start exposed (9), and
-    what a personal tableau holds."""
+    primary, each secondary), the deck's cards and those it deals (every one: the two columns side by side
+    show the row adds up), how many start exposed (9), and what a personal tableau holds."""
     from ...cards import Deck
 
-    row, dealt, exposed = _deal_shape(spec, len(Deck(spec.deck, spec.copies)))
+    cards = len(Deck(spec.deck, spec.copies))
+    row, dealt, exposed = _deal_shape(spec, cards)
     cap = _row(spec.options["tableau"], spec.players, "tableau")
     return {"hand": row["hand"], "center": row["center"], "primary": row["primary"], "secondary": row["secondary"],
-            "dealt": dealt, "exposed": exposed,
+            "cards": cards, "dealt": dealt, "exposed": exposed,
             "tableau": capacity_total((cap["center"], cap["primary"], cap["secondary"]))}
 
 

@@ -577,13 +577,14 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
-    """Shown by ``validate --facts``: towers, cards dealt, cards left in the stock."""
+    """Shown by ``validate --facts``: towers, the deck's cards (``cards``, as every engine names them),
+    the caches dealt, cards left in the stock."""
     from ...cards import Deck
 
     deck = Deck(spec.deck, spec.copies)
     stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
     dealt = spec.players * spec.options["cache_size"]
-    return {"towers": len(deck.suits), "caches": dealt, "stock_after_deal": stock - dealt}
+    return {"towers": len(deck.suits), "cards": len(deck), "caches": dealt, "stock_after_deal": stock - dealt}
 
 
 GAME = TowersGame
