@@ -379,7 +379,7 @@ def test_two_proportion_hand_computed():
     test = two_proportion(40, 100, 60, 100)
     assert test.statistic == pytest.approx(2.828427, abs=1e-6)
     assert test.p_value == pytest.approx(0.004677735, abs=1e-9)
-    assert two_proportion(0, 50, 0, 80) == ("z", None, 1.0)
+    assert two_proportion(0, 50, 0, 80)[:3] == ("z", None, 1.0)
     # unequal sizes, 10/20 vs 60/100: the pooled proportion weighs the games, 70/120 (not the
     # mean of 0.5 and 0.6); se = sqrt(7/12 * 5/12 * (1/20 + 1/100)) = 0.1207615, z = 0.8280787
     test = two_proportion(10, 20, 60, 100)
@@ -400,10 +400,38 @@ def test_welch_against_scipy():
     assert test.statistic == 1.0 and test.p_value == pytest.approx(1 - 1 / math.sqrt(3), abs=1e-12)
     assert student_t_two_sided(3.0, 2.0) == pytest.approx(1 - 3 / math.sqrt(11), abs=1e-12)
     # both sides constant: the same value is no difference (t = 0/0, no statistic), two values an infinite t
-    assert welch(3, 0, 10, 3, 0, 10) == ("welch-t", None, 1.0)
-    assert welch(3, 0, 10, 4, 0, 10) == ("welch-t", math.inf, 0.0) and welch(4, 0, 9, 3, 0, 9).statistic == -math.inf
+    assert welch(3, 0, 10, 3, 0, 10) == ("welch-t", None, 1.0, (0.0, 0.0))
+    assert welch(3, 0, 10, 4, 0, 10) == ("welch-t", math.inf, 0.0, (1, 1))
+    assert welch(4, 0, 9, 3, 0, 9).statistic == -math.inf
     # one game on a side has no spread to estimate: no test, not a verdict
-    assert welch(1.0, 0.0, 1, 2.0, 1.0, 10) == welch(1.0, 1.0, 10, 2.0, 0.0, 1) == ("welch-t", None, None)
+    assert welch(1.0, 0.0, 1, 2.0, 1.0, 10) == welch(1.0, 1.0, 10, 2.0, 0.0, 1) == ("welch-t", None, None, None)
+
+
+@pytest.mark.parametrize("n1, n2, p1, p2", [(30, 30, 0.5, 0.5), (30, 40, 0.1, 0.3), (50, 50, 0.05, 0.02),
+                                            (20, 20, 0.9, 0.6), (40, 25, 0.3, 0.35)])
+def test_a_rates_difference_interval_keeps_its_level(n1, n2, p1, p2):
+    """Newcombe's interval of p2 - p1, over every outcome of two binomials weighed by its exact probability:
+    it holds the true difference in at least 93 % of samples (its level is 95 %; his 1998 paper finds it
+    near that or above everywhere), where the normal interval falls far short at a rate near 0 or 1."""
+    outcomes = [(math.comb(n1, k1) * p1 ** k1 * (1 - p1) ** (n1 - k1) * math.comb(n2, k2) * p2 ** k2
+                 * (1 - p2) ** (n2 - k2), (k1, n1, k2, n2)) for k1 in range(n1 + 1) for k2 in range(n2 + 1)]
+    coverage = sum(chance for chance, counts in outcomes
+                   if two_proportion(*counts).interval[0] <= p2 - p1 <= two_proportion(*counts).interval[1])
+    assert 0.93 <= coverage < 1
+
+
+def test_welchs_interval_against_scipy():
+    """Welch's interval is the difference -+ t(df) x se on Welch-Satterthwaite's df (scipy's t quantile): it
+    excludes 0 exactly when p < 0.05."""
+    stats = pytest.importorskip("scipy.stats")
+    for args in [(1.0, 2.0, 30, 2.0, 3.0, 40), (9.24, 9.42, 20000, 58.7, 22.3, 2000), (5.0, 1.0, 5, 5.1, 4.0, 7)]:
+        m1, s1, n1, m2, s2, n2 = args
+        v1, v2 = s1 * s1 / n1, s2 * s2 / n2
+        df = (v1 + v2) ** 2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
+        half = stats.t.ppf(0.975, df) * math.sqrt(v1 + v2)
+        test = welch(*args)
+        assert test.interval == pytest.approx((m2 - m1 - half, m2 - m1 + half), rel=1e-9)
+        assert (test.interval[0] > 0 or test.interval[1] < 0) == (test.p_value < ALPHA)
 
 
 def test_welch_is_the_same_at_any_scale_of_the_values() -> None:
@@ -421,7 +449,7 @@ def test_welch_is_the_same_at_any_scale_of_the_values() -> None:
 def test_welch_without_a_finite_spread_is_no_test() -> None:
     """A spread beyond a float (values of both signs near 1.7e308: the sd is infinite) leaves nothing to test with:
     no statistic and no p-value, as with one game on a side, never a verdict."""
-    assert welch(0.0, math.inf, 3, 1.0, 1.0, 3) == welch(0.0, 1.0, 3, 1.0, math.inf, 3) == ("welch-t", None, None)
+    assert welch(0.0, math.inf, 3, 1.0, 1.0, 3) == welch(0.0, 1.0, 3, 1.0, math.inf, 3) == ("welch-t", None, None, None)
 
 
 def test_welch_with_one_sd_dwarfing_the_other() -> None:
@@ -935,7 +963,7 @@ def test_a_p_value_of_exactly_0_05_is_not_significant(monkeypatch):
 
 def test_comparisons_refuse_impossible_arguments():
     """No games on a side: no z test; no degrees of freedom or x outside [0, 1]: an error, not a number."""
-    assert two_proportion(0, 0, 3, 10) == two_proportion(3, 10, 0, 0) == ("z", None, None)
+    assert two_proportion(0, 0, 3, 10) == two_proportion(3, 10, 0, 0) == ("z", None, None, None)
     with pytest.raises(ValueError, match="degrees of freedom"):
         student_t_two_sided(1.0, 0.0)
     for x in (-0.1, 1.1):
@@ -976,6 +1004,10 @@ def test_comparison_table_hand_computed():
     won, B vs A: pooled 1/2, se sqrt(1/4 * 1/2), z = 0.5 / 0.3535534 = 1.4142, p = erfc(1) = 0.1573.
     cards_left, B vs A: variances of the means 56/3/4 and 2/4, t = -3 / sqrt(31/6) = -1.3198.
     won, C vs A: z = 2.1909, p = 0.0285 < 0.05 (see test_significance_is_at_p_below_0_05_hand_computed).
+    The intervals of a rate's difference are Newcombe's, from the Wilson intervals in the side-by-side table:
+    B vs A, 0.5 - hypot(0.75 - 0.3006, 0.6994 - 0.25) = -0.1355 to 0.5 + hypot(0.9544 - 0.75, 0.25 - 0.0456) =
+    0.7891; C vs A, 0.75 - hypot(1 - 0.5101, 0.6994 - 0.25) = 0.0852 to 0.75 + (0.25 - 0.0456) = 0.9544. For the
+    cards left, C vs A: C has no spread, so Welch's interval is A's own t interval shifted, -4 -+ 6.8749.
     D: 0 wins in 50, E: 50 in 50: se 0.1, z = 10, p = erfc(10 / sqrt 2) = 1.5e-23, written in e-notation."""
     a = summary_of([{"won": w, "cards_left": c} for w, c in ((True, 0), (False, 2), (False, 4), (False, 10))])
     b = summary_of([{"won": w, "cards_left": c} for w, c in ((True, 0), (True, 0), (True, 1), (False, 3))])
@@ -989,19 +1021,21 @@ def test_comparison_table_hand_computed():
     assert side["won"].split() == ["won", "0.2500", "[0.0456,", "0.6994]", "0.7500", "[0.3006,", "0.9544]",
                                    "1.0000", "[0.5101,", "1.0000]"]
     tests = [line.split() for line in lines if " vs A " in line]
-    assert tests[0] == ["won", "B", "vs", "A", "0.5000", "z", "1.4142", "0.1573", "no"]
-    assert tests[1][:7] == ["cards_left", "B", "vs", "A", "-3.0000", "welch-t", "-1.3198"]
-    assert tests[2] == ["won", "C", "vs", "A", "0.7500", "z", "2.1909", "0.0285", "yes"]
+    assert tests[0] == ["won", "B", "vs", "A", "0.5000", "[-0.1355,", "0.7891]", "z", "1.4142", "0.1573", "no"]
+    assert tests[1][:5] + tests[1][7:9] == ["cards_left", "B", "vs", "A", "-3.0000", "welch-t", "-1.3198"]
+    assert tests[2] == ["won", "C", "vs", "A", "0.7500", "[0.0852,", "0.9544]", "z", "2.1909", "0.0285", "yes"]
+    assert tests[3][:7] == ["cards_left", "C", "vs", "A", "-4.0000", "[-10.8749,", "2.8749]"]
     rows, columns = csv_rows(runs)
-    assert columns[:3] == ["file", "config", "figure"] and columns[-5:] == ["difference", "test", "statistic",
-                                                                            "p_value", "significant"]
+    assert columns[:3] == ["file", "config", "figure"] and columns[-7:] == [
+        "difference", "difference_ci95_low", "difference_ci95_high", "test", "statistic", "p_value", "significant"]
+    assert rows[2]["difference_ci95_low"] == pytest.approx(-0.1355, abs=1e-4)
     assert [(row["file"], row["figure"], row.get("test")) for row in rows] == [
         ("a.jsonl", "won", None), ("a.jsonl", "cards_left", None), ("b.jsonl", "won", "z"),
         ("b.jsonl", "cards_left", "welch-t"), ("c.jsonl", "won", "z"), ("c.jsonl", "cards_left", "welch-t")]
     assert rows[4]["config"] == "ab" * 6 and rows[4]["significant"] and not rows[2]["significant"]
     d, e = summary_of([{"won": False}] * 50), summary_of([{"won": True}] * 50)
     far = text_report(compared([Run("d", REPORT_HEADER, d), Run("e", REPORT_HEADER, e)])).splitlines()[-1]
-    assert far.split() == ["won", "B", "vs", "A", "1.0000", "z", "10.0000", "1.5e-23", "yes"]
+    assert far.split() == ["won", "B", "vs", "A", "1.0000", "[0.8991,", "1.0000]", "z", "10.0000", "1.5e-23", "yes"]
 
 
 def test_p_values_from_0_0001_up_are_written_with_four_decimals():
@@ -1011,7 +1045,7 @@ def test_p_values_from_0_0001_up_are_written_with_four_decimals():
     a = summary_of([{"won": False}] * 20)
     b = summary_of([{"won": i < 9} for i in range(20)])
     last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
-    assert last.split() == ["won", "B", "vs", "A", "0.4500", "z", "3.4078", "0.0007", "yes"]
+    assert last.split() == ["won", "B", "vs", "A", "0.4500", "[0.1995,", "0.6579]", "z", "3.4078", "0.0007", "yes"]
 
 
 def test_a_p_value_of_exactly_0_0001_is_written_with_four_decimals(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -1023,7 +1057,7 @@ def test_a_p_value_of_exactly_0_0001_is_written_with_four_decimals(monkeypatch: 
     a = summary_of([{"won": False}] * 20)
     b = summary_of([{"won": i < 9} for i in range(20)])
     last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
-    assert last.split() == ["won", "B", "vs", "A", "0.4500", "z", "3.8906", "0.0001", "yes"]
+    assert last.split() == ["won", "B", "vs", "A", "0.4500", "n/a", "z", "3.8906", "0.0001", "yes"]
 
 
 def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():

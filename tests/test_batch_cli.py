@@ -151,6 +151,7 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     won = tests[(str(strict), "won")]
     # the same seeds: tested seed by seed; other seeds: as independent samples
     assert won["test"] == "mcnemar" and won["significant"] and won["difference"] < -0.2 and won["p_value"] < 1e-6
+    assert won["difference_ci95_low"] < won["difference"] < won["difference_ci95_high"] < 0  # how large, too
     left = tests[(str(strict), "cards_left")]
     assert left["test"] == "paired-t" and left["significant"]
     same = [t for (file, _), t in tests.items() if file == str(later)]

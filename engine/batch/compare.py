@@ -1,4 +1,5 @@
-"""Is a difference between two result files real? Two-proportion z test and Welch's t test.
+"""Is a difference between two result files real, and how large is it? Two-proportion z test and
+Welch's t test, each with a (1 - ALPHA) interval of the difference (other minus first).
 
 Both are two-sided and use only the summaries' statistics (counts, means, standard
 deviations), so they work on files of any size. They treat the files as independent samples:
@@ -24,36 +25,53 @@ class Test(NamedTuple):
     name: str
     statistic: float | None
     p_value: float | None
+    #: The (1 - ALPHA) interval of the difference, other minus first (None where none is defined): a
+    #: p-value says whether a figure moved, an analyst gating a rule change also asks by how much.
+    interval: tuple[float, float] | None = None
 
 
 def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
-    """Two-sided z test of p1 == p2 with the pooled proportion."""
+    """Two-sided z test of p1 == p2 with the pooled proportion. The interval of p2 - p1 is Newcombe's
+    hybrid score interval (his method 10, from each side's Wilson interval): like those it stays
+    inside [-1, 1] and holds for rates near 0 or 1, where the normal interval does not. It comes from
+    another statistic than the pooled z, so within a hair of p = ALPHA the two may disagree on 0."""
+    from .stats import wilson  # here: stats imports this module
+
     if n1 <= 0 or n2 <= 0:
         return Test("z", None, None)
+    p1, p2 = k1 / n1, k2 / n2
+    (low1, high1), (low2, high2) = wilson(k1, n1), wilson(k2, n2)
+    difference = p2 - p1
+    interval = (max(-1.0, difference - math.hypot(p2 - low2, high1 - p1)),
+                min(1.0, difference + math.hypot(high2 - p2, p1 - low1)))
     pooled = (k1 + k2) / (n1 + n2)
     se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     if se == 0:
         # both all-true or both all-false: z is 0/0, undefined (as Welch's t with no spread), and nothing differs
-        return Test("z", None, 1.0)
-    z = (k2 / n2 - k1 / n1) / se
-    return Test("z", z, math.erfc(abs(z) / math.sqrt(2)))
+        return Test("z", None, 1.0, interval)
+    z = difference / se
+    return Test("z", z, math.erfc(abs(z) / math.sqrt(2)), interval)
 
 
 def welch(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) -> Test:
-    """Welch's unequal-variance t test of mean1 == mean2 (Welch-Satterthwaite degrees of freedom)."""
+    """Welch's unequal-variance t test of mean1 == mean2 (Welch-Satterthwaite degrees of freedom),
+    and the t interval of mean2 - mean1 on the same degrees of freedom: it excludes 0 exactly when
+    p < ALPHA."""
     if n1 < 2 or n2 < 2 or not math.isfinite(sd1 + sd2):  # an infinite sd: a spread beyond a float
         return Test("welch-t", None, None)
+    difference = mean2 - mean1
     scale = max(sd1, sd2)
     if scale == 0:  # both sides constant: equal (t is 0/0, undefined), or apart by infinitely many standard errors
         if mean1 == mean2:
-            return Test("welch-t", None, 1.0)
-        return Test("welch-t", math.copysign(math.inf, mean2 - mean1), 0.0)
+            return Test("welch-t", None, 1.0, (0.0, 0.0))
+        return Test("welch-t", math.copysign(math.inf, difference), 0.0, (difference, difference))
     # In units of the larger sd: the variances and their squares neither overflow nor underflow
     v1, v2 = (sd1 / scale) ** 2 / n1, (sd2 / scale) ** 2 / n2
     se2 = v1 + v2
-    t = (mean2 - mean1) / scale / math.sqrt(se2)
+    t = difference / scale / math.sqrt(se2)
     df = se2 * se2 / (v1 * v1 / (n1 - 1) + v2 * v2 / (n2 - 1))
-    return Test("welch-t", t, student_t_two_sided(t, df))
+    half = student_t_critical(df) * (scale * math.sqrt(se2))
+    return Test("welch-t", t, student_t_two_sided(t, df), (difference - half, difference + half))
 
 
 def student_t_two_sided(t: float, df: float) -> float:
@@ -64,10 +82,10 @@ def student_t_two_sided(t: float, df: float) -> float:
     return min(1.0, betainc(df / 2, 0.5, x))
 
 
-@lru_cache(maxsize=None)
-def student_t_critical(df: int) -> float:
-    """The t with P(|T| >= t) = :data:`ALPHA` for Student's t with ``df`` degrees of freedom: a
-    (1 - ALPHA) interval's half-width in standard errors. Found by bisection on
+@lru_cache(maxsize=4096)
+def student_t_critical(df: float) -> float:
+    """The t with P(|T| >= t) = :data:`ALPHA` for Student's t with ``df`` degrees of freedom (Welch's
+    are fractional): a (1 - ALPHA) interval's half-width in standard errors. Found by bisection on
     :func:`student_t_two_sided` down to adjacent floats, so it is as exact as that tail; from
     :data:`NORMAL_DF` degrees of freedom on, where the two differ by under a millionth, the
     normal distribution's."""
@@ -134,6 +152,8 @@ def compare_figure(base: dict[str, Any], other: dict[str, Any], paired: Test | N
         test = two_proportion(base["count"], base["n"], other["count"], other["n"])
     else:
         test = welch(base["mean"], base["sd"], base["n"], other["mean"], other["sd"], other["n"])
+    low, high = test.interval if test.interval is not None else (None, None)
     return {"base": base["mean"], "other": other["mean"], "difference": other["mean"] - base["mean"],
+            "difference_ci95_low": low, "difference_ci95_high": high,
             "test": test.name, "statistic": test.statistic, "p_value": test.p_value,
             "significant": test.p_value is not None and test.p_value < ALPHA}

@@ -22,7 +22,8 @@ from .stats import PERCENTILES, Summary
 COLUMNS = ["figure", "n", "mean", "ci95_low", "ci95_high", "sd", "min",
            *(f"p{q}" for q in PERCENTILES), "max"]
 _KEYS = {"ci95_low": "ci_low", "ci95_high": "ci_high"}
-COMPARISON_COLUMNS = ["difference", "test", "statistic", "p_value", "significant"]
+COMPARISON_COLUMNS = ["difference", "difference_ci95_low", "difference_ci95_high", "test", "statistic", "p_value",
+                      "significant"]
 
 
 @dataclass
@@ -121,13 +122,13 @@ def text_report(runs: list[Run]) -> str:
     side = [[name, *(_interval(run.figures.get(name)) for run in runs)] for name in names]
     lines += ["", tabulate(side, headers=["figure", *letters], disable_numparse=True, stralign="right")]
     # Each later run against the first, lettered by position (one file may be given twice).
-    table = [[t["figure"], f"{letter} vs A", _cell(t["difference"]), t["test"], _cell(t["statistic"]),
+    table = [[t["figure"], f"{letter} vs A", _cell(t["difference"]), _span(t), t["test"], _cell(t["statistic"]),
               p_text(t["p_value"]), "yes" if t["significant"] else "no"]
              for letter, run in zip(letters[1:], runs[1:], strict=True) for t in comparisons([runs[0], run])]
     if table:
-        lines += ["", tabulate(table, headers=["figure", "files", "difference", "test", "statistic", "p_value",
-                                               f"significant (p<{ALPHA:g})"], disable_numparse=True,
-                           stralign="right")]
+        lines += ["", tabulate(table, headers=["figure", "files", "difference", f"{1 - ALPHA:.0%} interval", "test",
+                                               "statistic", "p_value", f"significant (p<{ALPHA:g})"],
+                               disable_numparse=True, stralign="right")]
     return "\n".join(lines) + _pooled_note(runs)
 
 
@@ -140,6 +141,13 @@ def _pooled_note(runs: list[Run]) -> str:
     return (f"\n\n{pooled}, like each figure above its own per-seat rows, pools the seats: its n, mean, sd and "
             "interval are of each game's mean over its seats; its min, max and percentiles, of the seats' values "
             "(docs/batch.md)")
+
+
+def _span(test: dict[str, Any]) -> str:
+    """A comparison's interval of the difference as the text table prints it, ``[-0.0412, -0.0198]``."""
+    if test["difference_ci95_low"] is None:
+        return "n/a"
+    return f"[{_cell(test['difference_ci95_low'])}, {_cell(test['difference_ci95_high'])}]"
 
 
 def _cell(value: Any) -> str:
