@@ -60,7 +60,7 @@ class _SolverHelp(click.Option):
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
                    "the verdict then going to stderr).")
-@format_option("text", "json", "jsonl")
+@format_option("text", "json", "jsonl", "csv")
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
               variants: tuple[str, ...], rng: str, budget: int | None, sat_effort: float | None,
@@ -150,8 +150,8 @@ def _emit(rows: list[dict], fmt: str, many: bool) -> None:
     """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes)."""
     if fmt == "json":
         emit_json(rows if many else rows[0])
-    elif fmt == "text":
-        emit_rows(rows, "table")
+    elif fmt in ("text", "csv"):  # csv for a spreadsheet (an undecided deal's winnable an empty cell, as json's null)
+        emit_rows(rows, "table" if fmt == "text" else "csv")
         if len(rows) > 1:
             won = sum(r["winnable"] is True for r in rows)
             unknown = sum(r["winnable"] is None for r in rows)

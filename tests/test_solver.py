@@ -180,6 +180,14 @@ def test_solve_cli(run_cli, tmp_path):
     assert [r["seed"] for r in rows] == [1, 2, 3, 4]
     assert set(rows[0]) == {"game", "variants", "seed", "winnable", "nodes", "seconds"}
     assert (rows[0]["game"], rows[0]["variants"]) == ("eiffel-tower", [])
+    table = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "csv")
+    assert table.stdout.splitlines()[0] == "game,variants,seed,winnable,nodes,seconds"  # for a spreadsheet
+    assert [line.split(",")[:5] for line in table.stdout.splitlines()[1:]] == [
+        ["eiffel-tower", "", str(r["seed"]), str(r["winnable"]), str(r["nodes"])] for r in rows]
+    assert table.stderr == "2/4 winnable, 0 undecided\n"
+    cut = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-1", "--format", "csv", "--budget", "50",
+                  "--sat-effort", "0", "--refute-effort", "0").stdout.splitlines()[1]
+    assert cut.split(",")[3] == ""  # undecided: an empty cell, as json's null
     for spelling in (["--game", "strict-eiffel-tower"], ["--game", "eiffel-tower", "--variant", "strict"]):
         row = orjson.loads(run_cli("solve", *spelling, "--seeds", "1-1", "--format", "jsonl").stdout)
         assert (row["game"], row["variants"]) == ("eiffel-tower", ["strict"])  # as logs and batch files say
