@@ -992,9 +992,15 @@ def test_report_table_hand_computed():
     assert lines[5].split() == ["cards_left", "4", "4.0000", "-2.8749", "10.8749", "4.3205",
                                 "0", "0", "0", "2", "4", "10", "10"]
     rows, columns = csv_rows([run])
-    assert columns == COLUMNS and [row["figure"] for row in rows] == ["won", "cards_left"]
-    assert rows[0] == {"figure": "won", "n": 4, "mean": 0.25, "ci95_low": pytest.approx(0.0455873, abs=1e-7),
-                       "ci95_high": pytest.approx(0.6993582, abs=1e-7)}
+    # each row names its experiment, so that rows of many runs joined into one sheet keep it (an analyst's finding)
+    experiment = {"file": "a.jsonl", "game": "eiffel-tower", "variants": "", "players": 1, "agents": "greedy",
+                  "config": "ab" * 6}
+    assert columns == [*experiment, *COLUMNS] and [row["figure"] for row in rows] == ["won", "cards_left"]
+    assert rows[0] == {**experiment, "figure": "won", "n": 4, "mean": 0.25,
+                       "ci95_low": pytest.approx(0.0455873, abs=1e-7), "ci95_high": pytest.approx(0.6993582, abs=1e-7)}
+    unsaved = csv_rows([Run(None, {**REPORT_HEADER, "variants": ["strict", "x"], "agents": ["a", "b"]}, run.summary)])
+    assert {k: unsaved[0][0][k] for k in experiment} == {**experiment, "file": "", "variants": "strict+x",
+                                                        "agents": "a,b"}
     assert rows[1]["sd"] == pytest.approx(4.3204938, abs=1e-7) and rows[1]["ci95_low"] == pytest.approx(-2.8748698)
     assert [rows[1][c] for c in ("min", "p5", "p25", "p50", "p75", "p95", "max")] == [0, 0, 0, 2, 4, 10, 10]
 
@@ -1026,7 +1032,7 @@ def test_comparison_table_hand_computed():
     assert tests[2] == ["won", "C", "vs", "A", "0.7500", "[0.0852,", "0.9544]", "z", "2.1909", "0.0285", "yes"]
     assert tests[3][:7] == ["cards_left", "C", "vs", "A", "-4.0000", "[-10.8749,", "2.8749]"]
     rows, columns = csv_rows(runs)
-    assert columns[:3] == ["file", "config", "figure"] and columns[-7:] == [
+    assert columns[:7] == ["file", "game", "variants", "players", "agents", "config", "figure"] and columns[-7:] == [
         "difference", "difference_ci95_low", "difference_ci95_high", "test", "statistic", "p_value", "significant"]
     assert rows[2]["difference_ci95_low"] == pytest.approx(-0.1355, abs=1e-4)
     assert [(row["file"], row["figure"], row.get("test")) for row in rows] == [

@@ -163,9 +163,11 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert "A: " in table.stdout and "(strict)" in table.stdout and "B vs A" in table.stdout
     assert "yes" in table.stdout.split("B vs A", 1)[1].splitlines()[0]
     csv = run_cli("stats", str(plain), str(strict), "--format", "csv").stdout.splitlines()
-    assert csv[0].startswith("file,config,figure,n,mean,ci95_low,ci95_high") and csv[0].endswith("p_value,significant")
+    assert csv[0].startswith("file,game,variants,players,agents,config,figure,n,mean,ci95_low,ci95_high")
+    assert csv[0].endswith("p_value,significant")
     config = header_of(strict)["config_sha256"][:12]
-    assert any(line.startswith(f"{strict},{config},won,800,") and line.endswith(",True") for line in csv)
+    assert any(line.startswith(f"{strict},eiffel-tower,strict,1,greedy,{config},won,800,") and line.endswith(",True")
+               for line in csv)
     # the CI gate: exit 1 when a named figure differs, after the data, with the check on one line of stderr
     gate = run_cli("stats", str(plain), str(strict), "--fail-if-different", "won", "--format", "json")
     assert gate.exit_code == 1 and orjson.loads(gate.stdout)["comparisons"]
@@ -241,8 +243,10 @@ def test_table_and_csv_output(run_cli, tmp_path):
     assert table.startswith("eiffel-tower (no variants), 1 player, agents greedy, rng native: 100 games")
     assert "ci95_low" in table and "cards_left" in table and "p95" in table and "pools the seats" not in table
     csv = batch(run_cli, "--seeds", "0-99", "--workers", "1", "--format", "csv").stdout.splitlines()
-    assert csv[0] == "figure,n,mean,ci95_low,ci95_high,sd,min,p5,p25,p50,p75,p95,max"
-    assert csv[1].startswith("won,100,")
+    assert csv[0] == ("file,game,variants,players,agents,config,"
+                      "figure,n,mean,ci95_low,ci95_high,sd,min,p5,p25,p50,p75,p95,max")
+    config = load_game("eiffel-tower").spec.sha256[:12]
+    assert csv[1].startswith(f",eiffel-tower,,1,greedy,{config},won,100,")  # no file: no --out
 
 
 def test_pysolfc_numbers(run_cli, tmp_path):

@@ -82,18 +82,25 @@ def figure_rows(run: Run) -> list[dict[str, Any]]:
     return rows
 
 
+#: The columns that say which experiment a CSV row is of, so that rows of many runs, joined into one sheet,
+#: keep it (an analyst's finding: only a file name and a hash did).
+RUN_COLUMNS = ["file", "game", "variants", "players", "agents", "config"]
+
+
 def csv_rows(runs: list[Run]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Long format: one row per (file, figure); later files carry their comparison with the first."""
-    if len(runs) == 1:
-        return figure_rows(runs[0]), COLUMNS
+    """Long format: one row per (file, figure), each naming its experiment (:data:`RUN_COLUMNS`); later
+    files carry their comparison with the first."""
     tests = {(c["file"], c["figure"]): c for c in comparisons(runs)}
     rows = []
     for index, run in enumerate(runs):
+        header = run.header
+        experiment = {"file": run.file or "", "game": header["game"], "variants": "+".join(header["variants"]),
+                      "players": header["players"], "agents": ",".join(header["agents"]),
+                      "config": _config(run)}  # no file: a batch without --out
         for row in figure_rows(run):
             extra = tests.get((run.label, row["figure"]), {}) if index else {}
-            rows.append({"file": run.label, "config": _config(run), **row,
-                         **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
-    return rows, ["file", "config", *COLUMNS, *COMPARISON_COLUMNS]
+            rows.append({**experiment, **row, **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
+    return rows, [*RUN_COLUMNS, *COLUMNS, *(COMPARISON_COLUMNS if len(runs) > 1 else ())]
 
 
 def _config(run: Run) -> str:
