@@ -111,7 +111,7 @@ def test_the_narration_says_what_a_play_brought():
     """A tower's-suit play says "bonus" only when its player plays again (not on his last card, nor when no
     other card fits: the multiplayer walkthrough saw "bonus" there); a closing names each opponent's share
     of the tower, which together make the tower's cards."""
-    seen = {"bonus": 0, "no bonus": 0, "closes": 0}
+    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0}
     for players in (2, 3, 4):
         game = towers_game(players)
         agent = make_agent("greedy", game)
@@ -121,13 +121,18 @@ def test_the_narration_says_what_a_play_brought():
                 action = agent.choose(state, state.legal_actions(), None)
                 text = game.describe_action(state, action)
                 player, soldes = state.current_player, [len(s) for s in state.soldes]
+                last = player is not None and len(state.caches[player]) == 1
                 state.apply(action)
                 if text.endswith(": bonus") or ": bonus;" in text:
                     seen["bonus"] += 1
                     assert state.current_player == player, text
                 elif "no bonus" in text:
                     seen["no bonus"] += 1
+                    seen["last card"] += last
                     assert state.current_player != player, text
+                    # the cache's last card is said as such, not as one no other card fitted after (an auditor's
+                    # finding)
+                    assert ("his last cache card" in text) == last and ("no other cache card fits" in text) != last
                 if "the tower closes" in text:
                     seen["closes"] += 1
                     total = int(text.split("its ")[-1].split(" cards")[0])

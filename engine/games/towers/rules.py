@@ -257,8 +257,12 @@ class TowersGame(Game):
             after.apply(action)
             text = f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}"
             if self.suit_of[code] == t:
-                again = after.current_player == state.current_player
-                text += ", its own suit: bonus" if again else ", its own suit, but no other cache card fits: no bonus"
+                if after.current_player == state.current_player:
+                    text += ", its own suit: bonus"
+                elif len(state.caches[state.current_player]) == 1:
+                    text += ", its own suit, but his last cache card: no bonus"
+                else:
+                    text += ", its own suit, but no other cache card fits: no bonus"
             if t not in after.open_towers:
                 seat, n = state.current_player, self.num_players
                 left_first = [i % n for i in range(seat + 1, seat + n)]  # the closer's opponents, from his left
