@@ -202,11 +202,13 @@ def test_narration_sums_up_each_match(run_cli):
     state = play(game, 3, make_agents([], game), stop=lambda state: state.rounds_played >= 2).state
     for match, (detail, scores) in enumerate(zip(state.match_details, state.match_scores, strict=True), 1):
         start = next(i for i, line in enumerate(text) if line.startswith(f"match {match} ends ("))
+        best = [seat for seat in range(4) if scores[seat] == max(scores)]
         for seat in range(4):
             penalty = detail["hand_penalties"][seat]
+            wins = (", wins the match" + " (shared)" * (len(best) > 1)) * (seat in best)
             assert text[start + 1 + seat] == (
                 f"  player {seat}: tableau {detail['tableau_scores'][seat]}, hand penalty {penalty}: "
-                f"match score {scores[seat]}; stone {detail['before'][seat]} -> {detail['after'][seat]}")
+                f"match score {scores[seat]}{wins}; stone {detail['before'][seat]} -> {detail['after'][seat]}")
 
 
 def test_score_refuses_what_no_player_holds_and_endless_lines(run_cli, tmp_path):
@@ -323,8 +325,28 @@ def test_partners_narration_names_both_seats_and_counts_the_shared_tableau_for_e
 
     text = run_cli("simulate", "--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "1",
                    "--matches", "1", "--format", "text").stdout
-    team = r"^  players (\d) and (\d): tableau (-?\d+) x 2, hand penalties (\d+), (\d+): match score (-?\d+);"
+    team = (r"^  players (\d) and (\d): tableau (-?\d+) x 2, hand penalties (\d+), (\d+): match score (-?\d+)"
+            r"(, wins the match)?;")
     lines = re.findall(team, text, re.MULTILINE)
     assert [(a, b) for a, b, *_ in lines] == [("0", "2"), ("1", "3")]
-    for *_, tableau, first, second, match in lines:
+    for *_, tableau, first, second, match, _ in lines:
         assert int(match) == 2 * int(tableau) - int(first) - int(second)
+    # the seed's "attain the highest point total to win a match": the team with the higher match score
+    best = max(int(line[5]) for line in lines)
+    assert [bool(line[6]) for line in lines] == [int(line[5]) == best for line in lines]
+
+
+def test_the_narration_names_each_matchs_winner(run_cli):
+    """Seed 3 with 4 players: seats 2 and 3 both score 1072, the best, and share match 1; a single best wins it
+    alone (seed 1)."""
+    import re
+
+    for seed, shared in ((3, True), (1, False)):
+        text = run_cli("simulate", "--game", "torqu", "--players", "4", "--seed", str(seed), "--matches", "1",
+                       "--format", "text").stdout
+        lines = re.findall(r"^  player (\d): .*: match score (-?\d+)(, wins the match(?: \(shared\))?)?;", text,
+                           re.MULTILINE)
+        best = max(int(score) for _, score, _ in lines)
+        winners = [seat for seat, score, _ in lines if int(score) == best]
+        assert [seat for seat, _, wins in lines if wins] == winners and (len(winners) > 1) == shared
+        assert all(("(shared)" in wins) == shared for _, _, wins in lines if wins)

@@ -176,17 +176,21 @@ class TorquGame(Game):
         return f"player {seat} ends the turn"
 
     def describe_deal_end(self, state: "TorquState") -> list[str]:
-        """Each team's tableau score, hand penalties, match score and stone move."""
+        """Each team's tableau score, hand penalties, match score and stone move, and who won the match
+        (the seed's "attain the highest point total to win a match"; a tie is shared)."""
         detail, scores = state.match_details[-1], state.match_scores[-1]
         why = "the centre is empty" if detail["center_empty"] else "no pair can be drawn"
         lines = [f"match {len(state.match_scores)} ends ({why}):"]
+        team_scores = [scores[self.seats_of(team)[0]] for team in range(self.teams)]
+        best = leaders(team_scores)
         for team in range(self.teams):
             seats = self.seats_of(team)
             penalties = ", ".join(str(detail["hand_penalties"][seat]) for seat in seats)  # as `score` names them
             times = f" x {self.tableau_times}" if self.tableau_times > 1 else ""
+            wins = (", wins the match" + (" (shared)" if len(best) > 1 else "")) if team in best else ""
             lines.append(f"  {self._team_name(team)}: tableau {detail['tableau_scores'][team]}{times}, "
-                         f"hand penalt{'ies' if len(seats) > 1 else 'y'} {penalties}: match score {scores[seats[0]]}; "
-                         f"stone {detail['before'][team]} -> {detail['after'][team]}")
+                         f"hand penalt{'ies' if len(seats) > 1 else 'y'} {penalties}: match score {team_scores[team]}"
+                         f"{wins}; stone {detail['before'][team]} -> {detail['after'][team]}")
         return lines
 
     def seats_of(self, team: int) -> list[int]:
