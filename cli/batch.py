@@ -82,7 +82,8 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
                             resume=resume, on_start=progress.start, on_chunk=progress.advance)
     except KeyboardInterrupt as exc:  # Ctrl-C, or SIGTERM (the group makes it one: .interrupts)
         progress.close()
-        hint = "; continue with the same command and --resume" if out else ""
+        hint = ("; continue with the same command and --resume" if out else  # without: lost (an analyst's 25,000)
+                " (not kept: with --out FILE a run keeps its games, and --resume finishes it)")
         terminated = isinstance(exc, Terminated)
         message(f"{'terminated' if terminated else 'interrupted'} after {counted(progress.done, 'game')}{hint}")
         ctx.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))  # the shell's convention: 143, 130
