@@ -90,6 +90,8 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
                 bad_decks.add(ident)
         if kind == "variants" and not errors:
             errors += catalog.variant_errors(doc) + _alias_clashes(aliases, doc, catalog, documents)
+        if kind == "games" and errors:  # its options' errors too, in the same run
+            errors += _option_errors(doc)
         report.errors.extend(errors)
         if kind == "games" and not errors:
             games.append((ident, doc))
@@ -187,6 +189,20 @@ def check_deck(doc: Document) -> list[ConfigError]:
     return []
 
 
+def _option_errors(game: Document) -> list[ConfigError]:
+    """A game file's options checked against its engine's schema, every error of them: resolving a game
+    stops at the first, and a file with other errors is not resolved at all, so a CI author fixing one
+    error met the next only on the next run. None when the engine is unknown or the options are no
+    mapping, which the file's own errors say."""
+    from .registry import ENGINES, engine_module
+
+    data = game.data if isinstance(game.data, dict) else {}
+    engine, options = data.get("engine"), data.get("options")
+    if not isinstance(engine, str) or engine not in ENGINES or not isinstance(options, dict):
+        return []
+    return check_mapping(options, engine_module(engine).OPTIONS, game, ("options",))
+
+
 def _designers_deck(catalog: Catalog, game: Document) -> Path | None:
     """The deck file a game takes when it is a designer's (not bundled) from another folder than the game's,
     else None. A problem at such a game's line may be the deck's doing, and the deck is then what changed,
@@ -258,8 +274,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
     module = engine_module(data["engine"])
-    own = check_mapping(data["options"], module.OPTIONS, doc, ("options",))
-    if own:  # every one, where resolving the game stops at the first (a CI author's finding)
+    own = _option_errors(doc)
+    if own:
         report.errors.extend(own)
         return
     seen: dict[str, tuple[str, ...]] = {}  # a problem's text -> the variants it was first met with

@@ -196,10 +196,15 @@ def test_every_bad_option_of_a_game_is_reported_at_once(tmp_path):
     report = validate([str(make_root(tmp_path, text))])
     lines = text.splitlines()
     where = {row.split(":")[0].strip(): i for i, row in enumerate(lines, 1)}
+    options = [f"{where['strcit']}: unknown key 'strcit' in 'options': did you mean 'strict'?",
+               f"{where['match']}: 'options.match' must be an integer, not 'fourteen'",
+               f"{where['row_cap']}: 'options.row_cap' must be an integer or null, not 'two'"]
+    assert [str(e).split("my-tower.yaml:", 1)[1] for e in report.errors] == options
+    # and beside an error of the file's own keys, which stops the game from being resolved at all
+    (tmp_path / "games" / "my-tower.yaml").write_text(text.replace("name: Eiffel Tower", "nmae: Eiffel Tower"))
+    report = validate([str(tmp_path)])
     assert [str(e).split("my-tower.yaml:", 1)[1] for e in report.errors] == [
-        f"{where['strcit']}: unknown key 'strcit' in 'options': did you mean 'strict'?",
-        f"{where['match']}: 'options.match' must be an integer, not 'fourteen'",
-        f"{where['row_cap']}: 'options.row_cap' must be an integer or null, not 'two'"]
+        "2: unknown key 'nmae' in the file: did you mean 'name'?", *options]
 
 
 def test_a_misspelt_key_is_named_as_one(tmp_path):
