@@ -847,6 +847,9 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
     ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
     ("  deal:\n    4: {hand: 5}\n", 6, "options.deal for 4 players deals 164 cards"),
     ("  deal:\n    4: {hand: 5, hnd: 4}\n", 6, "row 4 must have exactly the keys hand, center, primary, secondary"),
+    # the bad number named, key and value (a designer's finding: "values must be non-negative integers")
+    ("  deal:\n    5:\n      hand: 4\n      center: twelve\n", 6,
+     "'options.deal': row 5: center must be a non-negative integer, not 'twelve'"),
 ])
 def test_a_merged_table_is_checked_at_the_variants_lines(tmp_path, run_cli, options, line, words):
     """A variant's table is an overlay: its own keys are checked as they stand, and the table they
@@ -922,6 +925,22 @@ def test_a_games_own_broken_table_is_blamed_on_the_game_not_a_variant_merging_in
                                                "must have exactly the keys hand, center, primary, secondary"]
     shown = run_cli("--configs", str(tmp_path), "show", "bad-torqu", "--variant", "hand4")
     assert shown.exit_code == 1 and f"bad-torqu.yaml:{line}: " in shown.stderr
+
+
+def test_a_missing_row_is_said_at_its_tables_line(tmp_path, run_cli):
+    """A designer's nine-player Torqu with a deal row for 9 but no tableau row: said at the tableau table, not
+    at the options' or the deal table's line (a designer's finding)."""
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    row = "    8: {hand: 4, center: 16, primary: 7, secondary: 7}"
+    assert row in torqu
+    nine = torqu.replace("id: torqu", "id: torqu-nine").replace("max: 8", "max: 9").replace(
+        row, row + "\n    9: {hand: 4, center: 12, primary: 7, secondary: 7}").replace(
+        "variants: [death, partners, dragons]", "variants: []")
+    root = make_root(tmp_path, nine, "torqu-nine")
+    line = nine.splitlines().index("  tableau:") + 2  # the table's first row, as a block value's line is
+    report = run_cli("validate", str(root))
+    assert report.stdout.splitlines() == [f"{root / 'games' / 'torqu-nine.yaml'}:{line}: options.tableau has no row "
+                                          "for 9 players (9 players)"]
 
 
 def test_a_merged_row_the_game_lacks_names_the_game(tmp_path, run_cli):

@@ -25,6 +25,7 @@ from ...config import GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
+from ...wording import written
 from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -39,8 +40,9 @@ def _rows(keys: tuple[str, ...]):
                 return f"keys must be player counts, not {count!r}"
             if not isinstance(row, dict) or set(row) != set(keys):
                 return f"row {count} must have exactly the keys {', '.join(keys)}"
-            if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in row.values()):
-                return f"row {count}: values must be non-negative integers"
+            for key, v in row.items():  # named, value and all: a row holds four numbers (a designer's finding)
+                if isinstance(v, bool) or not isinstance(v, int) or v < 0:
+                    return f"row {count}: {key} must be a non-negative integer, not {written(v)}"
         return None
     return check
 
@@ -441,11 +443,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     deck = Deck(spec.deck, spec.copies)
     opts = spec.options
     n = spec.players
-    try:
-        _, dealt, exposed = _deal_shape(spec, len(deck))
-        cap = _row(opts["tableau"], n, "tableau")
-    except CardgamesError as exc:
-        return [str(exc)]
+    for what in ("deal", "tableau"):  # said at the table's own line (a designer's finding: at the options')
+        if not any(int(key) == n for key in opts[what]):
+            return [(("options", what), f"options.{what} has no row for {n} players")]
+    _, dealt, exposed = _deal_shape(spec, len(deck))
+    cap = _row(opts["tableau"], n, "tableau")
     at_row = ("options", "deal", _row_key(opts["deal"], n, "deal"))  # errors point at the row's own line
     if dealt != len(deck):
         errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
