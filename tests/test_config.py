@@ -893,7 +893,8 @@ def _variant(root: Path, name: str, body: str) -> Path:
 @pytest.mark.parametrize("body, line, words", [
     # the Straight merged in passes the game's Straight Flush: the key at fault is the game's, the change the variant's
     ("applies_to: [torqu]\noptions:\n  points: {straight: 70}\n", 5, "not 60 against 70"),
-    ("applies_to: [torqu]\noptions:\n  exposed_at_start: 10\n", 5, "leaves 9 cards exposed, not 10"),
+    ("applies_to: [torqu]\noptions:\n  exposed_at_start: 10\n", 5,
+     "options.exposed_at_start is 10, but every row of options.deal leaves 9 exposed"),
     ("applies_to: [torqu]\noptions:\n  wild_cards: [Magic-13, Nope-1]\n", 5, "no card 'Nope-1'"),
 ])
 def test_a_problem_a_designers_variant_makes_is_blamed_on_it(tmp_path, run_cli, body, line, words):

@@ -452,8 +452,13 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     if dealt != len(deck):
         errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
     elif exposed != opts["exposed_at_start"]:
-        errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
-                               f"not {opts['exposed_at_start']}"))
+        shapes = {_row_shape(row, int(count), len(deck))[1] for count, row in opts["deal"].items()} - {None}
+        if shapes == {exposed}:  # every row agrees: the number they are held to is what to mend, said once there
+            errors.append((("options", "exposed_at_start"), f"options.exposed_at_start is "
+                           f"{opts['exposed_at_start']}, but every row of options.deal leaves {exposed} exposed"))
+        else:
+            errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
+                                   f"not {opts['exposed_at_start']}"))
     if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
         errors.append((("options", "tableau", _row_key(opts["tableau"], n, "tableau")),
                        f"options.tableau for {n} players has no room"))
@@ -481,14 +486,19 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
 
 
 def _deal_shape(spec: GameSpec, deck_size: int) -> tuple[Any, int, int | None]:
-    """The deal row for ``spec``'s players, the cards it deals, and the cards it leaves exposed:
-    None when the row does not deal exactly the deck (its geometry is then not built, however
-    many cards it asks for)."""
+    """The deal row for ``spec``'s players, the cards it deals, and the cards it leaves exposed
+    (:func:`_row_shape`)."""
     row = _row(spec.options["deal"], spec.players, "deal")
-    dealt = spec.players * row["hand"] + capacity_total((row["center"], row["primary"], row["secondary"]))
+    return (row, *_row_shape(row, spec.players, deck_size))
+
+
+def _row_shape(row: Any, players: int, deck_size: int) -> tuple[int, int | None]:
+    """The cards a deal row deals to ``players``, and the cards it leaves exposed: None when it does not
+    deal exactly the deck (its geometry is then not built, however many cards it asks for)."""
+    dealt = players * row["hand"] + capacity_total((row["center"], row["primary"], row["secondary"]))
     if dealt != deck_size:
-        return row, dealt, None
-    return row, dealt, len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
+        return dealt, None
+    return dealt, len(Tableau.dealt(list(range(dealt)), row["center"], row["primary"], row["secondary"]).exposed())
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
