@@ -518,6 +518,14 @@ def test_leftovers_go_to_the_last_capturer_not_the_last_player():
         state.apply(action)
     assert captured
     assert state.result()["round1_scores"] == [0, 52] and state.result()["leftover"] == 0
+    # the narration says who took the table's cards and which, not only that none were left (a designer's finding)
+    swept = state.round_swept[-1]
+    assert swept is not None and swept[0] == 1 and swept[1]
+    names = " ".join(map(game.deck.name, swept[1]))
+    assert game.describe_deal_end(state)[0] == (f"round 1 ends (player 1, the last to capture, takes the table's "
+                                                f"{len(swept[1])} card{'s' * (len(swept[1]) > 1)}: {names}; left for "
+                                                "nobody: 0 cards):")
+    assert state.clone().round_swept == state.round_swept
 
 
 def test_a_first_deal_that_uses_the_whole_deck_fits():
@@ -537,6 +545,7 @@ def test_leftovers_of_a_round_without_a_capture_count_for_nobody():
         state.apply(next(a for a in state.legal_actions() if type(a) is Trail))
     result = state.result()
     assert result["round1_scores"] == [0, 0] and result["leftover"] == 52
+    assert state.round_swept == [None] and game.describe_deal_end(state)[0].startswith("round 1 ends (left for nobody")
 
 
 def test_a_capture_takes_the_lowest_codes_of_a_pile_built_in_play():

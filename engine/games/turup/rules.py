@@ -176,13 +176,18 @@ class TurupGame(Game):
         return text
 
     def describe_deal_end(self, state: "TurupState") -> list[str]:
-        """Each seat's cards won in the round just ended, its winners, and the cards that count for nobody."""
+        """Each seat's cards won in the round just ended, its winners, the cards the last to capture took from
+        the table (``leftovers: last_capturer``) and those that count for nobody."""
         number, scores = len(state.round_scores), state.round_scores[-1]
         best = leaders(scores)
         shared = " (shared)" if len(best) > 1 else ""
-        left = state.round_leftover[-1]
-        named = f": {' '.join(self.deck.name(code) for code in left)}" if left else ""
-        lines = [f"round {number} ends (left for nobody: {counted(len(left), 'card')}{named}):"]
+
+        def listed(codes: tuple[int, ...]) -> str:
+            return f"{counted(len(codes), 'card')}{': ' + ' '.join(map(self.deck.name, codes)) if codes else ''}"
+
+        swept = state.round_swept[-1]
+        took = f"player {swept[0]}, the last to capture, takes the table's {listed(swept[1])}; " if swept else ""
+        lines = [f"round {number} ends ({took}left for nobody: {listed(state.round_leftover[-1])}):"]
         for seat, won in enumerate(scores):
             wins = f", wins the round{shared}" if seat in best else ""
             lines.append(f"  player {seat}: {counted(won, 'card')} won{wins}")
@@ -200,7 +205,7 @@ class TurupState(State):
     and the scores of the rounds already played."""
 
     __slots__ = ("game", "seed", "rng", "deals", "dealer", "hands", "table", "tpack", "stock", "won", "set_aside",
-                 "last_capturer", "round_scores", "round_leftover", "rounds_played", "moves", "_legal",
+                 "last_capturer", "round_scores", "round_leftover", "round_swept", "rounds_played", "moves", "_legal",
                  "current_player")
 
     def __init__(self, game: TurupGame, seed: int | str, rng: str):
@@ -210,6 +215,9 @@ class TurupState(State):
         self.deals: list[dict[str, Any]] = []
         self.round_scores: list[list[int]] = []
         self.round_leftover: list[tuple[int, ...]] = []  # each round's cards left for nobody
+        #: each round's cards the last to capture took from the table at its end (``leftovers: last_capturer``),
+        #: and his seat: none, None
+        self.round_swept: list[tuple[int, tuple[int, ...]] | None] = []
         self.rounds_played = 0
         self.moves = 0
         self._start_round(0)
@@ -378,11 +386,14 @@ class TurupState(State):
 
     def _end_round(self) -> None:
         game = self.game
+        swept = None
         if game.leftovers == "last_capturer" and self.last_capturer is not None:
+            swept = (self.last_capturer, tuple(code for cards in self.table for code in cards))
             for cards in self.table:
                 self.won[self.last_capturer].extend(cards)
                 cards.clear()
             self.tpack = 0
+        self.round_swept.append(swept)
         self.round_scores.append([len(w) for w in self.won])
         self.round_leftover.append((*(code for cards in self.table for code in cards), *self.set_aside))
         self.rounds_played += 1
@@ -449,6 +460,7 @@ class TurupState(State):
         other.stock, other.set_aside = list(self.stock), list(self.set_aside)
         other.round_scores = [list(s) for s in self.round_scores]
         other.round_leftover = list(self.round_leftover)
+        other.round_swept = list(self.round_swept)
         other.rounds_played, other.moves = self.rounds_played, self.moves
         other.current_player, other._legal = self.current_player, self._legal
         return other
