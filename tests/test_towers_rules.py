@@ -111,7 +111,7 @@ def test_the_narration_says_what_a_play_brought():
     """A tower's-suit play says "bonus" only when its player plays again (not on his last card, nor when no
     other card fits: the multiplayer walkthrough saw "bonus" there); a closing names each opponent's share
     of the tower, which together make the tower's cards."""
-    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0}
+    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0, "settled": 0}
     for players in (2, 3, 4):
         game = towers_game(players)
         agent = make_agent("greedy", game)
@@ -122,7 +122,18 @@ def test_the_narration_says_what_a_play_brought():
                 text = game.describe_action(state, action)
                 player, soldes = state.current_player, [len(s) for s in state.soldes]
                 last = player is not None and len(state.caches[player]) == 1
+                paid = len(state.payments)
                 state.apply(action)
+                # the action that ends the game says the settlement, each payment as the state made it (a
+                # designer's finding: the narration never showed one)
+                assert ("; the game ends, soldes (" in text) == (state.current_player is None), text
+                said = re.findall(r"player (\d+) pays ([\d.]+) to player (\d+)(?: \(([\d.]+) received, house "
+                                  r"([\d.]+)\))?", text)
+                made = [(str(p.payer), money(p.paid), str(p.payee), *((money(p.received), money(p.house)) if p.house
+                                                                      else ("", ""))) for p in state.payments[paid:]]
+                assert said == made, text
+                if state.current_player is None:
+                    seen["settled"] += 1
                 if text.endswith(": bonus") or ": bonus;" in text:
                     seen["bonus"] += 1
                     assert state.current_player == player, text
@@ -136,7 +147,7 @@ def test_the_narration_says_what_a_play_brought():
                 if "the tower closes" in text:
                     seen["closes"] += 1
                     total = int(text.split("its ")[-1].split(" cards")[0])
-                    shares = re.findall(r"(\d+) to player (\d+)", text.split("the tower closes")[1])
+                    shares = re.findall(r"(\d+) to player (\d+)", text.split("the tower closes")[1].split(")")[0])
                     assert sum(int(n) for n, _ in shares) == total
                     assert all(len(state.soldes[int(s)]) - soldes[int(s)] == int(n) for n, s in shares), text
     assert all(seen.values()), seen

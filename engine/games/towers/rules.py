@@ -251,10 +251,11 @@ class TowersGame(Game):
     def describe_action(self, state: "TowersState", action: Any) -> str:
         who = f"player {state.current_player}"
         kind = type(action)
-        if kind is Play:  # what follows is read off the play applied, not worked out again here
+        after = state.clone()  # what follows is read off the action applied, not worked out again here
+        after.apply(action)
+        paid = after.payments[len(state.payments):]  # a flight's, then the end's if the action ends the game
+        if kind is Play:
             code, t, p = self.play_info[action]
-            after = state.clone()
-            after.apply(action)
             text = f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}"
             if self.suit_of[code] == t:
                 if after.current_player == state.current_player:
@@ -269,13 +270,15 @@ class TowersGame(Game):
                 shares = [(s, len(after.soldes[s]) - len(state.soldes[s])) for s in left_first]
                 given = ", ".join(f"{count} to player {s}" for s, count in shares if count)
                 text += f"; the tower closes, its {len(state.played[t]) + 2} cards go to the opponents ({given})"
-            return text
-        if kind is Flee:
+        elif kind is Flee:
             seat = state.current_player
-            return f"{who} flees, paying a solde of {state.fleeing_solde(seat)}"
-        if kind is Stop:
-            return f"{who} declines the bonus play"
-        return f"{who} has no legal play and passes"
+            fled, paid = [p for p in paid if p.payer == seat], [p for p in paid if p.payer != seat]
+            text = f"{who} flees, paying a solde of {state.fleeing_solde(seat)}{': ' + _paid(fled) if fled else ''}"
+        elif kind is Stop:
+            text = f"{who} declines the bonus play"
+        else:
+            text = f"{who} has no legal play and passes"
+        return text + _settled(after, paid)
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = ["towers: " + ", ".join(f"{s} ({f})" for s, f in zip(self.suits, deal["towers"], strict=True))]
@@ -589,6 +592,23 @@ def deal_facts(spec: GameSpec) -> dict[str, Any]:
     stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
     dealt = spec.players * spec.options["cache_size"]
     return {"towers": len(deck.suits), "cards": len(deck), "caches": dealt, "stock_after_deal": stock - dealt}
+
+
+def _paid(payments: Sequence[Payment]) -> str:
+    """Payments as narration says them: who pays whom, and what the payee and the house get of it."""
+    return ", ".join(f"player {p.payer} pays {money(p.paid)} to player {p.payee}"
+                     + (f" ({money(p.received)} received, house {money(p.house)})" if p.house else "")
+                     for p in payments)
+
+
+def _settled(after: "TowersState", paid: Sequence[Payment]) -> str:
+    """What narration adds to an action after which the game is over: each remaining seat's solde and
+    ``paid``, the end's payments, read off the state (a designer checking the settlement options saw no
+    payment at all)."""
+    if after.player is not None:
+        return ""
+    soldes = ", ".join(f"player {s} {len(after.soldes[s])}" for s in range(len(after.soldes)) if after.active[s])
+    return f"; the game ends, soldes ({soldes}) settled: {_paid(paid) if paid else 'no payment'}"
 
 
 GAME = TowersGame
