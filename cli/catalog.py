@@ -91,10 +91,14 @@ def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], player
     data["variants"] = list(spec.variants)  # as applied (the hash sorts them): a later one's option wins
     data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
     del data["game"], data["copies"]
-    source = str(catalog(ctx).paths("games")[spec.id])  # the file a designer copies to change the game
+    paths = catalog(ctx).paths
     data = {"id": spec.id, "name": spec.name, "family": spec.family, **data,
             "agents": agent_names(game),  # what `--agent` takes: no other command lists them
-            "config_sha256": spec.sha256, "file": source}
+            "config_sha256": spec.sha256,
+            "file": str(paths("games")[spec.id]),  # the file a designer copies to change the game
+            # and the others the resolved config was read from (a designer's finding: only the game's was named)
+            "deck_file": str(paths("decks")[game.deck.id]),
+            "variant_files": [str(paths("variants")[v]) for v in spec.variants]}
     if fmt == "json":
         emit_json(data)
     else:

@@ -154,6 +154,10 @@ def test_show(run_cli):
     assert [shown["variants"] for shown in both] == [["dragons", "death"], ["death", "dragons"]]  # as applied
     assert both[0]["config_sha256"] == both[1]["config_sha256"]  # these two commute
     assert both[0]["file"].endswith(os.path.join("configs", "games", "torqu.yaml"))  # the file a designer copies
+    # and every other file the config was read from, variants as applied (a designer's finding)
+    assert both[0]["deck_file"].endswith(os.path.join("configs", "decks", "torqu.yaml"))
+    assert [os.path.basename(f) for f in both[0]["variant_files"]] == ["dragons.yaml", "death.yaml"]
+    assert data["variant_files"][0].endswith(os.path.join("configs", "variants", "strict.yaml"))
 
 
 def test_show_lists_the_agents_the_game_takes(run_cli):
@@ -169,7 +173,7 @@ def test_show_names_each_setting_once(run_cli):
     and the game's id is "id", not also "game"."""
     data = orjson.loads(run_cli("show", "torqu", "--format", "json").stdout)
     assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "agents",
-                         "config_sha256", "file"}
+                         "config_sha256", "file", "deck_file", "variant_files"}
 
 
 def test_list_variants_gives_every_row_the_same_fields(run_cli):
