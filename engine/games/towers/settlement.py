@@ -42,7 +42,9 @@ def parse_cut(value: Any) -> Fraction:
     except (InvalidOperation, ValueError):
         raise ValueError(f"house cut {value!r} is not a decimal number") from None
     if not exact.is_finite() or not 0 <= exact < 1:  # compared as decimals: 1e99999999 is never expanded
-        raise ValueError(f"house cut {value!r} must be at least 0 and below 1")
+        # a cut written as a percentage (5 for 5 %: a designer's finding) is answered with its share
+        hint = f" (a share of each debt: {value} % is {exact / 100})" if exact.is_finite() and 1 <= exact < 100 else ""
+        raise ValueError(f"house cut {value!r} must be at least 0 and below 1{hint}")
     if exact and _places(exact) > CUT_PLACES:
         raise ValueError(f"house cut {value!r} has more than {CUT_PLACES} decimal places")
     return Fraction(exact)
