@@ -763,6 +763,11 @@ def test_check_config_refuses_a_tableau_without_room_and_a_wrong_exposed_count()
     assert errors() == []
     empty = {**spec.options["tableau"], "4": {"center": 0, "primary": 0, "secondary": 0}}
     assert errors(tableau=empty) == [(("options", "tableau", "4"), "options.tableau for 4 players has no room")]
+    small = {**spec.options["tableau"], "4": {"center": 3, "primary": 0, "secondary": 0}}  # no set fits
+    assert errors(tableau=small) == [(("options", "tableau", "4"), "options.tableau for 4 players holds 3 cards, "
+                                      "fewer than a set's 4: no set could ever score")]
+    four = {**spec.options["tableau"], "4": {"center": 4, "primary": 0, "secondary": 0}}
+    assert errors(tableau=four) == []
     # every row leaves 9: the number they are held to is what to mend, said once at its line, not at each row (a
     # designer's finding: seven errors); one row leaving another count is that row's
     assert errors(exposed_at_start=8) == [(("options", "exposed_at_start"),

@@ -30,7 +30,7 @@ from .board import COLLISIONS, move_stones
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
 from .scoring import Scorer, most_scored, pictures_problem, points_of
-from .sets import KINDS
+from .sets import KINDS, SET_SIZE
 
 
 def _rows(keys: tuple[str, ...]):
@@ -459,9 +459,12 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         else:
             errors.append((at_row, f"options.deal for {n} players leaves {exposed} cards exposed, "
                                    f"not {opts['exposed_at_start']}"))
-    if capacity_total((cap["center"], cap["primary"], cap["secondary"])) == 0:
+    room = capacity_total((cap["center"], cap["primary"], cap["secondary"]))
+    if room < SET_SIZE:  # a tableau that holds no set scores only what it leaves out (a designer's finding)
         errors.append((("options", "tableau", _row_key(opts["tableau"], n, "tableau")),
-                       f"options.tableau for {n} players has no room"))
+                       f"options.tableau for {n} players has no room" if not room else
+                       f"options.tableau for {n} players holds {room} cards, fewer than a set's {SET_SIZE}: "
+                       "no set could ever score"))
     for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
             errors.append((("options", "wild_cards", i), f"options.wild_cards: no card {name!r} in deck {deck.id}"))
