@@ -443,9 +443,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     deck = Deck(spec.deck, spec.copies)
     opts = spec.options
     n = spec.players
-    for what in ("deal", "tableau"):  # said at the table's own line (a designer's finding: at the options')
-        if not any(int(key) == n for key in opts[what]):
-            return [(("options", what), f"options.{what} has no row for {n} players")]
+    for what in ("deal", "tableau"):  # a missing row, said at its table's line (a designer's finding: the options')
+        try:
+            _row_key(opts[what], n, what)
+        except CardgamesError as exc:
+            return [(("options", what), str(exc))]
     _, dealt, exposed = _deal_shape(spec, len(deck))
     cap = _row(opts["tableau"], n, "tableau")
     at_row = ("options", "deal", _row_key(opts["deal"], n, "deal"))  # errors point at the row's own line
