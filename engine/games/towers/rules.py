@@ -605,7 +605,7 @@ def _settled(after: "TowersState", paid: Sequence[Payment]) -> str:
     """What narration adds to an action after which the game is over: each remaining seat's solde and
     ``paid``, the end's payments, read off the state (a designer checking the settlement options saw no
     payment at all)."""
-    if after.player is not None:
+    if after.current_player is not None:
         return ""
     soldes = ", ".join(f"player {s} {len(after.soldes[s])}" for s in range(len(after.soldes)) if after.active[s])
     return f"; the game ends, soldes ({soldes}) settled: {_paid(paid) if paid else 'no payment'}"
