@@ -138,7 +138,8 @@ def _gate_tolerances(ctx: click.Context, param: click.Parameter, values: tuple[s
 _STATS_HELP = f"""Statistics of batch result files. With several files: side by side, each compared with
     the first (significant at p < {ALPHA:g}): seed by seed when both hold the same seeds (McNemar's
     test for rates, the paired t test for means), else as independent samples (two-proportion z
-    test, Welch's t).
+    test, Welch's t), each with the {1 - ALPHA:.0%} interval of the difference (docs/batch.md names
+    the methods).
 
     Files must be of the same game and player count; what differs (variants, agents, rng,
     configs) is what is being compared, and is shown. '-' (once) reads stdin.
