@@ -214,6 +214,18 @@ def test_a_misspelt_key_is_named_as_one(tmp_path):
     report = validate([str(make_root(tmp_path, text))])
     assert [str(e).split("my-tower.yaml:", 1)[1] for e in report.errors] == [
         "2: unknown key 'nmae' in the file: did you mean 'name'?"]
+    # beside it, an option the file lacks is still missed, in the same run; options that are no mapping are said
+    # once, by the file's own schema
+    lacking = text.replace("  family_match: {}\n", "")
+    (tmp_path / "games" / "my-tower.yaml").write_text(lacking)
+    options = lacking.splitlines().index("options:") + 2  # a block value's first line
+    assert [str(e).split("my-tower.yaml:", 1)[1] for e in validate([str(tmp_path)]).errors] == [
+        "2: unknown key 'nmae' in the file: did you mean 'name'?",
+        f"{options}: missing key 'family_match' in 'options'"]
+    flat = re.sub(r"options:\n(  .*\n)+", "options: 5\n", text)
+    (tmp_path / "games" / "my-tower.yaml").write_text(flat)
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    assert len(errors) == 2 and sum("'options' must be" in e for e in errors) == 1, errors
 
 
 def test_missing_field_and_unknown_deck(tmp_path):
@@ -272,6 +284,15 @@ def test_a_deck_from_another_folder_is_named_with_its_games_problem(tmp_path):
     assert {e.split(".yaml:", 1)[0].rsplit("/", 1)[1] for e in errors} == {"eiffel-tower", "new-eiffel-tower"}
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))  # the deck's own folder: said not
     assert [e for e in validate([str(root)]).errors if "my-tower" in str(e)][0].located().endswith("(1 player)")
+    # a whole deck, and a variant of the folder whose layout no deck fills: the variant's line is the variant's
+    # to mend, and names no deck
+    path.write_text((BUNDLED / "decks" / "french.yaml").read_text())
+    (root / "games" / "my-tower.yaml").unlink()
+    (tmp_path / "variants").mkdir()
+    wide = tmp_path / "variants" / "wide.yaml"
+    wide.write_text("id: wide\nname: Wide\napplies_to: [eiffel-tower]\noptions:\n  layout: [60, 60]\n")
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    assert errors and all(e.startswith(f"{wide}:5: ") and "its deck is" not in e for e in errors), errors
 
 
 def test_match_value_must_pair_the_deck_values(tmp_path):
@@ -850,6 +871,8 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
     # the bad number named, key and value (a designer's finding: "values must be non-negative integers")
     ("  deal:\n    5:\n      hand: 4\n      center: twelve\n", 6,
      "'options.deal': row 5: center must be a non-negative integer, not 'twelve'"),
+    ("  deal:\n    4: {hand: true}\n", 6, "'options.deal': row 4: hand must be a non-negative integer, not true"),
+    ("  tableau:\n    4: {primary: -1}\n", 6, "row 4: primary must be a non-negative integer, not -1"),
 ])
 def test_a_merged_table_is_checked_at_the_variants_lines(tmp_path, run_cli, options, line, words):
     """A variant's table is an overlay: its own keys are checked as they stand, and the table they
@@ -926,6 +949,12 @@ def test_a_games_own_broken_table_is_blamed_on_the_game_not_a_variant_merging_in
                                                "must have exactly the keys hand, center, primary, secondary"]
     shown = run_cli("--configs", str(tmp_path), "show", "bad-torqu", "--variant", "hand4")
     assert shown.exit_code == 1 and f"bad-torqu.yaml:{line}: " in shown.stderr
+
+
+def test_a_row_may_hold_a_zero(tmp_path, run_cli):
+    """A tableau without secondaries (0) is a house rule, not an error: only negative counts are refused."""
+    _variant(tmp_path, "flat", "applies_to: [torqu]\noptions:\n  tableau:\n    4: {secondary: 0}\n")
+    assert run_cli("validate", str(tmp_path)).exit_code == 0
 
 
 def test_a_missing_row_is_said_at_its_tables_line(tmp_path, run_cli):

@@ -773,6 +773,9 @@ def test_check_config_refuses_a_tableau_without_room_and_a_wrong_exposed_count()
     assert errors(exposed_at_start=8) == [(("options", "exposed_at_start"),
                                            "options.exposed_at_start is 8, but every row of options.deal leaves 9 "
                                            "exposed")]
+    short = {**spec.options["deal"], "8": {"hand": 5, "center": 16, "primary": 7, "secondary": 7}}  # deals 168
+    assert errors(deal=short, exposed_at_start=8) == [(("options", "exposed_at_start"), "options.exposed_at_start "
+                                                       "is 8, but every row of options.deal leaves 9 exposed")]
     odd = {**spec.options["deal"], "4": {"hand": 4, "center": 16, "primary": 8, "secondary": 8},
            "5": {"hand": 8, "center": 0, "primary": 8, "secondary": 7}}  # no centre stack: 8 exposed
     assert errors(deal=odd, exposed_at_start=8) == [

@@ -111,7 +111,7 @@ def test_the_narration_says_what_a_play_brought():
     """A tower's-suit play says "bonus" only when its player plays again (not on his last card, nor when no
     other card fits: the multiplayer walkthrough saw "bonus" there); a closing names each opponent's share
     of the tower, which together make the tower's cards."""
-    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0, "settled": 0}
+    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0, "settled": 0, "fled, then the end": 0}
     for players in (2, 3, 4):
         game = towers_game(players)
         agent = make_agent("greedy", game)
@@ -134,6 +134,13 @@ def test_the_narration_says_what_a_play_brought():
                 assert said == made, text
                 if state.current_player is None:
                     seen["settled"] += 1
+                    # the soldes of the seats still in, each as the state holds it; a seat that fled is not named
+                    named, payments = re.search(r"; the game ends, soldes \((.*?)\) settled: (.*)$", text).groups()
+                    assert named == ", ".join(f"player {s} {len(state.soldes[s])}" for s in range(players)
+                                              if state.active[s]), text
+                    seen["fled, then the end"] += players > 2 and not all(state.active)
+                    at_end = [p for p in state.payments[paid:] if type(action) is not Flee or p.payer != player]
+                    assert (payments == "no payment") == (not at_end), text
                 if text.endswith(": bonus") or ": bonus;" in text:
                     seen["bonus"] += 1
                     assert state.current_player == player, text
@@ -151,6 +158,15 @@ def test_the_narration_says_what_a_play_brought():
                     assert sum(int(n) for n, _ in shares) == total
                     assert all(len(state.soldes[int(s)]) - soldes[int(s)] == int(n) for n, s in shares), text
     assert all(seen.values()), seen
+    # two players, one flees at once: he pays, and the game ends with nobody left to settle with
+    game = towers_game(2)
+    state = game.new_state(1)
+    seat, other = state.current_player, 1 - state.current_player
+    text = game.describe_action(state, FLEE)
+    state.apply(FLEE)  # his cache went into his solde, and the other's into his at the end
+    assert state.current_player is None and [p.payer for p in state.payments] == [seat]
+    assert text.startswith(f"player {seat} flees, paying a solde of ") and text.endswith(
+        f"; the game ends, soldes (player {other} {len(state.soldes[other])}) settled: no payment"), text
 
 
 def test_example_player_c_closes_the_tower(example):
@@ -557,6 +573,7 @@ def test_player_without_cards_is_skipped():
     ("0.1234567891", "more than 9 decimal places"),
     # a percentage is answered with its share (a designer's finding); beyond 100 % it is no percentage either
     (5, r"below 1 \(a share of each debt: 5 % is 0\.05\)$"),
+    (1, r"below 1 \(a share of each debt: 1 % is 0\.01\)$"),
     ("2.5", r"below 1 \(a share of each debt: 2\.5 % is 0\.025\)$"),
     (100, r"must be at least 0 and below 1$"),
 ])
