@@ -94,9 +94,9 @@ def csv_rows(runs: list[Run]) -> tuple[list[dict[str, Any]], list[str]]:
     rows = []
     for index, run in enumerate(runs):
         header = run.header
-        experiment = {"file": run.file or "", "game": header["game"], "variants": "+".join(header["variants"]),
-                      "players": header["players"], "agents": ",".join(header["agents"]),
-                      "config": _config(run)}  # no file: a batch without --out
+        experiment = dict(zip(RUN_COLUMNS, (run.file or "",  # no file: a batch without --out
+                                            header["game"], "+".join(header["variants"]), header["players"],
+                                            ",".join(header["agents"]), _config(run)), strict=True))
         for row in figure_rows(run):
             extra = tests.get((run.label, row["figure"]), {}) if index else {}
             rows.append({**experiment, **row, **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
