@@ -443,14 +443,15 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     deck = Deck(spec.deck, spec.copies)
     opts = spec.options
     n = spec.players
+    keys = {}
     for what in ("deal", "tableau"):  # a missing row, said at its table's line (a designer's finding: the options')
         try:
-            _row_key(opts[what], n, what)
+            keys[what] = _row_key(opts[what], n, what)
         except CardgamesError as exc:
             return [(("options", what), str(exc))]
-    _, dealt, exposed = _deal_shape(spec, len(deck))
-    cap = _row(opts["tableau"], n, "tableau")
-    at_row = ("options", "deal", _row_key(opts["deal"], n, "deal"))  # errors point at the row's own line
+    dealt, exposed = _row_shape(opts["deal"][keys["deal"]], n, len(deck))
+    cap = opts["tableau"][keys["tableau"]]
+    at_row = ("options", "deal", keys["deal"])  # errors point at the row's own line
     if dealt != len(deck):
         errors.append((at_row, f"options.deal for {n} players deals {dealt} cards, but the deck has {len(deck)}"))
     elif exposed != opts["exposed_at_start"]:
@@ -463,7 +464,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                                    f"not {opts['exposed_at_start']}"))
     room = capacity_total((cap["center"], cap["primary"], cap["secondary"]))
     if room < SET_SIZE:  # a tableau that holds no set scores only what it leaves out (a designer's finding)
-        errors.append((("options", "tableau", _row_key(opts["tableau"], n, "tableau")),
+        errors.append((("options", "tableau", keys["tableau"]),
                        f"options.tableau for {n} players has no room" if not room else
                        f"options.tableau for {n} players holds {room} cards, fewer than a set's {SET_SIZE}: "
                        "no set could ever score"))

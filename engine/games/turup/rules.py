@@ -386,16 +386,16 @@ class TurupState(State):
 
     def _end_round(self) -> None:
         game = self.game
-        swept = None
+        on_table, swept = tuple(code for cards in self.table for code in cards), None
         if game.leftovers == "last_capturer" and self.last_capturer is not None:
-            swept = (self.last_capturer, tuple(code for cards in self.table for code in cards))
+            swept, on_table = (self.last_capturer, on_table), ()
+            self.won[self.last_capturer].extend(swept[1])
             for cards in self.table:
-                self.won[self.last_capturer].extend(cards)
                 cards.clear()
             self.tpack = 0
         self.round_swept.append(swept)
         self.round_scores.append([len(w) for w in self.won])
-        self.round_leftover.append((*(code for cards in self.table for code in cards), *self.set_aside))
+        self.round_leftover.append((*on_table, *self.set_aside))
         self.rounds_played += 1
         if self.rounds_played < game.rounds:
             self._start_round(self.rounds_played)
