@@ -261,6 +261,26 @@ def test_two_keys_naming_one_figure_are_refused_not_counted_twice(run_cli, tmp_p
     assert single.exit_code == 1 and single.stderr.startswith(f"Error: {one}: figure 'a.b' has 2 values in 1 game")
 
 
+def test_a_result_key_named_like_a_win_share_is_refused_not_overwritten(run_cli, tmp_path: Path):
+    """A game's own ``ties`` (tricks tied, about 2 a game) was replaced by the share of tied games that
+    ``winners`` gives, in silence (a contributor's finding); ``wins`` per seat likewise hid ``wins[0]``.
+    Both are now one clear error, alone and compared seed by seed."""
+    ties = write(tmp_path / "ties.jsonl", [{"seed": s, "scores": [s, 1], "winners": [s % 2], "ties": s % 5}
+                                           for s in range(10)])
+    alone = run_cli("stats", ties)
+    assert alone.exit_code == 1 and alone.stderr == (
+        f"Error: {ties}: figure 'ties' is both a key of the results and a share counted from their 'winners': "
+        "the game's key needs another name\n")
+    paired = Pairs(3, ()).values
+    with pytest.raises(ValueError, match="figure 'ties' is both"):
+        paired({"scores": [1, 2, 3], "winners": [0], "ties": 2})
+    wins = write(tmp_path / "wins.jsonl", [{"seed": s, "winners": [0], "wins": [1, 0, 0]} for s in range(3)])
+    assert "figure 'wins[0]' is both" in run_cli("stats", wins).stderr
+    fine = write(tmp_path / "fine.jsonl", [{"seed": s, "scores": [s, 1], "winners": [s % 2], "tied_tricks": s % 5}
+                                           for s in range(10)])
+    assert run_cli("stats", fine).exit_code == 0
+
+
 def test_a_misspelt_gate_is_a_usage_error_before_a_cut_short_file(run_cli, tmp_path: Path):
     """Exit 2 says the gate is misconfigured, whatever else is wrong with the files (a run cut short is
     exit 1); on files of no games, the message says no figure is tested rather than listing none."""

@@ -21,7 +21,7 @@ from typing import Any, Iterable, Iterator
 from ..errors import CardgamesError
 from .compare import Test, betainc, student_t_critical, student_t_two_sided
 from .results import Reader
-from .stats import Z95, Summary
+from .stats import Z95, Summary, refuse_hidden
 
 
 def mcnemar(only_first: int, only_other: int, seeds: int) -> Test:
@@ -131,7 +131,9 @@ class Pairs:
         for name in self.categories:  # a text figure's categories, those this game did not take among them
             if name.split("=", 1)[0] + "=" in one.counts:
                 out[name] = name in one.counts
-        out.update((name, count > 0) for name, count in one.win_counts(self.players).items())
+        wins = one.win_counts(self.players)
+        refuse_hidden(wins, out)
+        out.update((name, count > 0) for name, count in wins.items())
         return out
 
     def test(self, name: str) -> Test | None:
@@ -172,7 +174,7 @@ def pair_files(first: str, other: str, players: int, categories: Iterable[str]) 
             continue
         try:
             pairs.add(*((record, twin) if index == 0 else (twin, record)))
-        except ValueError as exc:  # two keys of a record, in either file, naming one figure
+        except ValueError as exc:  # two keys of a record, in either file, naming one figure, or one hiding a win share
             raise CardgamesError(f"seed {seed} of {first} and {other}: {exc}") from None
     if waiting[0] or waiting[1]:  # the caller found the same seeds in both: a file changed since
         raise CardgamesError(f"{first if waiting[0] else other} changed while it was read: compare it again")

@@ -395,6 +395,7 @@ class Summary:
             if name not in out and key in present:
                 out[name] = proportion(0, present[key])
         wins = self.win_counts(players)
+        refuse_hidden([*wins, *(["first_player_advantage"] if wins and first_seat is not None else [])], out)
         for name, count in wins.items():
             out[name] = proportion(count, self.winner_games)
         if wins and first_seat is not None:
@@ -405,6 +406,16 @@ class Summary:
                                              "mean": first["mean"] - fair, "ci_low": first["ci_low"] - fair,
                                              "ci_high": first["ci_high"] - fair}
         return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
+
+
+def refuse_hidden(derived: Iterable[str], figures: Mapping[str, Any]) -> None:
+    """Refuse a figure derived from ``winners`` (``wins[s]``, ``ties``, ...) whose name a result key
+    already gives: one would silently replace the other (a contributor's game counting its tied tricks
+    as ``ties`` read 0.12, the share of tied games)."""
+    for name in derived:
+        if name in figures:
+            raise ValueError(f"figure {name!r} is both a key of the results and a share counted from their "
+                             "'winners': the game's key needs another name")
 
 
 _FIRST = {"won": 0, "wins": 1, "ties": 2, "no_winner": 3, "first_player_advantage": 4, "scores": 5,
