@@ -48,6 +48,7 @@ def engine_agents(name: str) -> dict[str, Callable[[Any], Any]]:
     """The policies of engine ``name``: ``AGENTS`` of the ``agents`` module beside its rules."""
     return importlib.import_module(engine_module(name).__name__.rpartition(".")[0] + ".agents").AGENTS
 
+
 def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
     """A ``check_config`` problem as (key path in the game file, message): a bare message is
     about the options."""

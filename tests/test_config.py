@@ -1124,14 +1124,6 @@ def test_a_yml_file_is_named_as_not_read(tmp_path):
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
-def test_every_option_an_engine_takes_is_named_on_its_rules_page(engine):
-    """Every interpretation is a named option documented on the game's page (docs/rules/): an
-    option added to an engine without a word there fails here."""
-    page = (Path(__file__).parent.parent / "docs" / "rules" / f"{engine}.md").read_text()
-    assert [name for name in engine_module(engine).OPTIONS if not re.search(rf"`{name}[`:= ]", page)] == []
-
-
-@pytest.mark.parametrize("engine", sorted(ENGINES))
 def test_every_agent_an_engine_offers_is_described_on_its_rules_pages(engine):
     """``--agent`` takes the shared ``random`` and the engine's own policies: each must be described
     (named as a list item) on the engine's page or on one of its games' own pages (Eiffel Tower's
