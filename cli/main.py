@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, Sequence
 
 import click
 
 # name -> (module, function, one-line help). Help text lives here so `cardgames --help`
 # imports no command module, let alone the engine.
 COMMANDS = {
-    "list": ("cardgames.cli.catalog", "list_cmd", "List games, families, decks, player counts and variants."),
+    "list": ("cardgames.cli.catalog", "list_cmd", "List games (with their aliases), decks or variants."),
     "show": ("cardgames.cli.catalog", "show_cmd", "Show a game's resolved config."),
     "validate": ("cardgames.cli.validate", "validate_cmd", "Check configs: syntax, schema, decks, deals."),
     "deal": ("cardgames.cli.play", "deal_cmd", "Show the deal a seed gives."),
@@ -24,6 +24,10 @@ COMMANDS = {
     "captures": ("cardgames.cli.captures", "captures_cmd", "List the captures a Turup card can make."),
     "placements": ("cardgames.cli.placements", "placements_cmd", "List where a Harrow card may go on a tower."),
 }
+
+
+#: Where the group keeps the arguments typed after the command's name (``ctx.meta``).
+TYPED = "cardgames.typed"
 
 
 class OneLineUsageError(click.ClickException):
@@ -57,8 +61,10 @@ class LazyGroup(click.Group):
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                               list[str]]:
-        """Click's lookup, with a "did you mean" for a mistyped command name."""
+        """Click's lookup, with a "did you mean" for a mistyped command name. The command's own
+        arguments are kept for :func:`_one_line`: Click's errors do not hold them."""
         name = args[0] if args else ""
+        ctx.meta[TYPED] = args[1:]
         if name and name not in COMMANDS and not name.startswith("-"):
             import difflib
 
@@ -87,7 +93,8 @@ class LazyGroup(click.Group):
             with interrupts_in_finalizers(), sigterm_stops():
                 return super().invoke(ctx)
         except click.UsageError as exc:
-            raise _one_line(exc, " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand)))) from None
+            raise _one_line(exc, " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand))),
+                            ctx.meta.get(TYPED, ())) from None
         except OptionConflictError as exc:
             raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
@@ -171,16 +178,25 @@ def _as_typed(exc: Exception, ctx: click.Context) -> str:
     return text
 
 
-def _one_line(exc: click.UsageError, command_path: str = "cardgames") -> click.ClickException:
+def _one_line(exc: click.UsageError, command_path: str = "cardgames", typed: Sequence[str] = ()
+              ) -> click.ClickException:
     """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help. Its
     hint names the help of the command the error came with, else of ``command_path`` (Click's parser
-    gives an option missing its value no context: the subcommand's help is still the one to read)."""
+    gives an option missing its value no context: the subcommand's help is still the one to read).
+    ``typed``, the arguments after the command's name, tells a game given as an argument to a command
+    that takes it as ``--game`` (a newcomer's finding: Click's "Missing option" ignored what was typed)."""
     if isinstance(exc, getattr(click.exceptions, "NoArgsIsHelpError", ())):
         return exc
     text, ctx = exc.format_message(), exc.ctx
     if isinstance(exc, click.NoSuchOption) and exc.option_name == "--game" and ctx is not None \
             and any(param.name == "game_id" and isinstance(param, click.Argument) for param in ctx.command.params):
         text = f"No such option '--game': {ctx.info_name} takes the game as its argument, '{ctx.command_path} GAME ...'"
+    elif isinstance(exc, click.MissingParameter) and exc.param is not None and exc.param.name == "game_id" \
+            and ctx is not None and typed and not typed[0].startswith("-"):
+        import shlex
+
+        text = (f"Missing option '--game': {ctx.info_name} takes the game as an option, "
+                f"'{ctx.command_path} --game {shlex.quote(typed[0])} ...'")
     elif isinstance(exc, click.NoSuchOption) and exc.option_name in ("--configs", "--config") and ctx is not None:
         text = (f"No such option {exc.option_name!r} after the command: the config folders go before it, "
                 f"'cardgames --configs DIR {ctx.info_name} ...'")

@@ -64,6 +64,10 @@ def emit_yaml(data: Any, comments: dict[tuple[str, str], str] | None = None) -> 
 
 
 def _cell(value: Any) -> Any:
+    """A value as a table or CSV cell: a list its items, None empty, a bool as JSON writes it (Python's
+    ``True`` in a table beside the JSON's ``true`` read as another value: a newcomer's finding)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, (list, tuple)):
         return " ".join(str(v) for v in value)
     if value is None:

@@ -39,16 +39,16 @@ def parse_played(text: str) -> list[tuple[str, str]]:
 def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_id: str,
                    variants: tuple[str, ...], side: str, fmt: str) -> None:
     """List the positions (LG ... CE) where CARD may go on TOWER, as a player on the near side
-    (or, with --side far, across) places it. Exit 1 for an unknown card, tower or position, a layout
-    no legal plays make, or --side far in a game that seats everyone on one side."""
-    from cardgames.engine.errors import CardgamesError
+    (or, with --side far, across) places it. Exit 1 for an unknown card, tower or position, or a layout
+    no legal plays make; 2 for a game without towers, or --side far in a game that seats everyone on one side."""
+    from cardgames.engine.errors import OptionConflictError
 
     game = load_game(ctx, game_id, variants)
     if not hasattr(game, "placements"):
-        raise CardgamesError(f"{game.id} has no towers: placements applies to Towers games")
+        raise OptionConflictError(f"{game.id} has no towers: placements applies to Towers games")
     if side == "far" and game.options["seating"] != "two_sided":
-        raise CardgamesError(f"--side far: {game.id} seats every player on the near side (seating: "
-                             f"{game.options['seating']}); a game with seating: two_sided has a far side")
+        raise OptionConflictError(f"--side far: {game.id} seats every player on the near side (seating: "
+                                  f"{game.options['seating']}); a game with seating: two_sided has a far side")
     seat = game.num_players - 1 if side == "far" else 0  # the last seat sits across under two_sided
     positions = game.placements(card, tower, parse_played(played), seat)
     if fmt == "json":

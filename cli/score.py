@@ -30,12 +30,12 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
     """Score cards with GAME's scorer: the tableau score (best sets, proven optimal), the hand
     penalty the same cards would cost, the sets, the cards left out, and whether both scores are
     proven (false only when --budget ran out)."""
-    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.errors import OptionConflictError
 
     game = load_game(ctx, game_id, variants)
     scorer = getattr(game, "scorer", None)
     if scorer is None:
-        raise CardgamesError(f"{game.id} has no set scorer (only torqu does)")
+        raise OptionConflictError(f"{game.id} has no set scorer (only torqu does)")
     if (cards is None) == (input_file is None):
         raise click.UsageError("give exactly one of --cards or --input")
     if cards is not None:

@@ -227,8 +227,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         raise LogError(f"field 'agents': {game.id} has no agent {clip(unknown[0])} (its agents: {', '.join(known)})")
     if game.spec.sha256 != data["config_sha256"]:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
-                       f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... installed): "
-                       "its rules, deck or options have changed since")
+                       f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... here): its rules, "
+                       "deck or options have changed since, or were read from other config folders (a log made "
+                       "with --configs replays with the same --configs)")
     mode = rng_mode(data["rng"])
     try:
         seed = game.check_seed(data["seed"], mode)

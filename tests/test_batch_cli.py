@@ -166,7 +166,7 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert csv[0].startswith("file,game,variants,players,agents,config,figure,n,mean,ci95_low,ci95_high")
     assert csv[0].endswith("p_value,significant")
     config = header_of(strict)["config_sha256"][:12]
-    assert any(line.startswith(f"{strict},eiffel-tower,strict,1,greedy,{config},won,800,") and line.endswith(",True")
+    assert any(line.startswith(f"{strict},eiffel-tower,strict,1,greedy,{config},won,800,") and line.endswith(",true")
                for line in csv)
     # the CI gate: exit 1 when a named figure differs, after the data, with the check on one line of stderr
     gate = run_cli("stats", str(plain), str(strict), "--fail-if-different", "won", "--format", "json")

@@ -183,7 +183,8 @@ def test_solve_cli(run_cli, tmp_path):
     table = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "csv")
     assert table.stdout.splitlines()[0] == "game,variants,seed,winnable,nodes,seconds"  # for a spreadsheet
     assert [line.split(",")[:5] for line in table.stdout.splitlines()[1:]] == [
-        ["eiffel-tower", "", str(r["seed"]), str(r["winnable"]), str(r["nodes"])] for r in rows]
+        ["eiffel-tower", "", str(r["seed"]), orjson.dumps(r["winnable"]).decode(), str(r["nodes"])] for r in rows]
+    assert run_cli("solve", "--game", "eiffel-tower", "--seed", "3").stdout.split()[-3] == "true"  # as json says
     assert table.stderr == "2/4 winnable, 0 undecided\n"
     cut = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-1", "--format", "csv", "--budget", "50",
                   "--sat-effort", "0", "--refute-effort", "0").stdout.splitlines()[1]
@@ -268,7 +269,7 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     shown = (orjson.loads(result.stdout) if fmt == "json" else
              [orjson.loads(line) for line in result.stdout.splitlines()] if fmt == "jsonl" else None)
     if shown is None:
-        assert re.findall(r"^eiffel-tower +(\d+) +False", result.stdout, re.M) == ["1", "2"]  # the table's rows
+        assert re.findall(r"^eiffel-tower +(\d+) +false", result.stdout, re.M) == ["1", "2"]  # the table's rows
     else:
         assert [(row["seed"], row["winnable"]) for row in shown] == [(1, False), (2, False)]
     assert ("interrupted after 2 deals" in result.stderr) is (fmt != "jsonl")
@@ -297,7 +298,7 @@ def test_sigterm_keeps_the_verdicts_found_as_ctrl_c_does(run_cli, monkeypatch):
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert result.exit_code == 143
-    assert re.findall(r"^eiffel-tower +(\d+) +False", result.stdout, re.M) == ["1", "2"]
+    assert re.findall(r"^eiffel-tower +(\d+) +false", result.stdout, re.M) == ["1", "2"]
     assert result.stderr.endswith("\nterminated after 2 deals: the verdicts above are theirs\nTerminated.\n")
 
 
