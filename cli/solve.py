@@ -41,7 +41,8 @@ class _SolverHelp(click.Option):
 @click.command("solve")
 @click.option("--game", "game_id", required=True, metavar="GAME", help="A pairing game id (see `cardgames list`).")
 @click.option("--seed", default=None, metavar="S", help="One deal (with --rng pysolfc, a PySolFC game number).")
-@click.option("--seeds", default=None, metavar="A-B", help="A range of deals, e.g. 1-1000.")
+@click.option("--seeds", default=None, metavar="A-B", help="A range of deals, both ends included (e.g. 1-1000; "
+                                                            "ms1-ms1000 with --rng pysolfc; a lone seed is one deal).")
 @game_options
 @click.option("--budget", type=click.IntRange(1), default=None, cls=_SolverHelp,
               help="Search nodes allowed per deal before the CP-SAT stage (default: {DEFAULT_BUDGET:,}; "
@@ -59,7 +60,8 @@ class _SolverHelp(click.Option):
                    "those two, it bounds a deal's time.")
 @click.option("--log", "log_path", type=click.Path(), default=None,
               help="With --seed: write the winning line as a game log that `replay` accepts ('-': stdout, "
-                   "the verdict then going to stderr).")
+                   "the verdict then going to stderr). A deal with no winning line writes no file: its verdict, "
+                   "then exit 1.")
 @format_option("text", "json", "jsonl", "csv")
 @click.pass_context
 def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | None, players: int | None,
@@ -126,7 +128,7 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
         canonical = game.check_seed(s, rng)
         state = game.new_state(canonical, rng)
         solution = solver.solve(state)
-        rows.append({"game": game.id, "variants": list(game.spec.variants), "seed": canonical,
+        rows.append({"game": game.id, "variants": list(game.spec.variants), "seed": canonical, "rng": rng,
                      "winnable": solution.winnable, "nodes": solution.nodes, "seconds": round(solution.seconds, 6)})
         if fmt == "jsonl" and log_path != "-":
             emit_json(rows[-1], pretty=False)
@@ -153,12 +155,14 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
 
 
 def _emit(rows: list[dict], fmt: str, many: bool) -> None:
-    """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes)."""
+    """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes), and for
+    several the count of each kind, on stderr in every format (a researcher's finding: json and jsonl had
+    none)."""
     if fmt == "json":
         emit_json(rows if many else rows[0])
     elif fmt in ("text", "csv"):  # csv for a spreadsheet (an undecided deal's winnable an empty cell, as json's null)
         emit_rows(rows, "table" if fmt == "text" else "csv")
-        if len(rows) > 1:
-            won = sum(r["winnable"] is True for r in rows)
-            unknown = sum(r["winnable"] is None for r in rows)
-            message(f"{won}/{len(rows)} winnable, {unknown} undecided")
+    if len(rows) > 1:
+        won = sum(r["winnable"] is True for r in rows)
+        unknown = sum(r["winnable"] is None for r in rows)
+        message(f"{won}/{len(rows)} winnable, {unknown} undecided")

@@ -178,17 +178,22 @@ def test_solve_cli(run_cli, tmp_path):
     out = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "jsonl")
     rows = [orjson.loads(line) for line in out.stdout.splitlines()]
     assert [r["seed"] for r in rows] == [1, 2, 3, 4]
-    assert set(rows[0]) == {"game", "variants", "seed", "winnable", "nodes", "seconds"}
-    assert (rows[0]["game"], rows[0]["variants"]) == ("eiffel-tower", [])
+    assert set(rows[0]) == {"game", "variants", "seed", "rng", "winnable", "nodes", "seconds"}
+    assert (rows[0]["game"], rows[0]["variants"], rows[0]["rng"]) == ("eiffel-tower", [], "native")
+    assert out.stderr == "2/4 winnable, 0 undecided\n"  # in every format (a researcher's finding: not in jsonl)
     table = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", "csv")
-    assert table.stdout.splitlines()[0] == "game,variants,seed,winnable,nodes,seconds"  # for a spreadsheet
-    assert [line.split(",")[:5] for line in table.stdout.splitlines()[1:]] == [
-        ["eiffel-tower", "", str(r["seed"]), orjson.dumps(r["winnable"]).decode(), str(r["nodes"])] for r in rows]
+    assert table.stdout.splitlines()[0] == "game,variants,seed,rng,winnable,nodes,seconds"  # for a spreadsheet
+    assert [line.split(",")[:6] for line in table.stdout.splitlines()[1:]] == [
+        ["eiffel-tower", "", str(r["seed"]), "native", orjson.dumps(r["winnable"]).decode(), str(r["nodes"])]
+        for r in rows]
+    pysolfc = orjson.loads(run_cli("solve", "--game", "eiffel-tower", "--rng", "pysolfc", "--seed", "1",
+                                   "--format", "json").stdout)
+    assert (pysolfc["seed"], pysolfc["rng"]) == ("1", "pysolfc")  # PySolFC's game 1, not the native seed 1
     assert run_cli("solve", "--game", "eiffel-tower", "--seed", "3").stdout.split()[-3] == "true"  # as json says
     assert table.stderr == "2/4 winnable, 0 undecided\n"
     cut = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-1", "--format", "csv", "--budget", "50",
                   "--sat-effort", "0", "--refute-effort", "0").stdout.splitlines()[1]
-    assert cut.split(",")[3] == ""  # undecided: an empty cell, as json's null
+    assert cut.split(",")[4] == ""  # undecided: an empty cell, as json's null
     for spelling in (["--game", "strict-eiffel-tower"], ["--game", "eiffel-tower", "--variant", "strict"]):
         row = orjson.loads(run_cli("solve", *spelling, "--seeds", "1-1", "--format", "jsonl").stdout)
         assert (row["game"], row["variants"]) == ("eiffel-tower", ["strict"])  # as logs and batch files say
@@ -269,7 +274,7 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     shown = (orjson.loads(result.stdout) if fmt == "json" else
              [orjson.loads(line) for line in result.stdout.splitlines()] if fmt == "jsonl" else None)
     if shown is None:
-        assert re.findall(r"^eiffel-tower +(\d+) +false", result.stdout, re.M) == ["1", "2"]  # the table's rows
+        assert re.findall(r"^eiffel-tower +(\d+) +native +false", result.stdout, re.M) == ["1", "2"]  # the table's rows
     else:
         assert [(row["seed"], row["winnable"]) for row in shown] == [(1, False), (2, False)]
     assert ("interrupted after 2 deals" in result.stderr) is (fmt != "jsonl")
@@ -298,7 +303,7 @@ def test_sigterm_keeps_the_verdicts_found_as_ctrl_c_does(run_cli, monkeypatch):
     finally:
         signal.signal(signal.SIGTERM, previous)
     assert result.exit_code == 143
-    assert re.findall(r"^eiffel-tower +(\d+) +false", result.stdout, re.M) == ["1", "2"]
+    assert re.findall(r"^eiffel-tower +(\d+) +native +false", result.stdout, re.M) == ["1", "2"]
     assert result.stderr.endswith("\nterminated after 2 deals: the verdicts above are theirs\nTerminated.\n")
 
 

@@ -60,7 +60,7 @@ def parse_range(text: str) -> SeedRange:
     """``"A-B"`` (inclusive) or a single seed ``"A"``; raise CardgamesError saying what is wrong."""
     match = _RANGE.fullmatch(text or "")
     if not match:
-        raise CardgamesError(f"--seeds {clip(text)}: expected a range A-B of integers, e.g. 0-999999")
+        raise CardgamesError(f"--seeds {clip(text)}: expected a range A-B of integers, e.g. 0-999999, or one seed")
     prefix1, first, prefix2, last = match.groups()
     if last is None:
         prefix2, last = prefix1, first
