@@ -11,7 +11,7 @@ import click
 from cardgames.engine.batch.compare import ALPHA
 
 from .interrupts import Terminated
-from .options import agent_option, format_option, game_options, load_game
+from .options import agent_option, format_option, game_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
 
@@ -23,7 +23,7 @@ def _default_workers() -> int:
 
 
 @click.command("batch")
-@click.option("--game", "game_id", required=True, metavar="GAME", help="Game id (see `cardgames list`).")
+@game_option()
 @click.option("--seeds", required=True, metavar="A-B",
               help="Seeds to play, both ends included (e.g. 0-999999; ms1-ms1000 with --rng pysolfc).")
 @game_options

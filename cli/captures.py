@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import comma_list, format_option, load_game
+from .options import comma_list, format_option, load_game, variant_option
 from .output import emit_json
 
 
@@ -12,7 +12,7 @@ from .output import emit_json
 @click.option("--card", required=True, metavar="CARD", help="The card played, e.g. 5S (tens are T: TS).")
 @click.option("--table", default="", metavar="CARDS",
               help="The community pile, comma-separated, e.g. 3C,2D,KS,5H; a name may repeat (several decks).")
-@click.option("--variant", "variants", multiple=True, metavar="V", help="Turup variant to apply (repeatable).")
+@variant_option("Turup variant to apply (repeatable).")
 @format_option("json", "text")
 @click.pass_context
 def captures_cmd(ctx: click.Context, card: str, table: str, variants: tuple[str, ...], fmt: str) -> None:

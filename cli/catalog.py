@@ -7,7 +7,7 @@ import click
 from cardgames.engine import MAX_PLAYERS
 from cardgames.engine.errors import ConfigError
 
-from .options import catalog, format_option, load_game
+from .options import catalog, format_option, game_argument, load_game, variant_option
 from .output import emit_json, emit_rows, emit_yaml, message
 
 
@@ -73,8 +73,8 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
 
 
 @click.command("show")
-@click.argument("game_id", metavar="GAME")
-@click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
+@game_argument
+@variant_option()
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
               help="Player count (default: the game's).")
 @format_option("yaml", "json")

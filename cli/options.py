@@ -27,6 +27,37 @@ def comma_list(text: str, option: str, item: str = "item") -> list[str]:
     return names
 
 
+def catalog(ctx: click.Context) -> "Catalog":
+    """The catalog for this invocation (extra --configs folders first, then the bundled ones). The
+    folders are the group's ``obj`` once it has run; while the shell completes a word it has not, and
+    they are its parsed parameter."""
+    from pathlib import Path
+
+    from cardgames.engine.config import Catalog, bundled_root
+
+    root = ctx.find_root()
+    obj = root.obj if isinstance(root.obj, dict) else {}
+    if "catalog" not in obj:
+        folders = obj.get("config_dirs", root.params.get("config_dirs") or ())
+        obj["catalog"] = Catalog([*(Path(d) for d in folders), bundled_root()])
+        root.obj = obj
+    return obj["catalog"]
+
+
+def complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The game ids and aliases starting with ``incomplete``, for shell completion (README, "Usage"): the
+    files' names, so a config that cannot be read is still offered (the command then says what is wrong),
+    and no error is printed into the shell's line; an alias of two meanings names nothing, so is not."""
+    cat = catalog(ctx)
+    names = [*cat.ids("games"), *(alias for alias, meanings in cat.aliases.items() if len(meanings) == 1)]
+    return sorted(name for name in names if name.startswith(incomplete))
+
+
+def complete_variants(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
+    """The variant ids starting with ``incomplete``, for shell completion (as :func:`complete_games`)."""
+    return [vid for vid in catalog(ctx).ids("variants") if vid.startswith(incomplete)]
+
+
 # The human-readable form is ``text`` for some commands and ``table`` for others: each takes both names.
 _SAME_FORMAT = {"text": "table", "table": "text"}
 
@@ -43,16 +74,31 @@ def format_option(*choices: str) -> Callable[[F], F]:
                         callback=canonical, show_default=True, help="Output format.")
 
 
+def variant_option(help: str = "Variant to apply (repeatable).") -> Callable[[F], F]:
+    """``--variant``, repeatable, its ids completed by the shell."""
+    return click.option("--variant", "variants", multiple=True, metavar="V", shell_complete=complete_variants,
+                        help=help)
+
+
 def game_options(f: F) -> F:
     """``--players``, ``--variant`` (repeatable) and ``--rng``."""
     f = click.option("--rng", type=click.Choice(RNG_MODES), default="native", show_default=True,
                      help="Deal generator: the project's own, or PySolFC's game numbers "
                           "(French-deck pairing games).")(f)
-    f = click.option("--variant", "variants", multiple=True, metavar="V",
-                     help="Variant to apply (repeatable).")(f)
+    f = variant_option()(f)
     f = click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
                      help="Player count (default: the game's; `cardgames list` shows each game's range).")(f)
     return f
+
+
+def game_option(help: str = "Game id (see `cardgames list`).", **kwargs: Any) -> Callable[[F], F]:
+    """``--game``, required unless a default is given, its ids completed by the shell."""
+    kwargs.setdefault("required", "default" not in kwargs)
+    return click.option("--game", "game_id", metavar="GAME", shell_complete=complete_games, help=help, **kwargs)
+
+
+#: The game as a command's argument (``deal GAME``), its ids completed by the shell.
+game_argument = click.argument("game_id", metavar="GAME", shell_complete=complete_games)
 
 
 def agent_option(f: F) -> F:
@@ -65,20 +111,6 @@ def agent_option(f: F) -> F:
 def seed_option(f: F) -> F:
     return click.option("--seed", required=True, metavar="S",
                         help=f"Seed: an integer {SEEDS} (with --rng pysolfc, a PySolFC game number such as ms1).")(f)
-
-
-def catalog(ctx: click.Context) -> "Catalog":
-    """The catalog for this invocation (extra --configs folders first, then the bundled ones)."""
-    from pathlib import Path
-
-    from cardgames.engine.config import Catalog, bundled_root
-
-    root = ctx.find_root()
-    obj = root.obj if isinstance(root.obj, dict) else {}
-    if "catalog" not in obj:
-        obj["catalog"] = Catalog([*(Path(d) for d in obj.get("config_dirs", ())), bundled_root()])
-        root.obj = obj
-    return obj["catalog"]
 
 
 def load_game(ctx: click.Context, name: str, variants: tuple[str, ...] = (), players: int | None = None) -> "Game":

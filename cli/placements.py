@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import comma_list, format_option, load_game
+from .options import comma_list, format_option, game_option, load_game, variant_option
 from .output import emit_json
 
 
@@ -27,10 +27,8 @@ def parse_played(text: str) -> list[tuple[str, str]]:
               help='The tower: its suit (Books), ability (Intelligence) or foundation card (The Foreign Trader).')
 @click.option("--played", default="", metavar="POS=CARD,...",
               help='Cards already on the tower by position, e.g. "NG=The Rakshasa,LG=The Joke".')
-@click.option("--game", "game_id", default="towers", show_default=True, metavar="GAME",
-              help="The game whose geometry options (adjacency, seating) apply.")
-@click.option("--variant", "variants", multiple=True, metavar="V",
-              help="Variant to apply (repeatable): a house rule's seating or adjacency.")
+@game_option("The game whose geometry options (adjacency, seating) apply.", default="towers", show_default=True)
+@variant_option("Variant to apply (repeatable): a house rule's seating or adjacency.")
 @click.option("--side", type=click.Choice(["near", "far"]), default="near", show_default=True,
               help="The side of the player placing the card: under seating: two_sided the far side sees every "
                    "offset negated (positions are still named in the near side's frame).")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from .options import agent_option, format_option, game_options, load_game, seed_option
+from .options import agent_option, format_option, game_argument, game_option, game_options, load_game, seed_option
 from .output import emit_json, emit_yaml, message
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 
 @click.command("deal")
-@click.argument("game_id", metavar="GAME")
+@game_argument
 @seed_option
 @game_options
 @format_option("text", "json", "yaml")
@@ -36,7 +36,7 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
 
 
 @click.command("simulate")
-@click.option("--game", "game_id", required=True, metavar="GAME", help="Game id (see `cardgames list`).")
+@game_option()
 @seed_option
 @game_options
 @agent_option

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from .options import comma_list, format_option, load_game
+from .options import comma_list, format_option, game_argument, load_game, variant_option
 from .output import emit_json
 
 if TYPE_CHECKING:  # the commands import the engine when they run, not when the CLI starts
@@ -14,11 +14,11 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not when the 
 
 
 @click.command("score")
-@click.argument("game_id", metavar="GAME")
+@game_argument
 @click.option("--cards", default=None, metavar="C,C,...", help="Comma-separated card names (Air-1,Magic-13,...).")
 @click.option("--input", "input_file", default=None, type=click.Path(allow_dash=True),
               help="JSON lines {\"cards\": [...]} to score, one result each (- for stdin).")
-@click.option("--variant", "variants", multiple=True, metavar="V", help="Variant to apply (repeatable).")
+@variant_option()
 @click.option("--budget", type=click.IntRange(1), default=None, metavar="NODES",
               help="Stop the search after about NODES nodes for each of the two scores and print the best "
                    "arrangement found, \"proven\": false (default: none, the proven optimum however long). "

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterable
 import click
 
 from .interrupts import Terminated
-from .options import format_option, game_options, load_game
+from .options import format_option, game_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
 if TYPE_CHECKING:  # the engine loads when a command runs, not for `--help`
@@ -39,7 +39,7 @@ class _SolverHelp(click.Option):
 
 
 @click.command("solve")
-@click.option("--game", "game_id", required=True, metavar="GAME", help="A pairing game id (see `cardgames list`).")
+@game_option("A pairing game id (see `cardgames list`).")
 @click.option("--seed", default=None, metavar="S", help="One deal (with --rng pysolfc, a PySolFC game number).")
 @click.option("--seeds", default=None, metavar="A-B", help="A range of deals, both ends included (e.g. 1-1000; "
                                                             "ms1-ms1000 with --rng pysolfc; a lone seed is one deal).")

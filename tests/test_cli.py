@@ -9,6 +9,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 
 import orjson
 import pytest
@@ -949,3 +950,28 @@ def test_list_of_games_names_a_variant_it_cannot_read(run_cli, tmp_path):
     assert result.exit_code == 0 and "eiffel-tower" in result.stdout and "must-turup" not in result.stdout
     path = tmp_path / "variants" / "must-capture.yaml"
     assert result.stderr == f"note: not listed, as it cannot be read: {path}:1: file is empty\n"
+
+
+@pytest.mark.parametrize("words,expected", [
+    ("cardgames simulate --game strict-e", ["strict-eiffel-tower", "strict-equinox"]),  # an alias too
+    ("cardgames deal wiz", ["wizards-tower"]),  # the argument, as --game
+    ("cardgames simulate --game torqu --variant d", ["death", "dragons"]),
+    ("cardgames --configs {my} deal my", ["my-tower"]),  # a designer's folder is read as the command would
+])
+def test_the_shell_completes_game_and_variant_ids(run_cli, tmp_path, words, expected):
+    """Bash's completion (``eval "$(_CARDGAMES_COMPLETE=bash_source cardgames)"``, README) offers the ids a
+    command would take; files that cannot be read are offered by name, with no error in the shell's line."""
+    (tmp_path / "games").mkdir()
+    eiffel = (Path(__file__).resolve().parents[1] / "configs" / "games" / "eiffel-tower.yaml").read_text()
+    (tmp_path / "games" / "my-tower.yaml").write_text(eiffel.replace("id: eiffel-tower", "id: my-tower"))
+    words = words.format(my=tmp_path)
+    env = {"_CARDGAMES_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+    result = run_cli(env=env)
+    assert result.exit_code == 0 and result.stdout.splitlines() == [f"plain,{name}" for name in expected]
+    for kind in ("games", "variants"):
+        (tmp_path / kind).mkdir(exist_ok=True)
+        (tmp_path / kind / "bad.yaml").write_text("id: [\n")
+    for line, cword in ((f"cardgames --configs {tmp_path} deal b", "4"),
+                        (f"cardgames --configs {tmp_path} deal torqu --variant b", "6")):
+        broken = run_cli(env={**env, "COMP_WORDS": line, "COMP_CWORD": cword})
+        assert (broken.exit_code, broken.stdout, broken.stderr) == (0, "plain,bad\n", "")
