@@ -325,11 +325,16 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
     deck = _designers_deck(catalog, doc)
     for origin, keypath, text, variants, at in alike.values():
-        also = f"; likewise at {spans(at[1:])} players" if len(at) > 1 else ""
-        game = f"{gid}, " if origin.path != doc.path else ""  # a variant's line: the variant may reach many games
-        taken = f"; its deck is {deck}" if deck is not None and origin.path == doc.path else ""
-        where = f" ({game}{counted(at[0], 'player')}{', ' + '+'.join(variants) if variants else ''}{also}{taken})"
-        report.errors.append(origin.error(keypath, text + where))
+        setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
+        if not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")
+            setup.append(counted(at[0], "player"))
+        notes = [", ".join([*setup, *(["+".join(variants)] if variants else [])])]
+        if len(at) > 1:
+            notes.append(f"likewise at {spans(at[1:])} players")
+        if deck is not None and origin.path == doc.path:
+            notes.append(f"its deck is {deck}")
+        where = "; ".join(note for note in notes if note)
+        report.errors.append(origin.error(keypath, f"{text} ({where})" if where else text))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
                                                      f"this game: {refusals[0]}"))

@@ -959,7 +959,8 @@ def test_a_row_may_hold_a_zero(tmp_path, run_cli):
 
 def test_a_missing_row_is_said_at_its_tables_line(tmp_path, run_cli):
     """A designer's nine-player Torqu with a deal row for 9 but no tableau row: said at the tableau table, not
-    at the options' or the deal table's line (a designer's finding)."""
+    at the options' or the deal table's line (a designer's finding), and the count once (a contributor's: the
+    message named it, and validate's note of the count checked again, "for 9 players (9 players)")."""
     torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
     row = "    8: {hand: 4, center: 16, primary: 7, secondary: 7}"
     assert row in torqu
@@ -970,7 +971,7 @@ def test_a_missing_row_is_said_at_its_tables_line(tmp_path, run_cli):
     line = nine.splitlines().index("  tableau:") + 2  # the table's first row, as a block value's line is
     report = run_cli("validate", str(root))
     assert report.stdout.splitlines() == [f"{root / 'games' / 'torqu-nine.yaml'}:{line}: options.tableau has no row "
-                                          "for 9 players (9 players)"]
+                                          "for 9 players"]
 
 
 def test_a_merged_row_the_game_lacks_names_the_game(tmp_path, run_cli):
