@@ -530,9 +530,19 @@ def _overlaid(options: Mapping[str, Any], doc: Document, fields: dict[str, Field
         if not isinstance(value, dict) or check_value(options.get(key), fields[key], doc, ("options", key)):
             continue
         for error in check_value(result[key], fields[key], doc, ("options", key)):
-            how = f"merged into {gid}'s {key}" if value else f"{gid}'s {key} emptied"
-            raise ConfigError(f"{error.message} ({how})", error.path, error.line)
+            raise MergedTableError(error, gid, key, emptied=not value)
     return result
+
+
+class MergedTableError(ConfigError):
+    """A variant's table that fails once merged into (or, given as ``{}``, emptying) a game's table, said
+    at the variant's line and naming the first game met. ``fault`` is the same for every game the variant
+    reaches, so that ``validate`` says it once for a whole family."""
+
+    def __init__(self, error: ConfigError, gid: str, key: str, emptied: bool):
+        how = f"{gid}'s {key} emptied" if emptied else f"merged into {gid}'s {key}"
+        super().__init__(f"{error.message} ({how})", error.path, error.line)
+        self.fault = (error.located(), key, emptied)
 
 
 def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> list[ConfigError]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .config import KINDS, UNREAD, Catalog, bundled_root, folder_files
+from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError, UnknownNameError
 from .schema import check_mapping
 from .wording import counted, spans
@@ -214,10 +214,10 @@ def _designers_deck(catalog: Catalog, game: Document) -> Path | None:
     return path
 
 
-def _unmerged(text: str) -> str:
-    """An error's text without the game a merged table names (``Catalog.resolve``): one bad value in
-    a variant reaching a whole family is one line, not one a game."""
-    return re.sub(r" \(merged into \S+'s (\S+)\)$", r" (merged into \1)", text)
+def _fault(error: ConfigError) -> object:
+    """What makes two errors one: a merged table's fault whatever game it names (one bad value in a
+    variant reaching a whole family is one line, not one a game), else the text."""
+    return error.fault if isinstance(error, MergedTableError) else str(error)
 
 
 def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document, catalog: Catalog,
@@ -292,7 +292,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 spec = catalog.resolve(gid, variants, players)
             except ConfigError as exc:  # once, however many games and player counts meet it (a variant file's),
                 # the game a merged table names being the first that met it
-                if all(_unmerged(str(exc)) != _unmerged(str(e)) for e in report.errors):
+                if all(_fault(exc) != _fault(e) for e in report.errors):
                     report.errors.append(exc)
                 if not variants:  # the game's own error: with a variant it is met again, perhaps reworded
                     break  # (fewer keys missing); the variants' files are checked on their own

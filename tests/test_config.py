@@ -1063,6 +1063,16 @@ def test_one_bad_value_in_a_variant_of_a_family_is_one_line(tmp_path, run_cli):
     report = run_cli("validate", str(tmp_path))
     assert report.stdout.splitlines() == [f"{path}:5: 'options.family_match': values must be integers "
                                           "(merged into castle's family_match)"]
+    # a table emptied ({}) likewise: it was one line a game (a reviewer's finding)
+    (tmp_path / "variants" / "nopoints.yaml").write_text(
+        "id: nopoints\nname: No points\napplies_to: [torqu]\noptions: {points: {}}\n")
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "torqu-copy.yaml").write_text(
+        (BUNDLED / "games" / "torqu.yaml").read_text().replace("id: torqu", "id: torqu-copy"))
+    emptied = [line for line in run_cli("validate", str(tmp_path)).stdout.splitlines() if "emptied" in line]
+    assert emptied == [f"{tmp_path / 'variants' / 'nopoints.yaml'}:4: missing keys 'perfect_four', 'fifteen_flush', "
+                       "'fifteen', 'straight_flush', 'straight', 'four_of_a_kind', 'flush' in 'options.points' "
+                       "(torqu-copy's points emptied)"]
 
 
 def test_a_broken_variant_file_leaves_the_others_listed_and_names_said(tmp_path, run_cli):
