@@ -1,5 +1,5 @@
 """Regenerate docs/rules/pairing-stats.md: every pairing game's deck, size, caps, solver
-winnable rate and greedy win rate, with Wilson 95 % intervals (engine/batch/stats.py ``wilson``).
+winnable rate and greedy win rate, with Wilson 95 % intervals (engine/batch/compare.py ``wilson``).
 
     python scripts/pairing_report.py --workers 2                  # seeds 1-1000, all 34 games (slow)
     python scripts/pairing_report.py --seeds 1-100 --out /tmp/stats.md
@@ -29,8 +29,8 @@ from pathlib import Path
 from statistics import median
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.batch.compare import wilson
 from cardgames.engine.batch.seeds import parse_range
-from cardgames.engine.batch.stats import wilson
 from cardgames.engine.config import Catalog
 from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
@@ -246,7 +246,7 @@ def main() -> None:
              "(node budget and CP-SAT effort exhausted) are excluded from its denominator and counted in their own "
              "column. "
              "*Greedy* is the `greedy` agent's win rate. Brackets: Wilson 95 % intervals "
-             "(`engine/batch/stats.py`, `wilson`). *Solve time*: the solver's wall-clock time per deal, median "
+             "(`engine/batch/compare.py`, `wilson`). *Solve time*: the solver's wall-clock time per deal, median "
              "and mean in ms and maximum in s, on the shared 2-core machine (not reproducible figures)."
              + (" Rows with other seeds or another budget were cut down with `--limit` to fit the time the run "
                 "had: see docs/rules/pairing.md, \"Measured\"." if limits else ""), "",

@@ -27,8 +27,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Sequence
 
 from cardgames.engine.agents import make_agents
+from cardgames.engine.batch.compare import wilson
 from cardgames.engine.batch.seeds import parse_range
-from cardgames.engine.batch.stats import wilson
 from cardgames.engine.core import play
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.games.torqu.scoring import Scorer

@@ -25,6 +25,7 @@ from cardgames.engine.batch.compare import (
     student_t_two_sided,
     two_proportion,
     welch,
+    wilson,
 )
 from cardgames.engine.batch.executors import (
     DaskExecutor,
@@ -46,7 +47,7 @@ from cardgames.engine.batch.results import (
 )
 from cardgames.engine.batch.runner import run_batch
 from cardgames.engine.batch.seeds import Pace, SeedRange, SeedSet, chunk_size, chunks, parse_range
-from cardgames.engine.batch.stats import Summary, _exact_sum, describe, percentiles, wilson
+from cardgames.engine.batch.stats import Summary, _exact_sum, describe, percentiles
 from cardgames.engine.batch.worker import Job, play_chunk, setup
 from cardgames.engine.errors import CardgamesError, OptionConflictError
 from cardgames.engine.registry import load_game

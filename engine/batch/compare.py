@@ -1,5 +1,6 @@
 """Is a difference between two result files real, and how large is it? Two-proportion z test and
-Welch's t test, each with a (1 - ALPHA) interval of the difference (other minus first).
+Welch's t test, each with a (1 - ALPHA) interval of the difference (other minus first), and the
+Wilson interval of one proportion that the first is built from and every rate is shown with.
 
 Both are two-sided and use only the summaries' statistics (counts, means, standard
 deviations), so they work on files of any size. They treat the files as independent samples:
@@ -19,6 +20,8 @@ from typing import Any, NamedTuple
 ALPHA = 0.05
 #: Degrees of freedom from which a t interval is the normal one (:func:`student_t_critical`).
 NORMAL_DF = 10_000_000
+#: The two-sided normal quantile of the intervals' level (1 - ALPHA, 95 %): 1.9599639845400536.
+Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 
 
 class Test(NamedTuple):
@@ -35,8 +38,6 @@ def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
     hybrid score interval (his method 10, from each side's Wilson interval): like those it stays
     inside [-1, 1] and holds for rates near 0 or 1, where the normal interval does not. It comes from
     another statistic than the pooled z, so within a hair of p = ALPHA the two may disagree on 0."""
-    from .stats import wilson  # here: stats imports this module
-
     if n1 <= 0 or n2 <= 0:
         return Test("z", None, None)
     p1, p2 = k1 / n1, k2 / n2
@@ -51,6 +52,27 @@ def two_proportion(k1: int, n1: int, k2: int, n2: int) -> Test:
         return Test("z", None, 1.0, interval)
     z = difference / se
     return Test("z", z, math.erfc(abs(z) / math.sqrt(2)), interval)
+
+
+def wilson(successes: int, n: int) -> tuple[float, float]:
+    """Wilson 95 % score interval for a binomial proportion; (0, 1) when ``n`` is 0.
+
+    Chosen over the normal (Wald) interval because it stays inside [0, 1] and is honest for
+    rates near 0 or 1 and for small samples (e.g. a Strict variant that is almost never won).
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes {successes} not in 0..{n}")
+    p, z = successes / n, Z95
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # At 0 or n successes the exact bound is 0 or 1; rounding would leave a 1e-17 residue.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return low, high
 
 
 def welch(mean1: float, sd1: float, n1: int, mean2: float, sd2: float, n2: int) -> Test:
@@ -92,7 +114,7 @@ def student_t_critical(df: float) -> float:
     if df <= 0:
         raise ValueError("degrees of freedom must be positive")
     if df >= NORMAL_DF:
-        return NormalDist().inv_cdf(1 - ALPHA / 2)
+        return Z95
     low, high = 0.0, 2.0
     while student_t_two_sided(high, df) > ALPHA:
         low, high = high, 2 * high

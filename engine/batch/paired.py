@@ -19,9 +19,9 @@ from fractions import Fraction
 from typing import Any, Iterable, Iterator
 
 from ..errors import CardgamesError
-from .compare import Test, betainc, student_t_critical, student_t_two_sided
+from .compare import Z95, Test, betainc, student_t_critical, student_t_two_sided
 from .results import Reader
-from .stats import Z95, Summary, refuse_hidden
+from .stats import Summary, refuse_hidden
 
 
 def mcnemar(only_first: int, only_other: int, seeds: int) -> Test:

@@ -31,41 +31,17 @@ import math
 import re
 from decimal import Decimal
 from fractions import Fraction
-from statistics import NormalDist
 from typing import Any, Iterable, Mapping
 
 from ..wording import clip, counted, written
-from .compare import ALPHA, student_t_critical
+from .compare import student_t_critical, wilson
 
-#: Two-sided normal quantile of the intervals' level (1 - ALPHA, 95 %): 1.9599639845400536.
-Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 PERCENTILES = (5, 25, 50, 75, 95)
 
 Number = int | float | Decimal
 #: A string read as an exact amount (money, "-0.20"): plain decimal notation, not "1e99999999",
 #: whose exact arithmetic would never end; anything else is a category.
 _AMOUNT = re.compile(r"[-+]?[0-9]{1,30}(\.[0-9]{1,30})?")
-
-
-def wilson(successes: int, n: int) -> tuple[float, float]:
-    """Wilson 95 % score interval for a binomial proportion; (0, 1) when ``n`` is 0.
-
-    Chosen over the normal (Wald) interval because it stays inside [0, 1] and is honest for
-    rates near 0 or 1 and for small samples (e.g. a Strict variant that is almost never won).
-    """
-    if n <= 0:
-        return 0.0, 1.0
-    if not 0 <= successes <= n:
-        raise ValueError(f"successes {successes} not in 0..{n}")
-    p, z = successes / n, Z95
-    z2 = z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    # At 0 or n successes the exact bound is 0 or 1; rounding would leave a 1e-17 residue.
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == n else min(1.0, centre + half)
-    return low, high
 
 
 def percentiles(hist: Mapping[Any, int], qs: Iterable[float]) -> list[Any]:
