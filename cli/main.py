@@ -111,10 +111,6 @@ class LazyGroup(click.Group):
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None
 
 
-#: The environment's list of config folders, read when no --configs is given (separated as PATH is).
-CONFIGS_ENV = "CARDGAMES_CONFIGS"
-
-
 def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[str, ...]) -> tuple[str, ...]:
     """The extra config folders: ``--configs``, else :data:`CONFIGS_ENV`'s (empty entries skipped, as the
     library's catalog skips them). Each must hold configs where the catalog looks
@@ -122,9 +118,11 @@ def _config_folders(ctx: click.Context, param: click.Parameter, folders: tuple[s
     ``--configs`` for the variable's folder sent the user to an option never typed)."""
     import os
 
+    from cardgames.engine import CONFIGS_ENV, env_config_folders
+
     given = "--configs"
     if not folders:
-        folders = tuple(folder for folder in os.environ.get(CONFIGS_ENV, "").split(os.pathsep) if folder)
+        folders = tuple(env_config_folders())
         given = CONFIGS_ENV
         missing = next((folder for folder in folders if not os.path.isdir(folder)), None)
         if missing is not None:

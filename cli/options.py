@@ -31,15 +31,12 @@ def catalog(ctx: click.Context) -> "Catalog":
     """The catalog for this invocation (extra --configs folders first, then the bundled ones). The
     folders are the group's ``obj`` once it has run; while the shell completes a word it has not, and
     they are its parsed parameter."""
-    from pathlib import Path
-
-    from cardgames.engine.config import Catalog, bundled_root
+    from cardgames.engine.config import Catalog
 
     root = ctx.find_root()
     obj = root.obj if isinstance(root.obj, dict) else {}
     if "catalog" not in obj:
-        folders = obj.get("config_dirs", root.params.get("config_dirs") or ())
-        obj["catalog"] = Catalog([*(Path(d) for d in folders), bundled_root()])
+        obj["catalog"] = Catalog.with_folders(obj.get("config_dirs", root.params.get("config_dirs") or ()))
         root.obj = obj
     return obj["catalog"]
 

@@ -15,14 +15,13 @@ editing prose never breaks a log (card and suit names do: logs name cards).
 from __future__ import annotations
 
 import hashlib
-import os
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Iterable, Mapping
 
-from . import MAX_PLAYERS
+from . import MAX_PLAYERS, env_config_folders
 from .errors import ConfigError, OptionConflictError, UnknownNameError
 from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case, one_token
 from .wording import counted, did_you_mean
@@ -193,12 +192,16 @@ class Catalog:
 
     def __init__(self, roots: Iterable[Path] | None = None, files: Iterable[tuple[str, str, Path]] = ()):
         if roots is None:  # the scripts' and the library's catalog: the CLI passes its --configs roots
-            roots = [*extra_roots(p for p in os.environ.get("CARDGAMES_CONFIGS", "").split(os.pathsep) if p),
-                     bundled_root()]
+            roots = [*extra_roots(env_config_folders()), bundled_root()]
         self.roots = [Path(r) for r in roots]
         self.files = [(kind, ident, Path(path)) for kind, ident, path in files]
         self._docs: dict[tuple[str, str], Document] = {}
         self._unread_variants: list[ConfigError] = []  # the variant files ``alias_entries`` could not read
+
+    @classmethod
+    def with_folders(cls, folders: Iterable[str | Path], files: Iterable[tuple[str, str, Path]] = ()) -> "Catalog":
+        """The catalog of extra config ``folders`` (``--configs``), searched before the bundled configs."""
+        return cls([*map(Path, folders), bundled_root()], files)
 
     # -- finding files -------------------------------------------------------------------
     def paths(self, kind: str) -> dict[str, Path]:

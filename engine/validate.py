@@ -58,7 +58,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
         else:
             report.errors.append(ConfigError("no such file or folder", str(path)))
     if not paths:
-        targets = [(k, p) for k in KINDS for p in Catalog([*roots, bundled_root()]).paths(k).values()]
+        targets = [(k, p) for k in KINDS for p in Catalog.with_folders(roots).paths(k).values()]
     # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
     # the config of its id here, over any other (otherwise the bundled namesake would be checked);
     # its file name is free, as no folder looks it up by that name.
@@ -78,7 +78,7 @@ def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = No
             ident = given if isinstance(given, str) else ident
             loose.append((kind, ident, path))
         documents.append((kind, ident, doc))
-    catalog = Catalog([*roots, bundled_root()], files=loose)
+    catalog = Catalog.with_folders(roots, files=loose)
     aliases = catalog.alias_entries  # a broken variant file's are unknown: it is reported at its lines below
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top

@@ -624,7 +624,7 @@ def test_an_unknown_game_says_how_to_read_a_folder_of_ones_own(run_cli, tmp_path
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "grove.yaml").write_text(_bundled_game_text("eiffel-tower").replace(
         "id: eiffel-tower", "id: grove"))
-    from cardgames.cli.main import CONFIGS_ENV
+    from cardgames.engine import CONFIGS_ENV
 
     assert "of your own" not in run_cli("deal", "fork", "--seed", "1", env={CONFIGS_ENV: str(tmp_path)}).stderr
 

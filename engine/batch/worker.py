@@ -49,14 +49,12 @@ def setup(job: Job) -> tuple[Any, list[Any]]:
     remote Dask worker with another install) fails loudly instead of mixing in other rules.
     """
     if job not in _CACHE:
-        from pathlib import Path
-
         from ..agents import make_agents
-        from ..config import Catalog, bundled_root
+        from ..config import Catalog
         from ..errors import CardgamesError
         from ..registry import load_game
 
-        catalog = Catalog([*(Path(d) for d in job.config_dirs), bundled_root()])
+        catalog = Catalog.with_folders(job.config_dirs)
         game = load_game(job.game, job.variants, job.players, catalog)
         if game.spec.sha256 != job.config_sha256:
             raise CardgamesError(f"worker resolved {job.game} to config {game.spec.sha256[:12]}, "
