@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import click
 
 from cardgames.engine.batch.compare import ALPHA
 
-from .interrupts import Terminated
+from .interrupts import how_stopped
 from .options import agent_option, format_option, game_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
@@ -84,9 +83,9 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
         progress.close()
         hint = ("; continue with the same command and --resume" if out else  # without: lost (an analyst's 25,000)
                 " (not kept: with --out FILE a run keeps its games, and --resume finishes it)")
-        terminated = isinstance(exc, Terminated)
-        message(f"{'terminated' if terminated else 'interrupted'} after {counted(progress.done, 'game')}{hint}")
-        ctx.exit(128 + (signal.SIGTERM if terminated else signal.SIGINT))  # the shell's convention: 143, 130
+        stopped, code = how_stopped(exc)
+        message(f"{stopped} after {counted(progress.done, 'game')}{hint}")
+        ctx.exit(code)
     progress.close()
     if not quiet:
         if outcome.torn:

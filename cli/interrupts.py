@@ -19,6 +19,15 @@ class Terminated(KeyboardInterrupt):
     yet printed were lost."""
 
 
+def how_stopped(exc: KeyboardInterrupt) -> tuple[str, int]:
+    """The word a message gives ``exc`` ("interrupted" for Ctrl-C, "terminated" for SIGTERM) and the exit
+    code the shell gives its signal, 128 + the signal: 130 or 143 (Click's own is 1, which a CI script cannot
+    tell from a failed check)."""
+    if isinstance(exc, Terminated):
+        return "terminated", 128 + signal.SIGTERM
+    return "interrupted", 128 + signal.SIGINT
+
+
 @contextmanager
 def sigterm_stops() -> Iterator[None]:
     """Turn SIGTERM into :class:`Terminated` while a command runs (main thread only, as signals are)."""

@@ -87,7 +87,7 @@ class LazyGroup(click.Group):
         from cardgames.engine.errors import CardgamesError, OptionConflictError
         from cardgames.engine.wording import one_line
 
-        from .interrupts import Terminated, interrupts_in_finalizers, sigterm_stops
+        from .interrupts import Terminated, how_stopped, interrupts_in_finalizers, sigterm_stops
 
         try:
             with interrupts_in_finalizers(), sigterm_stops():
@@ -102,10 +102,9 @@ class LazyGroup(click.Group):
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
             _silence_stdout()
             ctx.exit(0)
-        except KeyboardInterrupt as exc:  # 128 + the signal, the shell's convention (Click's own says 1)
-            terminated = isinstance(exc, Terminated)
-            click.echo("Terminated." if terminated else "Aborted!", err=True)
-            ctx.exit(143 if terminated else 130)
+        except KeyboardInterrupt as exc:
+            click.echo("Terminated." if isinstance(exc, Terminated) else "Aborted!", err=True)
+            ctx.exit(how_stopped(exc)[1])
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
             raise click.ClickException(f"cannot write the output: {exc.strerror or exc}") from None

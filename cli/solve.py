@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Iterable
 
 import click
 
-from .interrupts import Terminated
+from .interrupts import how_stopped
 from .options import format_option, game_option, game_options, load_game
 from .output import emit_json, emit_rows, message
 
@@ -107,7 +107,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
         if seed is None and fmt != "jsonl" and rows:  # lost (jsonl has written them already)
             _emit(rows, fmt, True)
-            stopped = "terminated" if isinstance(exc, Terminated) else "interrupted"
+            stopped = how_stopped(exc)[0]
             message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
         raise
     if to_emit:
