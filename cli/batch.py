@@ -8,6 +8,7 @@ import sys
 import click
 
 from cardgames.engine.batch.compare import ALPHA
+from cardgames.engine.files import input_label
 
 from .interrupts import how_stopped
 from .options import agent_option, format_option, game_option, game_options, load_game
@@ -97,7 +98,7 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     if fmt == "json":
         emit_json(run.to_json())
     else:
-        _emit_tables([run], fmt)
+        _emit_tables([run], fmt, [])
     if plot_path is not None:
         from cardgames.engine.batch.plot import plot
 
@@ -161,7 +162,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     """Statistics of batch result files, compared (its help, which names the significance level, is
     ``_STATS_HELP``)."""
     from cardgames.engine.batch.paired import pair_files
-    from cardgames.engine.batch.report import Run, compared, comparisons, p_text
+    from cardgames.engine.batch.report import Run, against_first, compared, p_text
     from cardgames.engine.batch.results import check_comparable, read_summary
     from cardgames.engine.batch.seeds import SeedSet
 
@@ -190,7 +191,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
         elif why:
             message(why)
-    each = [comparisons([runs[0], run]) for run in runs[1:]]  # the tests against each later file
+    each = against_first(runs)  # the tests against each later file
     tests = [t for against in each for t in against]
     labels = tuple(map(_label, files))
     _check_gates(gates, each, labels, [run.summary.games for run in runs])  # before any output: a misspelt
@@ -199,7 +200,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
     else:
-        _emit_tables(runs, fmt)
+        _emit_tables(runs, fmt, each)
     if plot_path is not None:
         from cardgames.engine.batch.plot import plot
 
@@ -252,8 +253,6 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
 
 def _label(path: str) -> str:
     """A result file as messages and tables name it, as its reader does (``-`` is <stdin>)."""
-    from cardgames.engine.files import input_label  # here, not at import: `--help` loads no engine module
-
     return input_label(path)
 
 
@@ -329,11 +328,12 @@ def _say_unlike_kinds(runs: list, tests: list[dict]) -> None:
                 message(f"{name} is a {kinds[0]} in {base.label} and a {kinds[1]} in {run.label}: not compared")
 
 
-def _emit_tables(runs: list, fmt: str) -> None:
+def _emit_tables(runs: list, fmt: str, each: list[list[dict]]) -> None:
+    """The runs' figures, and ``each`` later run's comparisons with the first, as a table or CSV."""
     from cardgames.engine.batch.report import csv_rows, text_report
 
     if fmt == "csv":
-        rows, columns = csv_rows(runs)
+        rows, columns = csv_rows(runs, each)
         emit_rows(rows, "csv", columns)
     else:
-        click.echo(text_report(runs))
+        click.echo(text_report(runs, each))

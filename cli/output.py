@@ -7,6 +7,8 @@ from typing import Any, Sequence
 
 import click
 
+from cardgames.engine.wording import one_line
+
 
 def emit_json(data: Any, pretty: bool = True) -> None:
     from cardgames.engine.log import dumps
@@ -78,6 +80,4 @@ def _cell(value: Any) -> Any:
 def message(text: str) -> None:
     """A message for the user (not data): stderr, in one line as errors are (a file name it names
     may hold a line break or a terminal escape)."""
-    from cardgames.engine.wording import one_line  # here, not at import: `--help` loads no engine module
-
     click.echo(one_line(text), err=True)

@@ -35,7 +35,16 @@ from cardgames.engine.batch.executors import (
     make_executor,
 )
 from cardgames.engine.batch.progress import Progress
-from cardgames.engine.batch.report import COLUMNS, Run, compared, comparisons, csv_rows, p_text, text_report
+from cardgames.engine.batch.report import (
+    COLUMNS,
+    Run,
+    against_first,
+    compared,
+    comparisons,
+    csv_rows,
+    p_text,
+    text_report,
+)
 from cardgames.engine.batch.results import (
     Reader,
     Writer,
@@ -925,6 +934,13 @@ def test_progress_goes_to_stderr_and_stays_silent_with_nothing_to_play(capsys):
 
 
 # -- comparisons ---------------------------------------------------------------------------
+
+
+def _text_report(runs):
+    """The report of ``runs`` as ``stats`` prints it: with each later run's comparisons with the first."""
+    return text_report(runs, against_first(runs))
+
+
 def test_significance_is_at_p_below_0_05_hand_computed():
     """1 win in 4 games against 4 in 4: pooled 5/8, se = sqrt(5/8 * 3/8 * (1/4 + 1/4)) = 0.3423266,
     z = 0.75 / se = 2.1908902, p = erfc(z / sqrt 2) = 0.0284597: a difference at the 5% level
@@ -986,20 +1002,21 @@ def test_report_table_hand_computed():
     nearest ranks ceil(q/100 * 4): 1 1 2 3 4, the values 0 0 2 4 10."""
     records = [{"won": w, "cards_left": c} for w, c in ((True, 0), (False, 2), (False, 4), (False, 10))]
     run = Run("a.jsonl", REPORT_HEADER, summary_of(records))
-    lines = text_report([run]).splitlines()
+    lines = text_report([run], []).splitlines()
     assert lines[0] == "eiffel-tower (no variants), 1 player, agents greedy, rng native: 4 games" and lines[1] == ""
     assert lines[2].split() == COLUMNS
     assert lines[4].split() == ["won", "4", "0.2500", "0.0456", "0.6994"]
     assert lines[5].split() == ["cards_left", "4", "4.0000", "-2.8749", "10.8749", "4.3205",
                                 "0", "0", "0", "2", "4", "10", "10"]
-    rows, columns = csv_rows([run])
+    rows, columns = csv_rows([run], [])
     # each row names its experiment, so that rows of many runs joined into one sheet keep it (an analyst's finding)
     experiment = {"file": "a.jsonl", "game": "eiffel-tower", "variants": "", "players": 1, "agents": "greedy",
                   "config": "ab" * 6}
     assert columns == [*experiment, *COLUMNS] and [row["figure"] for row in rows] == ["won", "cards_left"]
     assert rows[0] == {**experiment, "figure": "won", "n": 4, "mean": 0.25,
                        "ci95_low": pytest.approx(0.0455873, abs=1e-7), "ci95_high": pytest.approx(0.6993582, abs=1e-7)}
-    unsaved = csv_rows([Run(None, {**REPORT_HEADER, "variants": ["strict", "x"], "agents": ["a", "b"]}, run.summary)])
+    unsaved = csv_rows([Run(None, {**REPORT_HEADER, "variants": ["strict", "x"], "agents": ["a", "b"]}, run.summary)],
+                       [])
     assert {k: unsaved[0][0][k] for k in experiment} == {**experiment, "file": "", "variants": "strict+x",
                                                         "agents": "a,b"}
     assert rows[1]["sd"] == pytest.approx(4.3204938, abs=1e-7) and rows[1]["ci95_low"] == pytest.approx(-2.8748698)
@@ -1021,7 +1038,7 @@ def test_comparison_table_hand_computed():
     c = summary_of([{"won": True, "cards_left": 0}] * 4)
     runs = compared([Run("a.jsonl", REPORT_HEADER, a), Run("b.jsonl", REPORT_HEADER, b),
                      Run("c.jsonl", REPORT_HEADER, c)])
-    lines = text_report(runs).splitlines()
+    lines = _text_report(runs).splitlines()
     assert lines[:3] == [f"{letter}: {name}.jsonl: eiffel-tower (no variants), 1 player, agents greedy, rng native: "
                          "4 games" for letter, name in (("A", "a"), ("B", "b"), ("C", "c"))]
     side = {line.split()[0]: line for line in lines[6:8]}
@@ -1032,7 +1049,7 @@ def test_comparison_table_hand_computed():
     assert tests[1][:5] + tests[1][7:9] == ["cards_left", "B", "vs", "A", "-3.0000", "welch-t", "-1.3198"]
     assert tests[2] == ["won", "C", "vs", "A", "0.7500", "[0.0852,", "0.9544]", "z", "2.1909", "0.0285", "yes"]
     assert tests[3][:7] == ["cards_left", "C", "vs", "A", "-4.0000", "[-10.8749,", "2.8749]"]
-    rows, columns = csv_rows(runs)
+    rows, columns = csv_rows(runs, against_first(runs))
     assert columns[:7] == ["file", "game", "variants", "players", "agents", "config", "figure"] and columns[-7:] == [
         "difference", "difference_ci95_low", "difference_ci95_high", "test", "statistic", "p_value", "significant"]
     assert rows[2]["difference_ci95_low"] == pytest.approx(-0.1355, abs=1e-4)
@@ -1041,7 +1058,8 @@ def test_comparison_table_hand_computed():
         ("b.jsonl", "cards_left", "welch-t"), ("c.jsonl", "won", "z"), ("c.jsonl", "cards_left", "welch-t")]
     assert rows[4]["config"] == "ab" * 6 and rows[4]["significant"] and not rows[2]["significant"]
     d, e = summary_of([{"won": False}] * 50), summary_of([{"won": True}] * 50)
-    far = text_report(compared([Run("d", REPORT_HEADER, d), Run("e", REPORT_HEADER, e)])).splitlines()[-1]
+    far_runs = compared([Run("d", REPORT_HEADER, d), Run("e", REPORT_HEADER, e)])
+    far = _text_report(far_runs).splitlines()[-1]
     assert far.split() == ["won", "B", "vs", "A", "1.0000", "[0.8991,", "1.0000]", "z", "10.0000", "1.5e-23", "yes"]
 
 
@@ -1051,7 +1069,7 @@ def test_p_values_from_0_0001_up_are_written_with_four_decimals():
     smaller ones are written in e-notation."""
     a = summary_of([{"won": False}] * 20)
     b = summary_of([{"won": i < 9} for i in range(20)])
-    last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
+    last = _text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
     assert last.split() == ["won", "B", "vs", "A", "0.4500", "[0.1995,", "0.6579]", "z", "3.4078", "0.0007", "yes"]
 
 
@@ -1063,7 +1081,7 @@ def test_a_p_value_of_exactly_0_0001_is_written_with_four_decimals(monkeypatch: 
     monkeypatch.setattr(compare, "two_proportion", lambda *counts: compare.Test("z", 3.8906, 1e-4))
     a = summary_of([{"won": False}] * 20)
     b = summary_of([{"won": i < 9} for i in range(20)])
-    last = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
+    last = _text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()[-1]
     assert last.split() == ["won", "B", "vs", "A", "0.4500", "n/a", "z", "3.8906", "0.0001", "yes"]
 
 
@@ -1073,7 +1091,7 @@ def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():
     degrees of freedom)."""
     a = summary_of([{"won": True}] * 3)
     b = summary_of([{"won": False, "cards_left": c} for c in (2, 4, 6)])
-    lines = text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()
+    lines = _text_report(compared([Run("a", REPORT_HEADER, a), Run("b", REPORT_HEADER, b)])).splitlines()
     rows = [line.split() for line in lines if line.split()[:1] == ["cards_left"]]
     assert rows == [["cards_left", "4.0000", "[-0.9683,", "8.9683]"]]
 
@@ -1081,14 +1099,14 @@ def test_the_side_by_side_table_has_a_row_for_a_figure_only_a_later_file_has():
 def test_one_file_given_twice_carries_its_comparison_in_its_later_row_only():
     """CSV rows of the first file are the base: no test columns, even when the same file comes again."""
     run = Run("a.jsonl", REPORT_HEADER, summary_of([{"won": i % 2 == 0} for i in range(10)]))
-    rows, _ = csv_rows([run, run])
+    rows, _ = csv_rows([run, run], against_first([run, run]))
     assert "test" not in rows[0] and rows[1]["test"] == "z" and rows[1]["p_value"] == 1.0
 
 
 def test_runs_past_the_26th_are_lettered_f_and_their_position():
     """Letters run out after Z: the 27th run is F26, in its title line and in its comparison."""
     runs = [Run(f"r{i}", REPORT_HEADER, summary_of([{"won": True}, {"won": i % 2 == 0}])) for i in range(27)]
-    lines = text_report(runs).splitlines()
+    lines = _text_report(runs).splitlines()
     assert lines[25].startswith("Z: r25: ") and lines[26].startswith("F26: r26: ")
     assert lines[-1].split()[:4] == ["won", "F26", "vs", "A"]
 

@@ -87,18 +87,24 @@ def figure_rows(run: Run) -> list[dict[str, Any]]:
 RUN_COLUMNS = ["file", "game", "variants", "players", "agents", "config"]
 
 
-def csv_rows(runs: list[Run]) -> tuple[list[dict[str, Any]], list[str]]:
+def against_first(runs: list[Run]) -> list[list[dict[str, Any]]]:
+    """Each later run's comparisons with the first (:func:`comparisons`), one list a run, in their order:
+    computed once for the gates, the tables and the CSV."""
+    return [comparisons([runs[0], run]) for run in runs[1:]]
+
+
+def csv_rows(runs: list[Run], each: list[list[dict[str, Any]]]) -> tuple[list[dict[str, Any]], list[str]]:
     """Long format: one row per (file, figure), each naming its experiment (:data:`RUN_COLUMNS`); later
-    files carry their comparison with the first."""
-    tests = {(c["file"], c["figure"]): c for c in comparisons(runs)}
+    files carry their comparison with the first (``each``, :func:`against_first`)."""
     rows = []
-    for index, run in enumerate(runs):
+    for run, tests in zip(runs, [[], *each], strict=True):
         header = run.header
         experiment = dict(zip(RUN_COLUMNS, (run.file or "",  # no file: a batch without --out
                                             header["game"], "+".join(header["variants"]), header["players"],
                                             ",".join(header["agents"]), _config(run)), strict=True))
+        by_figure = {t["figure"]: t for t in tests}
         for row in figure_rows(run):
-            extra = tests.get((run.label, row["figure"]), {}) if index else {}
+            extra = by_figure.get(row["figure"], {})
             rows.append({**experiment, **row, **{k: extra[k] for k in COMPARISON_COLUMNS if k in extra}})
     return rows, [*RUN_COLUMNS, *COLUMNS, *(COMPARISON_COLUMNS if len(runs) > 1 else ())]
 
@@ -108,8 +114,9 @@ def _config(run: Run) -> str:
     return run.header["config_sha256"][:12]
 
 
-def text_report(runs: list[Run]) -> str:
-    """The human-readable report: a table for one run; side by side, then the tests, for several."""
+def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
+    """The human-readable report: a table for one run; side by side, then the tests (``each``,
+    :func:`against_first`), for several."""
     from tabulate import tabulate
 
     if len(runs) == 1:
@@ -131,7 +138,7 @@ def text_report(runs: list[Run]) -> str:
     # Each later run against the first, lettered by position (one file may be given twice).
     table = [[t["figure"], f"{letter} vs A", _cell(t["difference"]), _span(t), t["test"], _cell(t["statistic"]),
               p_text(t["p_value"]), "yes" if t["significant"] else "no"]
-             for letter, run in zip(letters[1:], runs[1:], strict=True) for t in comparisons([runs[0], run])]
+             for letter, tests in zip(letters[1:], each, strict=True) for t in tests]
     if table:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", f"{1 - ALPHA:.0%} interval", "test",
                                                "statistic", "p_value", f"significant (p<{ALPHA:g})"],
@@ -182,8 +189,6 @@ def p_text(value: float | None) -> str:
 def _interval(figure: dict[str, Any] | None) -> str:
     if figure is None:
         return ""
-    if "mean" not in figure:
-        return "no data"
     if figure["ci_low"] is None:
         return f"{figure['mean']:.4f} [n/a]"
     return f"{figure['mean']:.4f} [{figure['ci_low']:.4f}, {figure['ci_high']:.4f}]"

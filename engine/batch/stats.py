@@ -114,10 +114,9 @@ def _figure_name(key: str) -> str:
 
 def describe(hist: Mapping[Any, int]) -> dict[str, Any]:
     """n, mean (with its Student's t 95% interval), sample standard deviation, min,
-    the 5/25/50/75/95th percentiles and max of a histogram, computed exactly. With one
-    observation the interval and the standard deviation are None (undefined)."""
-    if not hist:
-        return {"kind": "distribution", "n": 0}
+    the 5/25/50/75/95th percentiles and max of a (non-empty: a figure has one once it has a value)
+    histogram, computed exactly. With one observation the interval and the standard deviation are
+    None (undefined)."""
     row: dict[str, Any] = {"kind": "distribution", **_estimate(hist)}
     row["min"] = _plain(min(hist))
     pcts = percentiles(hist, PERCENTILES)
