@@ -20,7 +20,7 @@ from typing import Any, Callable, ClassVar, Protocol, Sequence
 from .cards import Deck
 from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
-from .rng import GENERATORS, SEEDS, Rng, check_seed, seed_digits
+from .rng import SEEDS, Rng, check_seed, seed_digits
 from .wording import clip
 
 
@@ -99,11 +99,6 @@ class Game(ABC):
         else:
             Rng(seed, "deal" if deal_number == 0 else f"deal/{deal_number}").shuffle(codes)
         return codes
-
-    @staticmethod
-    def rng_name(rng: str) -> str:
-        """The generator's name and version as logs record it."""
-        return GENERATORS[rng]
 
     @abstractmethod
     def new_state(self, seed: int | str, rng: str = "native") -> "State":
@@ -260,13 +255,22 @@ def agent_rng(seed: int | str, seat: int) -> Rng:
     return Rng(seed, f"agent/{seat}")
 
 
+Chooser = Callable[[State, list, Rng], Any]
+
+
+def _start(game: Game, seed: int | str, agents: Sequence[Agent],
+           rng: str) -> tuple[int | str, State, list[Chooser], list[Rng]]:
+    """What :func:`play` and :func:`play_out` start from: the canonical seed, the deal, each seat's
+    chooser and each seat's own stream."""
+    seed = game.check_seed(seed, rng)
+    choosers = [agent.choose for agent in agents]
+    return seed, game.new_state(seed, rng), choosers, [agent_rng(seed, seat) for seat in range(game.num_players)]
+
+
 def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "native",
          stop: Callable[[State], bool] | None = None) -> Playthrough:
     """Deal ``seed`` and let the agents play it out, or until ``stop(state)`` is true."""
-    seed = game.check_seed(seed, rng)
-    state = game.new_state(seed, rng)
-    choosers = [agent.choose for agent in agents]
-    rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
+    seed, state, choosers, rngs = _start(game, seed, agents, rng)
     history: list[tuple[int, Any]] = []
     append, legal_actions, apply = history.append, state.legal_actions, state.apply
     while True:
@@ -282,10 +286,7 @@ def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "nativ
 def play_out(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "native") -> State:
     """:func:`play` to the end without keeping the action history: the final state alone (what a batch
     needs). The same choices in the same order as :func:`play`, so the same state."""
-    seed = game.check_seed(seed, rng)
-    state = game.new_state(seed, rng)
-    choosers = [agent.choose for agent in agents]
-    rngs = [agent_rng(seed, seat) for seat in range(game.num_players)]
+    _, state, choosers, rngs = _start(game, seed, agents, rng)
     legal_actions, apply = state.legal_actions, state.apply
     while True:
         player = state.current_player

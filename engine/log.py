@@ -43,7 +43,7 @@ def build_log(game: "Game", run: "Playthrough") -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "engine_version": ENGINE_VERSION,
-        "rng": game.rng_name(run.rng),
+        "rng": GENERATORS[run.rng],
         "game": game.id,
         "variants": list(game.spec.variants),
         "players": game.num_players,
@@ -206,7 +206,8 @@ def rng_mode(rng: str) -> str:
 
 
 def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayReport:
-    """Re-play a log; raise LogError naming the first step (1-based) that diverges."""
+    """Re-play a log, ``data`` as :func:`read_log` gives it (each field of its type); raise LogError naming
+    the first step (1-based) that diverges."""
     from .registry import load_game
 
     try:
@@ -219,7 +220,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
         raise LogError(f"the log's {setup} cannot be set up here: {exc} (a log made with --configs replays with the "
                        "same --configs)") from None
     agents = data["agents"]
-    if len(agents) != game.num_players or not all(isinstance(a, str) for a in agents):
+    if len(agents) != game.num_players:
         raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")
     known = agent_names(game)
     unknown = [a for a in agents if a not in known]

@@ -33,12 +33,12 @@ class Report:
         return not self.errors
 
 
-def validate(paths: list[str] | None = None, extra_roots: list[Path] | None = None) -> Report:
-    """Validate the given files or config folders, or every visible config when none is given."""
-    extra_roots = list(extra_roots or [])
+def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = None) -> Report:
+    """Validate the given files or config folders, or every visible config when none is given, with the
+    extra ``config_dirs`` (``--configs``) searched before the bundled configs."""
     report = Report()
     targets: list[tuple[str, Path]] = []
-    roots = list(extra_roots)
+    roots = list(config_dirs or [])
     for raw in paths or []:
         path = Path(raw)
         if path.is_dir():
@@ -154,6 +154,10 @@ def _guess_kind(doc: Document) -> str:
     return "decks" if signed is None else signed[1]
 
 
+#: A deck's named items: each list, and the key naming its items (each name used once, and free of the copy mark).
+_NAMED = (("suits", "id"), ("ranks", "id"), ("cards", "name"))
+
+
 def check_deck(doc: Document) -> list[ConfigError]:
     """A deck file's problems, at their lines. ``validate`` lists them; ``load_game`` stops on the
     first, so that an engine never meets a deck it cannot build (an empty one ended in a traceback)."""
@@ -163,7 +167,7 @@ def check_deck(doc: Document) -> list[ConfigError]:
     if problem:
         return [doc.error(("card_name",), problem)]
     repeats = []
-    for key, name in (("suits", "id"), ("ranks", "id"), ("cards", "name")):
+    for key, name in _NAMED:
         seen: set[str] = set()
         for i, item in enumerate(doc.data.get(key, [])):
             if item[name] in seen:
@@ -173,7 +177,7 @@ def check_deck(doc: Document) -> list[ConfigError]:
         return repeats
     marked = [doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} holds {COPY_MARK!r}, which marks a card's "
                         f"copy in a game of several decks (AH{COPY_MARK}2): two cards could be named alike")
-              for key, name in (("suits", "id"), ("ranks", "id"), ("cards", "name"))
+              for key, name in _NAMED
               for i, item in enumerate(doc.data.get(key, [])) if COPY_MARK in str(item[name])]
     if marked:
         return marked
@@ -274,9 +278,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
     module = engine_module(data["engine"])
-    own = _option_errors(doc)
-    if own:
-        report.errors.extend(own)
+    option_errors = _option_errors(doc)
+    if option_errors:
+        report.errors.extend(option_errors)
         return
     seen: dict[str, tuple[str, ...]] = {}  # a problem's text -> the variants it was first met with
     # A problem met at several player counts, its numbers aside, is said once, at its first count, with

@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 from collections import deque
 from contextlib import contextmanager
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Protocol
 
 from ..errors import CardgamesError, OptionConflictError
 from .seeds import Chunk
@@ -47,6 +47,19 @@ def _ordered(submit: Callable[..., Any], job: Job, chunks: Iterable[Chunk], wind
         if chunk is not None:
             pending.append(submit(play_chunk, job, chunk))
         yield result
+
+
+class Executor(Protocol):
+    """What the runner asks of a backend: entered, it has its ``workers`` (a Dask cluster's threads, once
+    reached) and plays a job's chunks, yielding their results in the chunks' order; left, it stops them."""
+
+    workers: int
+
+    def __enter__(self) -> "Executor": ...
+
+    def __exit__(self, *exc: object) -> None: ...
+
+    def map(self, job: Job, chunks: Iterable[Chunk]) -> Iterator[ChunkResult]: ...
 
 
 class SerialExecutor:
@@ -245,7 +258,7 @@ def check_backend(backend: str, scheduler: str | None) -> None:
         raise OptionConflictError("--scheduler needs --backend dask")
 
 
-def make_executor(backend: str, workers: int, scheduler: str | None) -> Any:
+def make_executor(backend: str, workers: int, scheduler: str | None) -> Executor:
     """The executor for ``--backend``/``--workers``/``--scheduler``."""
     check_backend(backend, scheduler)
     if backend == "dask":

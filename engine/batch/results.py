@@ -25,11 +25,12 @@ from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
 from ..files import open_input
 from ..lines import bounded_lines
-from ..rng import SEED_MAX, SEEDS
+from ..rng import GENERATORS, SEED_MAX, SEEDS
 from ..wording import clip, counted
 from .stats import Summary
 
 if TYPE_CHECKING:
+    from ..core import Game
     from .seeds import SeedSet
 
 FORMAT = "cardgames-batch"
@@ -56,11 +57,11 @@ _HEADER_TYPES = {"version": lambda v: type(v) is int, "players": lambda v: type(
                  "variants": _is_names, "agents": _is_names}
 
 
-def make_header(game: Any, agents: list[str], rng: str, seed_prefix: str) -> dict[str, Any]:
+def make_header(game: "Game", agents: list[str], rng: str, seed_prefix: str) -> dict[str, Any]:
     """The header of a batch of ``game`` (a resolved Game) played by ``agents`` (one a seat)."""
     return {"format": FORMAT, "version": VERSION, "engine_version": ENGINE_VERSION, "game": game.id,
             "variants": list(game.spec.variants), "players": game.num_players, "agents": list(agents),
-            "rng": rng, "generator": game.rng_name(rng), "seed_prefix": seed_prefix,
+            "rng": rng, "generator": GENERATORS[rng], "seed_prefix": seed_prefix,
             "config_sha256": game.spec.sha256, "first_seat": game.first_seat}
 
 

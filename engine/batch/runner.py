@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import CardgamesError
 from .executors import check_backend, make_executor
@@ -14,6 +14,9 @@ from .results import Reader, Writer, check_same_experiment, fold_records, header
 from .seeds import Pace, SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
 from .worker import Job
+
+if TYPE_CHECKING:
+    from ..core import Game
 
 
 @dataclass
@@ -29,7 +32,7 @@ class Outcome:
     startup: float = 0.0  # of those seconds, starting the pool or cluster
 
 
-def run_batch(game: Any, agents: list[str], rng: str, seeds: SeedRange, *, config_dirs: tuple[str, ...] = (),
+def run_batch(game: "Game", agents: list[str], rng: str, seeds: SeedRange, *, config_dirs: tuple[str, ...] = (),
               workers: int = 1, backend: str = "process", scheduler: str | None = None, out: str | None = None,
               resume: bool = False, on_start: Callable[[int], None] | None = None,
               on_chunk: Callable[[int], None] | None = None) -> Outcome:

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .seeds import Chunk, game_seed
 from .stats import Summary
+
+if TYPE_CHECKING:
+    from ..core import Agent, Game
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,10 @@ class ChunkResult(NamedTuple):
     seconds: float  # the worker's time playing them (sizes the next chunks: ``seeds.Pace``)
 
 
-_CACHE: dict[Job, tuple[Any, list[Any]]] = {}
+_CACHE: dict[Job, tuple["Game", list["Agent"]]] = {}
 
 
-def setup(job: Job) -> tuple[Any, list[Any]]:
+def setup(job: Job) -> tuple["Game", list["Agent"]]:
     """The job's game and agents, built on first use in this process.
 
     The config hash is checked so that a worker whose configs differ from the parent's (a
