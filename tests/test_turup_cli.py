@@ -179,3 +179,8 @@ def test_a_card_of_a_large_value_costs_no_table_that_size(run_cli, tmp_path):
         tracemalloc.stop()
     assert result.exit_code == 0, result.stderr
     assert peak < 50 << 20, peak
+    # past MAX_VALUE a deck is refused, at the game's line, before any table is built (a fuzzer's 2^31 hung)
+    (tmp_path / "decks" / "bigten.yaml").write_text(
+        deck.replace("id: french\n", "id: bigten\n").replace("value: 10}", "value: 2147483648}"))
+    refused = run_cli("--configs", str(tmp_path), "deal", "turup-bigten", "--seed", "1")
+    assert refused.exit_code == 1 and "every numeral rank needs an integer value from 1 to 100,000" in refused.stderr
