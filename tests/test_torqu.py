@@ -74,6 +74,23 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     assert not check_config(Catalog().resolve("torqu", (), 4))
 
 
+@pytest.mark.parametrize("value", [-15, 0])
+def test_validate_rejects_a_number_outside_the_scorers_range(run_cli, tmp_path, value):
+    """A deck numbering a rank -15 (a fuzzer's) passed validate, then every game and ``score`` ended in
+    numpy's traceback; 0 has no place in the packed counts either. Refused, at the game's deck line."""
+    deck = (bundled_root() / "decks" / "torqu.yaml").read_text()
+    assert '{id: "15", value: 15}' in deck
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "odd.yaml").write_text(
+        deck.replace("id: torqu\n", "id: odd\n").replace('{id: "15", value: 15}', f'{{id: "15", value: {value}}}'))
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "odd-torqu.yaml").write_text(
+        (bundled_root() / "games" / "torqu.yaml").read_text().replace("id: torqu\n", "id: odd-torqu\n")
+        .replace("type: torqu", "type: odd"))
+    result = run_cli("--configs", str(tmp_path), "score", "odd-torqu", "--cards", "Air-15,Air-14")
+    assert result.exit_code == 1 and f"the scorer handles numbers from 1 to 16, not {value}" in result.stderr
+
+
 def test_a_deck_of_three_suits_with_wild_cards_is_refused(tmp_path):
     """The number side lets a wild card fill any member of a Fifteen, Straight or Four of a Kind,
     which a deck of three suits cannot always give: three 5s and a Mirror would score a Four of a

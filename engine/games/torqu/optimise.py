@@ -132,11 +132,11 @@ def fits_table_values(pts: Points, cards: int) -> str | None:
     return f"the scorer handles a set worth up to {room} points for {cards} cards, not {most}"
 
 
-def fits_packed_counts(top: int, most: int) -> str | None:
-    """Why a deck cannot be scored (numbers above MAX_NUMBER, or more than MAX_PER_NUMBER cards
-    of one number), or None."""
-    if top > MAX_NUMBER:
-        return f"the scorer handles numbers up to {MAX_NUMBER}, not {top}"
+def fits_packed_counts(low: int, top: int, most: int) -> str | None:
+    """Why a deck cannot be scored (numbers outside 1..MAX_NUMBER, whose counts have no place in the
+    packed counts, or more than MAX_PER_NUMBER cards of one number), or None."""
+    if low < 1 or top > MAX_NUMBER:
+        return f"the scorer handles numbers from 1 to {MAX_NUMBER}, not {low if low < 1 else top}"
     if most > MAX_PER_NUMBER:
         return f"the scorer handles up to {MAX_PER_NUMBER} cards of one number, not {most}"
     return None
@@ -440,7 +440,8 @@ class _Search:
         four_points = None if four is None else four[1]
         numbers = np.array([c.number for c in reals], np.int64)
         faulty = fits_number_kinds(pts)
-        why = (fits_packed_counts(pts.top, int(np.bincount(numbers).max(initial=0)))
+        most = int(np.unique(numbers, return_counts=True)[1].max(initial=0))
+        why = (fits_packed_counts(int(numbers.min(initial=1)), pts.top, most)
                or fits_table_values(pts, max(1, len(reals) + len(own))) or (faulty and faulty[1])
                or fits_wild_cards(num_suits, bool(own)))
         if why:

@@ -475,7 +475,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     if why:
         errors.append((("deck",), why))
     numbers = [c.value for c in deck.cards]
-    why = fits_packed_counts(max(numbers), max(numbers.count(n) for n in set(numbers)))
+    why = fits_packed_counts(min(numbers), max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:
         errors.append((("deck",), f"deck {deck.id}: {why}"))
     pts = points_of(opts, max(numbers))
