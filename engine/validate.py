@@ -41,6 +41,12 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     roots = list(config_dirs or [])
     for raw in paths or []:
         path = Path(raw)
+        try:
+            path.stat()
+        except OSError as exc:  # a name too long said "cannot write the output" (a fuzzer's): the CLI's last resort
+            why = "no such file or folder" if isinstance(exc, FileNotFoundError) else f"cannot read: {exc.strerror}"
+            report.errors.append(ConfigError(why, str(path)))
+            continue
         if path.is_dir():
             found, unread = folder_files(path)
             report.errors += [ConfigError(UNREAD, str(p)) for p in unread]
@@ -48,15 +54,13 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found
             roots.insert(0, path)
-        elif path.exists() and path.parent.name in KINDS and path.suffix != ".yaml":  # --configs would skip it
+        elif path.parent.name in KINDS and path.suffix != ".yaml":  # --configs would skip it
             report.errors.append(ConfigError(UNREAD, str(path)))
-        elif path.exists():
+        else:
             kind = path.parent.name if path.parent.name in KINDS else None
             targets.append((kind or "", path))
             if kind:
                 roots.insert(0, path.parent.parent)
-        else:
-            report.errors.append(ConfigError("no such file or folder", str(path)))
     if not paths:
         targets = [(k, p) for k in KINDS for p in Catalog.with_folders(roots).paths(k).values()]
     # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is

@@ -1970,3 +1970,16 @@ def test_every_engine_option_is_named_on_its_games_rules_page():
                if not re.search(rf"`{key}[`:]", text)]
     assert unnamed == []
 
+
+
+def test_a_path_validate_cannot_read_is_a_finding_about_that_path(run_cli, tmp_path):
+    """A missing path, and one the system refuses (a name too long: it said "cannot write the output", a
+    fuzzer's finding, as if stdout had failed), are each one finding naming the path; the rest is checked."""
+    long = str(tmp_path / ("a" * 300))
+    (tmp_path / "ok").mkdir()
+    good = make_root(tmp_path / "ok", EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    result = run_cli("validate", str(tmp_path / "missing"), long, str(good))
+    assert result.exit_code == 1
+    assert result.stdout.splitlines() == [f"{tmp_path / 'missing'}: no such file or folder",
+                                          f"{long}: cannot read: File name too long"]
+    assert result.stderr == "1 config file checked: 2 errors\n"
