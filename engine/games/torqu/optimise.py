@@ -440,8 +440,9 @@ class _Search:
         four_points = None if four is None else four[1]
         numbers = np.array([c.number for c in reals], np.int64)
         faulty = fits_number_kinds(pts)
-        most = int(np.unique(numbers, return_counts=True)[1].max(initial=0))
-        why = (fits_packed_counts(int(numbers.min(initial=1)), pts.top, most)
+        low = int(numbers.min(initial=1))
+        most = int(np.bincount(numbers - low).max(initial=0))  # cards of the commonest number, even below 1
+        why = (fits_packed_counts(low, pts.top, most)
                or fits_table_values(pts, max(1, len(reals) + len(own))) or (faulty and faulty[1])
                or fits_wild_cards(num_suits, bool(own)))
         if why:
