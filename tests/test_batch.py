@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from cardgames.engine.batch.compare import (
     ALPHA,
+    Z95,
     betainc,
     compare_figure,
     student_t_critical,
@@ -225,8 +226,12 @@ def test_percentiles_are_exact_whatever_the_order_of_q():
                                         (120, 1.9799), (10**7, 1.9600)])
 def test_the_t_interval_uses_the_tabled_critical_values(df, tabled):
     """The 97.5 % points of Student's t as any table gives them (to its four decimals); from ten million
-    degrees of freedom the normal's 1.96."""
+    degrees of freedom the normal's 1.96, exactly the quantile the Wilson intervals use (1.959963984540054)."""
     assert round(student_t_critical(df), 4) == tabled
+    if df >= 10**7:
+        from scipy.stats import norm
+
+        assert student_t_critical(df) == Z95 == pytest.approx(norm.ppf(0.975), rel=0, abs=1e-15)
 
 
 @pytest.mark.parametrize("df", [1_000, 10_000, 100_000, 1_000_000, 9_999_999])

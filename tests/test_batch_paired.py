@@ -279,6 +279,16 @@ def test_a_result_key_named_like_a_win_share_is_refused_not_overwritten(run_cli,
     fine = write(tmp_path / "fine.jsonl", [{"seed": s, "scores": [s, 1], "winners": [s % 2], "tied_tricks": s % 5}
                                            for s in range(10)])
     assert run_cli("stats", fine).exit_code == 0
+    # first_player_advantage is derived only from winners and a first seat: refused then, a figure like any else
+    summary = Summary()
+    for seed in range(4):
+        summary.add({"winners": [seed % 2], "first_player_advantage": 0.5})
+    with pytest.raises(ValueError, match="figure 'first_player_advantage' is both"):
+        summary.figures(2, first_seat=0)
+    assert summary.figures(2, first_seat=None)["first_player_advantage"]["mean"] == 0.5
+    solitaire = Summary()
+    solitaire.add({"won": True, "first_player_advantage": 0.5})
+    assert solitaire.figures(1, first_seat=0)["first_player_advantage"]["mean"] == 0.5
 
 
 def test_a_misspelt_gate_is_a_usage_error_before_a_cut_short_file(run_cli, tmp_path: Path):

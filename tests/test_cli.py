@@ -975,3 +975,15 @@ def test_the_shell_completes_game_and_variant_ids(run_cli, tmp_path, words, expe
                         (f"cardgames --configs {tmp_path} deal torqu --variant b", "6")):
         broken = run_cli(env={**env, "COMP_WORDS": line, "COMP_CWORD": cword})
         assert (broken.exit_code, broken.stdout, broken.stderr) == (0, "plain,bad\n", "")
+
+
+def test_the_shell_does_not_complete_an_alias_of_two_meanings(run_cli, tmp_path):
+    """A designer's variant making ``strict-{game}`` as the bundled strict does: every command refuses the
+    name, so completion does not offer it (the game ids stay)."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "stern.yaml").write_text(
+        "id: stern\nname: Stern\napplies_to: [pairing]\naliases: ['strict-{game}']\noptions: {strict: true}\n")
+    line = f"cardgames --configs {tmp_path} deal strict-eif"
+    env = {"_CARDGAMES_COMPLETE": "bash_complete", "COMP_WORDS": line, "COMP_CWORD": "4"}
+    assert run_cli(env=env).stdout.strip() == ""  # bash gets an empty line: no word
+    assert run_cli(env={**env, "COMP_WORDS": line.replace("strict-eif", "eif")}).stdout == "plain,eiffel-tower\n"

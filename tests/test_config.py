@@ -972,6 +972,14 @@ def test_a_missing_row_is_said_at_its_tables_line(tmp_path, run_cli):
     report = run_cli("validate", str(root))
     assert report.stdout.splitlines() == [f"{root / 'games' / 'torqu-nine.yaml'}:{line}: options.tableau has no row "
                                           "for 9 players"]
+    # met at exactly two counts: the other named, the first not said twice
+    row9 = "    9: {hand: 4, center: 12, primary: 7, secondary: 7}"
+    row10 = "    10: {hand: 4, center: 8, primary: 7, secondary: 7}"
+    ten = nine.replace("max: 9", "max: 10").replace(row9, f"{row9}\n{row10}")
+    (root / "games" / "torqu-nine.yaml").write_text(ten)
+    report = run_cli("validate", str(root))
+    assert report.stdout.splitlines() == [f"{root / 'games' / 'torqu-nine.yaml'}:{line + 1}: options.tableau has no "
+                                          "row for 9 players (likewise at 10 players)"]  # a deal row more above
 
 
 def test_a_merged_row_the_game_lacks_names_the_game(tmp_path, run_cli):

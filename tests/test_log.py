@@ -197,8 +197,11 @@ def test_changed_config_is_detected(log, tmp_path):
     shutil.copytree(bundled_root(), tmp_path / "cfg", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
     path = tmp_path / "cfg" / "games" / "eiffel-tower.yaml"
     path.write_text(path.read_text().replace("strict_waste_cap: 4", "strict_waste_cap: 5"))
-    with pytest.raises(LogError, match="different config of eiffel-tower"):
+    with pytest.raises(LogError, match="different config of eiffel-tower") as raised:
         replay(log, Catalog([tmp_path / "cfg"]))
+    # config folders are one cause a newcomer met: said, with the way out
+    assert str(raised.value).endswith("or were read from other config folders (a log made with --configs replays "
+                                      "with the same --configs)")
 
 
 @pytest.mark.parametrize("content,message", [

@@ -74,6 +74,21 @@ def test_validate_rejects_a_deck_the_scorer_cannot_count(tmp_path):
     assert not check_config(Catalog().resolve("torqu", (), 4))
 
 
+def test_the_scorer_refuses_numbers_it_cannot_pack_when_called_directly():
+    """``check_config`` refuses such decks first; a script calling the scorer is told too, not numpy's error:
+    a number 0 has no place in the packed counts, and 16 cards of one number overflow its 4 bits."""
+    from cardgames.engine.games.torqu.optimise import pack_value
+    from cardgames.engine.games.torqu.sets import Ident, Pictures
+
+    points = load_game("torqu", (), 4).scorer.points
+    zero = [Ident(0, 0, (1,))]
+    with pytest.raises(CardgamesError, match="Torqu scoring: the scorer handles numbers from 1 to 16, not 0"):
+        pack_value(zero, [], points, 1, 4, Pictures({1: tuple(zero)}))
+    many = [Ident(suit, 5, (1,)) for suit in range(16)]
+    with pytest.raises(CardgamesError, match="the scorer handles up to 15 cards of one number, not 16"):
+        pack_value(many, [], points, 1, 16, Pictures({1: tuple(many)}))
+
+
 @pytest.mark.parametrize("value", [-15, 0])
 def test_validate_rejects_a_number_outside_the_scorers_range(run_cli, tmp_path, value):
     """A deck numbering a rank -15 (a fuzzer's) passed validate, then every game and ``score`` ended in

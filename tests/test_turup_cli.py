@@ -184,3 +184,11 @@ def test_a_card_of_a_large_value_costs_no_table_that_size(run_cli, tmp_path):
         deck.replace("id: french\n", "id: bigten\n").replace("value: 10}", "value: 2147483648}"))
     refused = run_cli("--configs", str(tmp_path), "deal", "turup-bigten", "--seed", "1")
     assert refused.exit_code == 1 and "every numeral rank needs an integer value from 1 to 100,000" in refused.stderr
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.turup.rules import MAX_VALUE, check_config
+
+    for value, refused in ((MAX_VALUE, False), (MAX_VALUE + 1, True)):  # the bound is inclusive
+        (tmp_path / "decks" / "bigten.yaml").write_text(
+            deck.replace("id: french\n", "id: bigten\n").replace("value: 10}", f"value: {value}}}"))
+        spec = Catalog.with_folders([tmp_path]).resolve("turup-bigten", (), 2)
+        assert any("from 1 to 100,000" in text for _, text in check_config(spec)) is refused, value
