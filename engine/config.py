@@ -573,11 +573,15 @@ def copies_for(deck: Mapping[str, Any], players: int) -> int:
 
 def _game_template(template: str) -> bool:
     """Whether ``template`` holds the field ``{game}`` (not ``{{game}}``), so that each game gets
-    its own name, and no other field."""
+    its own name, as written: no other field, and no format spec, index or conversion on it (a fuzzer's
+    ``{game:>999999999}`` passed, and `show` then built a gigabyte title)."""
+    import string
+
     try:
-        return template.format(game="a") != template.format(game="b")
-    except (KeyError, IndexError, AttributeError, ValueError):
+        fields = [part[1:] for part in string.Formatter().parse(template) if part[1] is not None]
+    except ValueError:  # an unmatched brace
         return False
+    return bool(fields) and all(field == ("game", "", None) for field in fields)
 
 
 def _alias_problem(template: str) -> str | None:
@@ -586,7 +590,7 @@ def _alias_problem(template: str) -> str | None:
     if (_game_template(template) and template.format(game="a-1") != "a-1"
             and kebab_case(template.format(game="a-1")) is None):
         return None
-    return ("must be a kebab-case game-id template holding {game}, more than it and no other field, "
+    return ("must be a kebab-case game-id template holding {game}, as written, more than it and no other field, "
             "such as 'strict-{game}'")
 
 
@@ -594,7 +598,7 @@ def _title_problem(template: str) -> str | None:
     """Why a title template cannot name games: it must be a game template."""
     if _game_template(template):
         return None
-    return "must be a name template holding {game} and no other field, such as 'Strict {game}'"
+    return "must be a name template holding {game}, as written, and no other field, such as 'Strict {game}'"
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:

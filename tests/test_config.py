@@ -446,8 +446,8 @@ def test_an_id_that_is_also_an_alias_is_refused(tmp_path):
                                                    .replace('"strict-{game}"', '"{game}"'))
     report = validate([str(root / "variants" / "loose.yaml")])
     assert [f"{e.line}: {e.message}" for e in report.errors] == [
-        f"{aliases}: 'aliases[0]': must be a kebab-case game-id template holding {{game}}, more than it and no other "
-        "field, such as 'strict-{game}'"]
+        f"{aliases}: 'aliases[0]': must be a kebab-case game-id template holding {{game}}, as written, more than it "
+        "and no other field, such as 'strict-{game}'"]
 
 
 def test_a_deck_names_what_repeats_and_where(tmp_path):
@@ -697,6 +697,11 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"Strict_{game}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"Strict {game}"', '"Strict {name}"', "must be a name template holding {game}"),
+    # a format spec, index or conversion on {game}: a gigabyte title (a config fuzzer's)
+    ("variants", "strict", '"Strict {game}"', '"{game:>999999999}"', "must be a name template holding {game}, as"),
+    ("variants", "strict", '"Strict {game}"', '"Strict {game[0]}"', "must be a name template holding {game}, as"),
+    ("variants", "strict", '"Strict {game}"', '"Strict {game!r}"', "must be a name template holding {game}, as"),
+    ("variants", "strict", '"strict-{game}"', '"strict-{game:x<3}"', "must be a kebab-case game-id template holding"),
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
