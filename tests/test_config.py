@@ -705,6 +705,11 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     ("games", "eiffel-tower", "layout: [1, 2, 3, 4, 5, 5]", "layout: []", "options.layout needs at least one line"),
     ("games", "eiffel-tower", "max: 1,", "max: 2,", "a pairing game is a solitaire: it seats 1 player, not 2"),
     ("games", "eiffel-tower", "copies: 2}", "copies: 100000000}", "'deck.copies': must be 1..16"),
+    # caps past the deck: the solver sized tables by them (a config fuzzer's MemoryError)
+    ("games", "eiffel-tower", "row_cap: null", "row_cap: 2147483648",
+     "options.row_cap is 2147483648, more than the deck's 104 cards: write null for no limit"),
+    ("games", "eiffel-tower", "strict_waste_cap: 4", "strict_waste_cap: 105",
+     "options.strict_waste_cap is 105, more than the deck's 104 cards: write at most 104"),
     ("decks", "french", "{id: C, name: Clubs", "{id: ' ', name: Clubs", "'suits[0].id': must not be empty or blank"),
     ("decks", "french", '{id: "2", name: Two', '{id: "2\\n", name: Two',
      "'ranks[1].id': must have no space at either end and no control character"),

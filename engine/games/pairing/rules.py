@@ -314,6 +314,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
             # blamed on the cap, the value a variant tightening a game sets (validate names its file then)
             errors.append((("options", "row_cap"), f"the {name}'s {rows} rows hold at most {rows * cap} cards "
                            f"(options.row_cap {cap}), fewer than the deck's {len(deck)}: no deal can be won"))
+    # A cap past the deck limits nothing, and the solver sizes tables by it (a config fuzzer's 2^31: MemoryError)
+    for key, instead in (("row_cap", "null for no limit"), ("strict_waste_cap", f"at most {len(deck)}")):
+        if opts[key] is not None and opts[key] > len(deck):
+            errors.append((("options", key), f"options.{key} is {opts[key]}, more than the deck's {len(deck)} "
+                                             f"cards: write {instead}"))
     return errors
 
 
