@@ -1417,3 +1417,13 @@ def test_cpsat_stopped_with_a_packing_but_no_proof_gives_none(game, monkeypatch)
     problem = game.scorer.problem(drawn(game, 1, "feasible", 12), 1, True)[2]
     assert aggregate.packing_optimum(*problem, effort=10) is None
 
+
+
+def test_wild_cards_past_four_start_no_larger_table():
+    """Each wild card past two doubles the first table of a 72-card search, up to the four Mirrors': a
+    designer's twelve asked for 6 GiB up front (a config fuzzer's MemoryError); past four, tables grow only
+    as the search fills them."""
+    from cardgames.engine.games.torqu.optimise import first_table_slots
+
+    assert [first_table_slots(72, wilds) for wilds in (0, 2, 3, 4)] == [1 << 21, 1 << 21, 1 << 22, 1 << 23]
+    assert first_table_slots(72, 12) == first_table_slots(72, 255) == 1 << 23

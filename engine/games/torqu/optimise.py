@@ -70,6 +70,9 @@ TABLE_START_BITS = 16
 SMALLEST_TABLE_BITS = 10
 LARGEST_FIRST_BITS = 21  # 72 cards' first table (48 MiB): more cards grow it as they need, not up front
 MANY_WILDS = 2
+# The most bits the wild cards add up front: the four Mirrors'. A designer's twelve wild cards asked for a
+# 6 GiB first table (a config fuzzer's MemoryError); past four, tables grow as the search needs them.
+MOST_WILD_BITS = 2
 
 
 def first_table_slots(cards: int, wilds: int) -> int:
@@ -77,7 +80,7 @@ def first_table_slots(cards: int, wilds: int) -> int:
     wild (see above)."""
     bits = min(SMALLEST_TABLE_BITS + cards // 4, TABLE_START_BITS + max(0, cards - 36) // 6, LARGEST_FIRST_BITS)
     if bits == LARGEST_FIRST_BITS:
-        bits += max(0, wilds - MANY_WILDS)
+        bits += min(max(0, wilds - MANY_WILDS), MOST_WILD_BITS)
     return 1 << bits
 
 
