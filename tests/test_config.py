@@ -1182,19 +1182,36 @@ def test_a_command_stops_on_a_deck_validate_refuses_at_its_line(run_cli, tmp_pat
     assert result.stderr.count("\n") == 1
 
 
-@pytest.mark.parametrize("pictures, words", [("-1", "suit Magic's pictures must be a list of names"),
-                                              ("Books", "suit Magic's pictures must be a list of names"),
-                                              ("[Books, Potions, Wands, Mirrors, Extra]",
-                                               "5 pictures a suit do not split numbers 1..16 evenly")])
-def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_command(run_cli, tmp_path, pictures,
+_MAGIC = "pictures: [Books, Potions, Wands, Mirrors]"
+_NAMED_FOR = "named_for: [Cloud, Wind, Feather, Lightning, Stone, Gem, Plowed Field, Mountain, Rain, Ice, River, Ocean,"
+_TITLES = "card_titles: [Cloud Dragon, Wind Dragon, Feather Dragon, Lightning Dragon, Stone Dragon,"
+
+
+@pytest.mark.parametrize("old, new, words", [
+    (_MAGIC, "pictures: -1", "suit Magic's pictures must be a list of names"),
+    (_MAGIC, "pictures: Books", "suit Magic's pictures must be a list of names"),
+    (_MAGIC, "pictures: [Books, Potions, Wands, Mirrors, Extra]",
+     "5 pictures a suit do not split numbers 1..16 evenly"),
+    # a config fuzzer's: each passed validate, then ended a game or score in a traceback
+    (_MAGIC, "pictures: [Books, Potions]", "suit Magic names 2 pictures, not 4 as others do"),
+    (_MAGIC, "pictures: [Books, Potions, Wands, Rain]", "picture 'Rain' is named in suits Water and Magic"),
+    (_NAMED_FOR, "named_for: [Cloud, Wind, Feather, Lightning, Stone, Gem, Plowed Field, Mountain, Rain, Ice, River,",
+     "suit Dragon's named_for must list a picture of the deck for each number 1..16"),
+    (_NAMED_FOR, _NAMED_FOR.replace("Cloud", "Nowhere"),
+     "suit Dragon's named_for must list a picture of the deck for each number 1..16"),
+    (_TITLES, _TITLES.replace("card_titles: [", "card_titles: 5\n    x_titles: ["),
+     "suit Dragon's card_titles must list a name for each number 1..16"),
+])
+def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_command(run_cli, tmp_path, old, new,
                                                                                          words):
     """A suit's ``pictures`` that is no list of names (a number ended ``deal torqu`` in a traceback,
     a string was read letter by letter) or that cannot split the numbers evenly: ``validate`` passed
-    both, and ``deal`` refused the second without a file. Both are now the game's ``deck`` line's."""
+    both, and ``deal`` refused the second without a file. Both are now the game's ``deck`` line's, and so
+    are pictures, ``named_for`` and ``card_titles`` that do not fit one another."""
     (tmp_path / "decks").mkdir()
     text = (BUNDLED / "decks" / "torqu.yaml").read_text()
-    assert text.count("pictures: [Books, Potions, Wands, Mirrors]") == 1
-    (tmp_path / "decks" / "torqu.yaml").write_text(text.replace("[Books, Potions, Wands, Mirrors]", pictures))
+    assert text.count(old) == 1
+    (tmp_path / "decks" / "torqu.yaml").write_text(text.replace(old, new))
     game_file = BUNDLED / "games" / "torqu.yaml"
     line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
     report = run_cli("--configs", str(tmp_path), "validate")

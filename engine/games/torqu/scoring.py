@@ -38,18 +38,40 @@ def points_of(options: Mapping[str, Any], top: int) -> Points:
 
 
 def pictures_problem(deck: Deck) -> str | None:
-    """Why the deck's suits' ``pictures`` cannot name the scorer's pictures, or None: each suit's
-    must be a list of names, and their most per suit must split the numbers 1..top evenly (the
-    seed's four a suit: 1-4, 5-8, ...). ``validate`` reports it at the game's deck line."""
+    """Why the deck's suits' ``pictures``, ``named_for`` and ``card_titles`` cannot serve the scorer, or
+    None: each suit's pictures a list of names, no name in two suits, their most per suit splitting the
+    numbers 1..top evenly (the seed's four a suit: 1-4, 5-8, ...); a suit's ``named_for`` (the Dragons
+    variant's other picture of each card) one picture of the deck per number, and its ``card_titles`` one
+    name per number. A config fuzzer's deck with a Dragon ``named_for`` cut short passed ``validate``, then
+    ended the game in a traceback. ``validate`` reports it at the game's deck line."""
+    top = max((c.value for c in deck.cards), default=0)
+    suit_of: dict[str, str] = {}
     for sid, suit in deck.suits.items():
         names = suit.get("pictures", [])
-        if not isinstance(names, (list, tuple)) or not all(isinstance(name, str) for name in names):
+        if not _names(names):
             return f"deck {deck.id}: suit {sid}'s pictures must be a list of names"
+        for name in names:
+            if suit_of.setdefault(name, sid) != sid:
+                return f"deck {deck.id}: picture {name!r} is named in suits {suit_of[name]} and {sid}"
     per_suit = max((len(suit.get("pictures", [])) for suit in deck.suits.values()), default=0)
-    top = max((c.value for c in deck.cards), default=0)
     if per_suit == 0 or top % per_suit:
         return f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly"
+    for sid, suit in deck.suits.items():
+        named = len(suit.get("pictures", []))
+        if named != per_suit:  # its higher numbers would be in pictures it never names
+            return f"deck {deck.id}: suit {sid} names {named} pictures, not {per_suit} as others do"
+        named = suit.get("named_for")
+        if named is not None and not (_names(named) and len(named) == top and set(named) <= set(suit_of)):
+            return f"deck {deck.id}: suit {sid}'s named_for must list a picture of the deck for each number 1..{top}"
+        titles = suit.get("card_titles")
+        if titles is not None and not (_names(titles) and len(titles) == top):
+            return f"deck {deck.id}: suit {sid}'s card_titles must list a name for each number 1..{top}"
     return None
+
+
+def _names(value: Any) -> bool:
+    """Whether ``value`` is a list of names (strings)."""
+    return isinstance(value, (list, tuple)) and all(isinstance(name, str) for name in value)
 
 
 class Scorer:
