@@ -175,3 +175,20 @@ def test_validate_facts_leave_out_a_player_count_that_cannot_deal(run_cli, tmp_p
         (18, "4 caches of 13 need 52 cards; the stock holds 48 (4 players)")]
     facts = {f["players"]: (f["cards"], f["stock_after_deal"]) for f in report["facts"] if f["game"] == "towers"}
     assert facts == {2: (54, 22), 3: (54, 9)}
+
+
+@pytest.mark.parametrize("ability", ["5", "null", "[]"])
+def test_a_suit_ability_that_is_no_name_is_refused_at_the_games_deck_line(run_cli, tmp_path, ability):
+    """A tower is named by its suit's ability: a number there passed validate, then ended ``placements`` in a
+    traceback (a config fuzzer's). Refused by validate and by every command, in one line."""
+    from cardgames.engine.config import bundled_root
+
+    deck = (bundled_root() / "decks" / "harrow.yaml").read_text()
+    assert deck.count("ability: Strength,") == 1
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "harrow.yaml").write_text(deck.replace("ability: Strength,", f"ability: {ability},"))
+    words = "suit Hammers's ability must be a name (text), not"
+    checked = run_cli("--configs", str(tmp_path), "validate")
+    assert checked.exit_code == 1 and words in checked.stdout
+    result = run_cli("--configs", str(tmp_path), "placements", "--card", "The Paladin", "--tower", "Hammers")
+    assert result.exit_code == 1 and words in result.stderr and result.stderr.count("\n") == 1

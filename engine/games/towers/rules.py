@@ -29,6 +29,7 @@ from ...config import GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, STR, Field, positive
+from ...wording import written
 from . import geometry
 from .settlement import ZERO, Payment, final_payments, flee_payments, money, parse_cut
 
@@ -108,6 +109,9 @@ def deck_problems(deck: Any) -> list[str]:
         count = sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation"))
         if count != 1:
             problems.append(f"suit {suit} has {count} foundation cards; a tower needs exactly one")
+        ability = deck.suits[suit].get("ability", "")
+        if not isinstance(ability, str):  # a tower is named by it (a config fuzzer's 5 ended placements in a traceback)
+            problems.append(f"suit {suit}'s ability must be a name (text), not {written(ability)}")
     return problems
 
 
