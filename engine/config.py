@@ -52,7 +52,7 @@ DECK_FIELDS = {
     "designed_by_project": Field(BOOL, "true when no published composition exists", required=False),
     "card_name": Field(STR, "name template for suited cards: {rank} {suit} {value} {rank_name} {suit_name}, "
                        "each alone (no attribute, index or !conversion), a format's widths of at most 2 digits "
-                       "({value:03d})", required=False),
+                       "({value:03d})", required=False, check=one_token),
     "suits": Field(LIST, "the suits, in order", required=False, items=Field(MAP, fields=_NAMED, open=True)),
     "ranks": Field(LIST, "the ranks of every suit, low to high", required=False,
                    items=Field(MAP, fields={**_NAMED, "value": Field(INT, "numeric value"),

@@ -693,6 +693,11 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank:>999999999}{suit}"',
      "asks field {rank} for the format '>999999999'; a width or precision has at most 2 digits"),
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank"', "card_name '{rank' cannot name cards"),
+    # as a card's own name is (a config fuzzer's: a newline broke the drawn deal across lines)
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank}\\n{suit}"',
+     "'card_name': must have no space at either end and no control character"),
+    ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: " {rank}{suit}"',
+     "'card_name': must have no space at either end and no control character"),
     ("variants", "strict", '"strict-{game}"', '"strict-{gam}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"strict-{{game}}"', "must be a kebab-case game-id template holding"),
     ("variants", "strict", '"strict-{game}"', '"Strict_{game}"', "must be a kebab-case game-id template holding"),
