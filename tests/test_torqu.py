@@ -104,6 +104,11 @@ def test_validate_rejects_a_number_outside_the_scorers_range(run_cli, tmp_path, 
         .replace("type: torqu", "type: odd"))
     result = run_cli("--configs", str(tmp_path), "score", "odd-torqu", "--cards", "Air-15,Air-14")
     assert result.exit_code == 1 and f"the scorer handles numbers from 1 to 16, not {value}" in result.stderr
+    # the one finding: the points' room follows the numbers, so it is not said beside them ("up to -2^48 points")
+    (tmp_path / "decks" / "odd.yaml").write_text(
+        deck.replace("id: torqu\n", "id: odd\n").replace('{id: "16", value: 16}', '{id: "16", value: 1099511627776}'))
+    report = run_cli("--configs", str(tmp_path), "validate", str(tmp_path))
+    assert "not 1099511627776" in report.stdout and "options.points" not in report.stdout
 
 
 def test_a_deck_of_three_suits_with_wild_cards_is_refused(tmp_path):

@@ -476,8 +476,8 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((("deck",), why))
     numbers = [c.value for c in deck.cards]
     why = fits_packed_counts(min(numbers), max(numbers), max(numbers.count(n) for n in set(numbers)))
-    if why:
-        errors.append((("deck",), f"deck {deck.id}: {why}"))
+    if why:  # the points' room follows the numbers: past them it is no figure to show (a set "worth up to -2^48")
+        return [*errors, (("deck",), f"deck {deck.id}: {why}")]
     pts = points_of(opts, max(numbers))
     why = fits_table_values(pts, most_scored(opts, len(deck)))
     if why:
