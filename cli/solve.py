@@ -75,8 +75,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     it spent, so with no later stage an undecided deal shows one more than the budget), seconds.
 
     The solver runs stages in turn: a search for a winning line, then CP-SAT (a constraint solver), then
-    refutations that prove a deal lost. The defaults decide every deal of seeds 1..1000 of every bundled
-    game but four deals of the two Wizard's Towers; on a deal that comes out undecided (null), raise --budget,
+    refutations that prove a deal lost. The defaults decide nearly every deal of the bundled games
+    (docs/rules/pairing-stats.md counts them); on a deal that comes out undecided (null), raise --budget,
     --sat-effort or --refute-effort, or set them lower to bound each deal's time. docs/rules/pairing.md,
     "The solver", explains each stage.
     """
