@@ -146,6 +146,16 @@ def test_the_subset_limit_bounds_the_additions_search_only():
         capture_vectors(10, [8] * 9 + [1])
 
 
+def test_the_step_limit_bounds_the_work_the_sub_piles_do_not():
+    """A designer's King worth 60 on 33 cards A-J (three of each): under the sub-pile limit, but 21,107 ways
+    to make 60 each extended over some 50,000 sums ran for minutes (a config fuzzer's). Refused at the step
+    limit, in about 2 s; one deck's fullest pile (A-9, four of each) under a ten is listed, well within it."""
+    with pytest.raises(CardgamesError, match=r"too many ways to make a 60 to list every capture of it \(over the "
+                                             r"limit of 20,000,000 steps\)"):
+        capture_vectors(60, [3] * 11)
+    assert len(capture_vectors(10, [4] * 9 + [4])) == 44_544 * 5 - 1  # 0-4 matches with each addition set
+
+
 def test_a_pile_of_one_value_holds_at_most_field_max_minus_one_cards():
     """Counts live in bytes of 7 bits: 126 aces under a 2 are listed (63 captures: 2, 4, ..., 126 aces), 127 or
     more are refused (a mutant that let 127 through, and so listed any larger pile as 127 cards, passed every
