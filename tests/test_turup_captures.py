@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cardgames.engine.errors import CardgamesError
-from cardgames.engine.games.turup.captures import FIELD_MAX, SUBSET_LIMIT, capture_vectors, expand, run_table
+from cardgames.engine.games.turup.captures import (
+    FIELD_MAX,
+    STEP_LIMIT,
+    SUBSET_LIMIT,
+    capture_vectors,
+    expand,
+    run_table,
+)
 from cardgames.engine.games.turup.rules import Capture, captures_on
 from cardgames.engine.registry import load_game
 
@@ -149,9 +156,11 @@ def test_the_subset_limit_bounds_the_additions_search_only():
 def test_the_step_limit_bounds_the_work_the_sub_piles_do_not():
     """A designer's King worth 60 on 33 cards A-J (three of each): under the sub-pile limit, but 21,107 ways
     to make 60 each extended over some 50,000 sums ran for minutes (a config fuzzer's). Refused at the step
-    limit, in about 2 s; one deck's fullest pile (A-9, four of each) under a ten is listed, well within it."""
+    limit, in some seconds; one deck's fullest pile (A-9, four of each) under a ten is listed, well within it,
+    and so is every French pile the sub-pile limit admits (41 ways to make a ten, at most 2,000,000 sums)."""
+    assert STEP_LIMIT == 41 * SUBSET_LIMIT
     with pytest.raises(CardgamesError, match=r"too many ways to make a 60 to list every capture of it \(over the "
-                                             r"limit of 20,000,000 steps\)"):
+                                             r"limit of 82,000,000 steps\)"):
         capture_vectors(60, [3] * 11)
     assert len(capture_vectors(10, [4] * 9 + [4])) == 44_544 * 5 - 1  # 0-4 matches with each addition set
 
