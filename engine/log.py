@@ -18,6 +18,7 @@ from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
 from .rng import GENERATORS
+from .schema import is_names
 from .wording import byte_size, clip, counted
 
 if TYPE_CHECKING:
@@ -104,7 +105,7 @@ def read_log(path: str | Path) -> dict[str, Any]:
             # a whole number past 64 bits reaches here as a float (orjson), so it is shown as one
             raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {_short(data[key])}")
     for key in ("variants", "agents"):
-        if not all(isinstance(name, str) for name in data[key]):
+        if not is_names(data[key]):
             raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")
     return data
 

@@ -132,6 +132,11 @@ def kebab_case(value: Any) -> str | None:
     return None if _KEBAB.fullmatch(value) else "must be kebab-case (lower-case letters and digits joined by hyphens)"
 
 
+def is_names(value: Any) -> bool:
+    """Whether ``value`` is a list of names (strings): a config's, frozen to a tuple, or a JSON file's."""
+    return isinstance(value, (list, tuple)) and all(isinstance(name, str) for name in value)
+
+
 def one_token(value: Any) -> str | None:
     """Suit and rank ids and card names are what a card is called: on the command line (``--cards``), in
     logs, and as one token of a drawn deal, where an empty or blank one names nothing, a space at an end

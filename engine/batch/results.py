@@ -26,6 +26,7 @@ from ..errors import CardgamesError
 from ..files import open_input
 from ..lines import bounded_lines
 from ..rng import GENERATORS, SEED_MAX, SEEDS
+from ..schema import is_names
 from ..wording import clip, counted
 from .stats import Summary
 
@@ -48,13 +49,9 @@ def _is_str(value: Any) -> bool:
     return isinstance(value, str)
 
 
-def _is_names(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-
 #: What each identity field of a header must be (strings where not listed).
 _HEADER_TYPES = {"version": lambda v: type(v) is int, "players": lambda v: type(v) is int and 1 <= v <= MAX_PLAYERS,
-                 "variants": _is_names, "agents": _is_names}
+                 "variants": is_names, "agents": is_names}
 
 
 def make_header(game: "Game", agents: list[str], rng: str, seed_prefix: str) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from typing import Any, Mapping, Sequence
 
 from ...cards import Deck
 from ...errors import CardgamesError
+from ...schema import is_names
 from .layout import capacity_total
 from .optimise import pack, pack_value
 from .sets import KINDS, SET_SIZE, Ident, Pictures, Points, complete
@@ -48,7 +49,7 @@ def pictures_problem(deck: Deck) -> str | None:
     suit_of: dict[str, str] = {}
     for sid, suit in deck.suits.items():
         names = suit.get("pictures", [])
-        if not _names(names):
+        if not is_names(names):
             return f"deck {deck.id}: suit {sid}'s pictures must be a list of names"
         for name in names:
             if suit_of.setdefault(name, sid) != sid:
@@ -61,17 +62,12 @@ def pictures_problem(deck: Deck) -> str | None:
         if named != per_suit:  # its higher numbers would be in pictures it never names
             return f"deck {deck.id}: suit {sid} names {named} pictures, not {per_suit} as others do"
         named = suit.get("named_for")
-        if named is not None and not (_names(named) and len(named) == top and set(named) <= set(suit_of)):
+        if named is not None and not (is_names(named) and len(named) == top and set(named) <= set(suit_of)):
             return f"deck {deck.id}: suit {sid}'s named_for must list a picture of the deck for each number 1..{top}"
         titles = suit.get("card_titles")
-        if titles is not None and not (_names(titles) and len(titles) == top):
+        if titles is not None and not (is_names(titles) and len(titles) == top):
             return f"deck {deck.id}: suit {sid}'s card_titles must list a name for each number 1..{top}"
     return None
-
-
-def _names(value: Any) -> bool:
-    """Whether ``value`` is a list of names (strings)."""
-    return isinstance(value, (list, tuple)) and all(isinstance(name, str) for name in value)
 
 
 class Scorer:
