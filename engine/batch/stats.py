@@ -370,10 +370,11 @@ class Summary:
             if name not in out and key in present:
                 out[name] = proportion(0, present[key])
         wins = self.win_counts(players)
-        refuse_hidden([*wins, *(["first_player_advantage"] if wins and first_seat is not None else [])], out)
+        refuse_hidden(wins, out)
         for name, count in wins.items():
             out[name] = proportion(count, self.winner_games)
         if wins and first_seat is not None:
+            refuse_hidden(["first_player_advantage"], out)
             shares = [out[name]["mean"] for name in wins if name.startswith("wins[")]
             fair = sum(shares) / len(shares)
             first = out[f"wins[{first_seat}]"]

@@ -58,9 +58,9 @@ def pictures_problem(deck: Deck) -> str | None:
     if per_suit == 0 or top % per_suit:
         return f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly"
     for sid, suit in deck.suits.items():
-        named = len(suit.get("pictures", []))
-        if named != per_suit:  # its higher numbers would be in pictures it never names
-            return f"deck {deck.id}: suit {sid} names {named} pictures, not {per_suit} as others do"
+        count = len(suit.get("pictures", []))
+        if count != per_suit:  # its higher numbers would be in pictures it never names
+            return f"deck {deck.id}: suit {sid} names {count} pictures, not {per_suit} as others do"
         named = suit.get("named_for")
         if named is not None and not (is_names(named) and len(named) == top and set(named) <= set(suit_of)):
             return f"deck {deck.id}: suit {sid}'s named_for must list a picture of the deck for each number 1..{top}"
