@@ -12,7 +12,7 @@ from cardgames.engine.files import input_label
 
 from .interrupts import how_stopped
 from .options import agent_option, format_option, game_option, game_options, load_game
-from .output import emit_json, emit_rows, message
+from .output import emit_json, emit_rows, failing, message
 
 
 def _default_workers() -> int:
@@ -197,6 +197,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     _check_gates(gates, each, labels, [run.summary.games for run in runs])  # before any output: a misspelt
     _check_cut_short(labels, seeds, [run.header for run in runs], gates)  # figure must not pass for a gate passed
     _say_unlike_kinds(runs, tests)
+    significant = [t for t in tests if t["figure"] in gates and t["significant"]]
+    failed = [t for t in significant if abs(t["difference"]) > gates[t["figure"]]]
+    if failed:
+        failing()
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
     else:
@@ -210,13 +214,16 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         if t["figure"] in gates and t["p_value"] is None:
             message(f"--fail-if-different {t['figure']}: no test between {t['file']} and {t['against']} (a side "
                     "with a single game, or a spread beyond a float): the gate checks nothing there")
-    significant = [t for t in tests if t["figure"] in gates and t["significant"]]
-    failed = [t for t in significant if abs(t["difference"]) > gates[t["figure"]]]
     for t in significant:
         if t not in failed:  # said, so that a tolerance nobody meant to hide a change with is seen doing so
             message(f"--fail-if-different {t['figure']}:{gates[t['figure']]:g}: {t['figure']} differs in {t['file']} "
                     f"from {t['against']} (p = {p_text(t['p_value'])}), by {t['difference']:.4g}, within the "
                     "tolerance: passed")
+    for figure in gates:  # a gate that passed says so too: a CI log then shows the check ran
+        tested = [t for t in tests if t["figure"] == figure and t["p_value"] is not None]
+        if tested and not any(t["significant"] for t in tested):
+            message(f"--fail-if-different {figure}: no significant difference "
+                    f"(p = {', '.join(p_text(t['p_value']) for t in tested)}): passed")
     if failed:
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
                                              f"(p = {p_text(t['p_value'])}){_beyond(t, gates)}" for t in failed))

@@ -28,6 +28,9 @@ COMMANDS = {
 
 #: Where the group keeps the arguments typed after the command's name (``ctx.meta``).
 TYPED = "cardgames.typed"
+#: Where a command keeps the exit code it has decided on before writing the output that shows why
+#: (:func:`.output.failing`).
+VERDICT = "cardgames.verdict"
 
 
 class OneLineUsageError(click.ClickException):
@@ -82,8 +85,9 @@ class LazyGroup(click.Group):
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, turning each kind of failure into the CLI's contract: a bad option or a
-        CardgamesError is one line and exit 1 or 2, a closed pipe exit 0, Ctrl-C exit 130, SIGTERM exit
-        143 (:mod:`.interrupts`), a failed write to stdout one line."""
+        CardgamesError is one line and exit 1 or 2, a closed pipe exit 0 (1 if the command had failed
+        already), Ctrl-C exit 130, SIGTERM exit 143 (:mod:`.interrupts`), a failed write to stdout one
+        line."""
         from cardgames.engine.errors import CardgamesError, OptionConflictError
         from cardgames.engine.wording import one_line
 
@@ -99,9 +103,9 @@ class LazyGroup(click.Group):
             raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
             raise click.ClickException(one_line(_as_typed(exc, ctx))) from None
-        except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error
-            _silence_stdout()
-            ctx.exit(0)
+        except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error, unless the
+            _silence_stdout()  # command had failed already (its output only says why)
+            ctx.exit(ctx.meta.get(VERDICT, 0))
         except KeyboardInterrupt as exc:
             click.echo("Terminated." if isinstance(exc, Terminated) else "Aborted!", err=True)
             ctx.exit(how_stopped(exc)[1])

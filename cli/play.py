@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import click
 
 from .options import agent_option, format_option, game_argument, game_option, game_options, load_game, seed_option
-from .output import emit_json, emit_yaml, message
+from .output import emit_json, emit_yaml, failing, message
 
 if TYPE_CHECKING:
     from cardgames.engine.core import Game, Playthrough
@@ -130,6 +130,7 @@ def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
             raise LogError(f"{input_label(log_file)}: {exc}") from None
     except CardgamesError as exc:
         if fmt == "json":
+            failing()
             emit_json({"ok": False, "error": one_line(str(exc))})
         raise
     if fmt == "json":

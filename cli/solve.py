@@ -9,7 +9,7 @@ import click
 
 from .interrupts import how_stopped
 from .options import format_option, game_option, game_options, load_game
-from .output import emit_json, emit_rows, message
+from .output import emit_json, emit_rows, failing, message
 
 if TYPE_CHECKING:  # the engine loads when a command runs, not for `--help`
     from cardgames.engine.games.pairing.rules import PairingGame
@@ -134,6 +134,7 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
             emit_json(rows[-1], pretty=False)
         if log_path is not None:
             if not solution.winnable:
+                failing()
                 if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
                     _emit(rows, fmt, False)
                 why = "not winnable" if solution.winnable is False else "undecided within the budget"

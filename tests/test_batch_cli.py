@@ -4,6 +4,7 @@ backends, kill-and-resume, comparisons, bad input, plots."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -174,7 +175,11 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert gate.stderr.splitlines() == [f"check failed: won differs in {strict} from {plain} "
                                         f"(p = {p_text(won['p_value'])})"]  # as the table prints it
     passed = run_cli("stats", str(plain), str(later), "--fail-if-different", "won", "--fail-if-different", "plays")
-    assert passed.exit_code == 0 and passed.stderr == ""
+    assert passed.exit_code == 0  # each gate that passed says so (a CI log then shows the check ran)
+    said = passed.stderr.splitlines()
+    assert [line.split(":")[0] for line in said] == ["--fail-if-different won", "--fail-if-different plays"]
+    assert all(re.fullmatch(r"--fail-if-different \w+: no significant difference \(p = [0-9.e-]+\): passed", line)
+               for line in said), said
     typo = run_cli("stats", str(plain), str(strict), "--fail-if-different", "wonn")  # a usage error: not a tripped gate
     assert typo.exit_code == 2 and typo.stdout == "" and "figure 'wonn' is not tested" in typo.stderr
     assert "did you mean 'won'" in typo.stderr
@@ -974,7 +979,8 @@ def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
     gate = run_cli("stats", str(one), str(other), "--fail-if-different", "plays", "--fail-if-different", "won")
     assert gate.exit_code == 0
     assert gate.stderr == (f"--fail-if-different plays: no test between {other} and {one} (a side with a single "
-                           "game, or a spread beyond a float): the gate checks nothing there\n")
+                           "game, or a spread beyond a float): the gate checks nothing there\n"
+                           "--fail-if-different won: no significant difference (p = 1.0000): passed\n")
 
 
 def test_pysolfc_ms_numbers_are_other_deals_than_plain_numbers(run_cli, tmp_path):

@@ -893,13 +893,17 @@ def test_a_folder_where_a_file_belongs_is_bad_input(run_cli, tmp_path, args):
 
 
 def test_validate_json_exits_1_when_a_check_fails(run_cli, tmp_path):
-    """--format json reports the errors as data and still exits 1 (a CI script reads the exit code)."""
+    """--format json reports the errors as data and still exits 1 (a CI script reads the exit code), and says
+    the verdict on stderr as text does: a CI log that keeps stdout in a file showed only the exit code."""
     bad = tmp_path / "games" / "broken.yaml"
     bad.parent.mkdir()
     bad.write_text("id: broken\n")
     result = run_cli("validate", str(bad), "--format", "json")
     assert result.exit_code == 1 and orjson.loads(result.stdout)["ok"] is False
-    assert run_cli("validate", "--format", "json").exit_code == 0
+    errors = len(orjson.loads(result.stdout)["errors"])
+    assert result.stderr == f"1 config file checked: {errors} error{'s' * (errors > 1)}\n"
+    valid = run_cli("validate", "--format", "json")
+    assert valid.exit_code == 0 and valid.stderr.endswith(" checked: all valid\n")
 
 
 def test_simulate_narrates_on_stdout_even_with_a_log_file(run_cli, tmp_path) -> None:

@@ -50,6 +50,38 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert result.returncode == 0 and result.stderr == b""
 
 
+def _closed_pipe_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return subprocess.run([str(SCRIPT), *args], cwd=cwd, stdout=write_end, stderr=subprocess.PIPE, timeout=120)
+    finally:
+        os.close(write_end)
+
+
+def test_a_reader_that_stops_early_does_not_turn_a_failure_into_a_pass(tmp_path):
+    """`cardgames validate DIR | head -1` under ``set -o pipefail`` (a CI maintainer's finding: exit 0 on a
+    config with an error): a command that has failed already exits 1 when its output finds the pipe closed.
+    Each command here writes the output that says why it failed, then fails."""
+    games = tmp_path / "designs" / "games"
+    games.mkdir(parents=True)
+    bundled = (Path(__file__).parents[1] / "configs" / "games" / "eiffel-tower.yaml").read_text()
+    (games / "eiffel-tower.yaml").write_text(bundled.replace("row_cap: null", "row_cap: 3"))  # 20 rows x 3 < 104
+    (tmp_path / "bad.json").write_text("{}")
+    for variants, name in (((), "plain.jsonl"), (("--variant", "strict"), "strict.jsonl")):
+        made = run("batch", "--game", "eiffel-tower", *variants, "--seeds", "1-200", "--out", name, "-q", cwd=tmp_path)
+        assert made.returncode == 0, made.stderr
+    for args in (["--configs", "designs", "validate", "designs"], ["--configs", "designs", "validate", "designs",
+                                                                    "--format", "json"],
+                 ["replay", "bad.json", "--format", "json"],
+                 ["stats", "plain.jsonl", "strict.jsonl", "--fail-if-different", "won"],
+                 ["solve", "--game", "eiffel-tower", "--seed", "1", "--log", "line.json"]):
+        result = _closed_pipe_run(*args, cwd=tmp_path)
+        assert result.returncode == 1, (args, result.stderr)
+        assert b"Traceback" not in result.stderr, args
+    assert not (tmp_path / "line.json").exists()
+
+
 
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
 def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(tmp_path):
