@@ -109,9 +109,12 @@ def narrate(game: "Game", run: "Playthrough") -> str:
 
 @click.command("replay")
 @click.argument("log_file", metavar="LOG", type=click.Path(allow_dash=True))
+@click.option("--current-config", is_flag=True,
+              help="Replay a log made with another config (its config_sha256) under the one found here: do its "
+                   "actions still play, to the same result, after a rules change?")
 @format_option("text", "json")
 @click.pass_context
-def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
+def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, fmt: str) -> None:
     """Replay LOG (a file, or - for stdin): rebuild the deal from its seed, re-apply every
     action, and check the result. Exit 1 naming the first step that diverges (with --format json,
     also as {"ok": false, "error": ...} on stdout, for a script that reads the verdict there)."""
@@ -125,7 +128,7 @@ def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
     try:
         data = read_log(log_file)  # its errors name the file already
         try:
-            report = replay(data, catalog(ctx))
+            report = replay(data, catalog(ctx), current_config)
         except LogError as exc:  # named too, for a script replaying a folder of logs
             raise LogError(f"{input_label(log_file)}: {exc}") from None
     except CardgamesError as exc:
@@ -135,7 +138,9 @@ def replay_cmd(ctx: click.Context, log_file: str, fmt: str) -> None:
         raise
     if fmt == "json":
         emit_json({"ok": True, "game": report.game, "variants": list(report.variants), "seed": report.seed,
-                   "steps": report.steps, "result": report.result})
+                   "steps": report.steps, "result": report.result, "config_changed": report.config_changed})
     else:
         game = " + ".join([report.game, *report.variants])  # as `cardgames list` names a variant's alias
-        click.echo(f"ok: {game} seed {report.seed}: {report.steps} actions replayed; the deal and the result match")
+        under = " under a config changed since the log was made" if report.config_changed else ""
+        click.echo(f"ok: {game} seed {report.seed}: {report.steps} actions replayed{under}; the deal and the result "
+                   "match")

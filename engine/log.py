@@ -196,6 +196,8 @@ class ReplayReport:
     seed: int | str
     steps: int
     result: dict[str, Any]
+    #: The log was made with another config than the one it was replayed under (``current_config``).
+    config_changed: bool = False
 
 
 def rng_mode(rng: str) -> str:
@@ -206,9 +208,11 @@ def rng_mode(rng: str) -> str:
     raise LogError(f"log uses generator {clip(rng)}; this engine has {' and '.join(map(repr, GENERATORS.values()))}")
 
 
-def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayReport:
+def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_config: bool = False) -> ReplayReport:
     """Re-play a log, ``data`` as :func:`read_log` gives it (each field of its type); raise LogError naming
-    the first step (1-based) that diverges."""
+    the first step (1-based) that diverges. A log made with another config than the one found here is
+    refused, unless ``current_config``: it is then replayed under this one (do its actions still play, and
+    to the same result, after a rules change?), and the report says the config changed."""
     from .registry import load_game
 
     try:
@@ -227,11 +231,13 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
     unknown = [a for a in agents if a not in known]
     if unknown:  # what played is part of what the log claims
         raise LogError(f"field 'agents': {game.id} has no agent {clip(unknown[0])} (its agents: {', '.join(known)})")
-    if game.spec.sha256 != data["config_sha256"]:
+    changed = game.spec.sha256 != data["config_sha256"]
+    if changed and not current_config:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
                        f"{data['config_sha256'][:12]}... in the log, {game.spec.sha256[:12]}... here): its rules, "
                        "deck or options have changed since, or were read from other config folders (a log made "
-                       "with --configs replays with the same --configs)")
+                       "with --configs replays with the same --configs; --current-config replays it under "
+                       "this one)")
     mode = rng_mode(data["rng"])
     try:
         seed = game.check_seed(data["seed"], mode)
@@ -258,7 +264,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None) -> ReplayRepo
             raise LogError(f"after the log's {len(data['actions'])} steps the game is not over and {where} is "
                            f"{shown[0]}, but the log says {shown[1]}: are actions missing (was the log cut short?)")
         raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
-    return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result)
+    return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result, changed)
 
 
 def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
@@ -285,8 +291,17 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
         if reordered is not None:  # the log format writes each action one way: a hand-edited list may not be it
             raise LogError(f"step {step}: action {_short(entry['action'])} is legal, but a log writes it "
                            f"{_short(game.action_to_json(reordered))}")
-        raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here")
+        raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here ({_legal_here(game, state)})")
     state.apply(own)
+
+
+def _legal_here(game: "Game", state: "State", shown: int = 3) -> str:
+    """The first ``shown`` legal actions, as the narration words them: what a reader of a log that no
+    longer replays (a rule changed since, an edit) needs to see why its step is not among them."""
+    legal = state.legal_actions()
+    words = [game.describe_action(state, action) for action in legal[:shown]]
+    more = f"; {len(legal) - shown} more" if len(legal) > shown else ""
+    return f"legal here: {'; '.join(words)}{more}"
 
 
 def _reordered(action: tuple) -> tuple:

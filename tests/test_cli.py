@@ -290,7 +290,7 @@ def test_simulate_prints_a_log_that_replays(run_cli, tmp_path):
     as_json = orjson.loads(run_cli("replay", str(strict), "--format", "json").stdout)
     assert as_json == {"ok": True, "game": "eiffel-tower", "variants": ["strict"], "seed": 7,
                        "steps": len(orjson.loads(strict.read_bytes())["actions"]),
-                       "result": orjson.loads(strict.read_bytes())["result"]}
+                       "result": orjson.loads(strict.read_bytes())["result"], "config_changed": False}
     from_stdin = run_cli("replay", "-", input=result.stdout_bytes)
     assert from_stdin.exit_code == 0
 
@@ -321,6 +321,28 @@ def test_replay_json_reports_a_failure_on_stdout_too(run_cli, tmp_path):
         error = result.stderr.removeprefix("Error: ").rstrip("\n")
         assert result.exit_code == 1 and orjson.loads(result.stdout) == {"ok": False, "error": error}
     assert run_cli("replay", str(path)).stdout == ""  # text: the error alone, on stderr
+
+
+def test_replay_current_config_says_the_config_changed(run_cli, tmp_path):
+    """A log made before a config change: refused, naming --current-config; replayed with it, the ok line
+    and the JSON say the config changed (a CI maintainer gating logs on a rules change)."""
+    log = tmp_path / "g.json"
+    log.write_bytes(run_cli("simulate", "--game", "eiffel-tower", "--seed", "7").stdout_bytes)
+    (tmp_path / "cfg" / "games").mkdir(parents=True)
+    bundled = (Path(__file__).parents[1] / "configs" / "games" / "eiffel-tower.yaml").read_text()
+    (tmp_path / "cfg" / "games" / "eiffel-tower.yaml").write_text(bundled.replace("strict_waste_cap: 4",
+                                                                                  "strict_waste_cap: 5"))
+    configs = ("--configs", str(tmp_path / "cfg"))
+    refused = run_cli(*configs, "replay", str(log))
+    assert refused.exit_code == 1 and refused.stderr.rstrip().endswith("--current-config replays it under this one)")
+    text = run_cli(*configs, "replay", str(log), "--current-config")
+    assert text.exit_code == 0 and text.stdout.startswith("ok: eiffel-tower seed 7: ")
+    said = " actions replayed under a config changed since the log was made; the deal and the result match"
+    assert said in text.stdout
+    data = orjson.loads(run_cli(*configs, "replay", str(log), "--current-config", "--format", "json").stdout)
+    assert data["ok"] is True and data["config_changed"] is True
+    same = run_cli("replay", str(log), "--current-config", "--format", "json")
+    assert orjson.loads(same.stdout)["config_changed"] is False
 
 
 def test_simulate_log_file_and_text(run_cli, tmp_path):

@@ -65,8 +65,26 @@ def test_replay_round_trip(seed, agent):
 def test_tampered_action_names_its_step(log, index):
     bad = copy.deepcopy(log)
     bad["actions"][index]["action"] = {"type": "play", "row": 99}
-    with pytest.raises(LogError, match=f'^step {index + 1}: action {{"row":99,"type":"play"}} is not legal here$'):
+    word = r"(play \S+ onto row \d+ \(on \S+\)|turn \S+ onto the waste)"
+    with pytest.raises(LogError, match=f'^step {index + 1}: action {{"row":99,"type":"play"}} is not legal here '
+                                       rf'\(legal here: ({word}(; |\)$))+'):
         replay(bad)
+
+
+def test_an_illegal_step_shows_what_was_legal_as_the_narration_words_it(log):
+    """Three legal actions at most, then how many more: why a step is not among them (a CI maintainer met a
+    bare "not legal here" on a log made before a row cap changed)."""
+    game = load_game("eiffel-tower")
+    state, step = game.new_state(log["seed"]), 0
+    while len(state.legal_actions()) <= 3:  # to the first step with more than three legal actions
+        state.apply(game.action_from_json(log["actions"][step]["action"]))
+        step += 1
+    words = [game.describe_action(state, a) for a in state.legal_actions()]
+    bad = copy.deepcopy(log)
+    bad["actions"][step]["action"] = {"type": "play", "row": 99}
+    with pytest.raises(LogError) as raised:
+        replay(bad)
+    assert str(raised.value).endswith(f"(legal here: {'; '.join(words[:3])}; {len(words) - 3} more)")
 
 
 def test_swapped_actions_diverge_at_the_first_swap(log):
@@ -201,7 +219,30 @@ def test_changed_config_is_detected(log, tmp_path):
         replay(log, Catalog([tmp_path / "cfg"]))
     # config folders are one cause a newcomer met: said, with the way out
     assert str(raised.value).endswith("or were read from other config folders (a log made with --configs replays "
-                                      "with the same --configs)")
+                                      "with the same --configs; --current-config replays it under this one)")
+
+
+def test_current_config_replays_a_log_under_a_changed_config(log, tmp_path):
+    """After a rules change, a CI gate asks whether recorded logs still play: with ``current_config`` the log is
+    replayed under the config found here, the report saying the config changed; a step the new rules refuse is
+    named as any illegal step is."""
+    shutil.copytree(bundled_root(), tmp_path / "cfg", ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    path = tmp_path / "cfg" / "games" / "eiffel-tower.yaml"
+    bundled = path.read_text()
+    path.write_text(bundled.replace("strict_waste_cap: 4", "strict_waste_cap: 5"))  # no effect on the plain game
+    report = replay(log, Catalog([tmp_path / "cfg"]), current_config=True)
+    assert report.config_changed and report.result == log["result"]
+    assert not replay(log, current_config=True).config_changed
+    path.write_text(bundled.replace("row_cap: null", "row_cap: 6"))  # the fewest cards a row that hold the deck
+    state, first = load_game("eiffel-tower").new_state(log["seed"]), 0
+    while True:  # to the first play onto a row of six cards
+        action = log["actions"][first]["action"]
+        first += 1
+        if action["type"] == "play" and len(state.rows[action["row"]]) == 6:
+            break
+        state.apply(state.game.action_from_json(action))
+    with pytest.raises(LogError, match=rf"^step {first}: action .* is not legal here \(legal here: turn "):
+        replay(log, Catalog([tmp_path / "cfg"]), current_config=True)
 
 
 @pytest.mark.parametrize("content,message", [
