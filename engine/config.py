@@ -601,12 +601,12 @@ def _title_problem(template: str) -> str | None:
     return "must be a name template holding {game}, as written, and no other field, such as 'Strict {game}'"
 
 
-def _check_thresholds(mapping: Mapping[Any, Any]) -> str | None:
+def _check_thresholds(mapping: Mapping[Any, Any]) -> tuple[tuple, str] | None:
     for key, value in mapping.items():
         text = str(key)
         if (not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= MAX_PLAYERS
                 or isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
-            return f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
+            return (key,), f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
     return None
 
 

@@ -30,7 +30,9 @@ class Field:
     items: "Field | None" = None
     fields: "dict[str, Field] | None" = None
     open: bool = False
-    check: Callable[[Any], str | None] | None = None
+    #: A check of the whole value: None, or what is wrong with it, either as a message (said at the
+    #: field's line) or as (keys below the field, message), said at the line of the part at fault.
+    check: Callable[[Any], str | tuple[tuple, str] | None] | None = None
 
     def describe(self) -> str:
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)
@@ -102,7 +104,8 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial:
     if not errors and spec.check is not None and not (partial and isinstance(value, dict)):
         problem = spec.check(value)
         if problem:
-            errors.append(doc.error(keypath, f"{_where(keypath)}: {problem}"))
+            below, text = problem if isinstance(problem, tuple) else ((), problem)
+            errors.append(doc.error(keypath + below, f"{_where(keypath)}: {text}"))
     return errors
 
 

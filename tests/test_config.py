@@ -778,6 +778,19 @@ def test_a_huge_player_count_key_is_one_line(tmp_path, run_cli):
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_a_bad_threshold_is_said_at_its_own_line(tmp_path, run_cli):
+    """``copies_by_players`` written as a block: the entry at fault is the line to mend, not the table's key."""
+    (tmp_path / "games").mkdir()
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    block = "deck:\n  type: french\n  copies: 1\n  copies_by_players:\n    5: 2\n    8: 0\n"
+    changed = turup.replace("deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}\n", block)
+    (tmp_path / "games" / "turup.yaml").write_text(changed)
+    line = changed.splitlines().index("    8: 0") + 1
+    result = run_cli("--configs", str(tmp_path), "validate", str(tmp_path))
+    assert result.stdout.startswith(f"{tmp_path / 'games' / 'turup.yaml'}:{line}: 'deck.copies_by_players': keys "
+                                    "must be player counts")
+
+
 def test_replay_blames_a_broken_config_not_the_log(tmp_path, run_cli):
     golden = Path(__file__).parent / "golden" / "eiffel-tower-p1-native-7-greedy.json"
     (tmp_path / "games").mkdir()
@@ -883,8 +896,9 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
     ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
     ("  deal:\n    4: {hand: 5}\n", 6, "options.deal for 4 players deals 164 cards"),
     ("  deal:\n    4: {hand: 5, hnd: 4}\n", 6, "row 4 must have exactly the keys hand, center, primary, secondary"),
-    # the bad number named, key and value (a designer's finding: "values must be non-negative integers")
-    ("  deal:\n    5:\n      hand: 4\n      center: twelve\n", 6,
+    # the bad number named, key and value (a designer's finding: "values must be non-negative integers"), at
+    # its own line (a CI maintainer's finding: a fault in row 5 was said at the table's first line)
+    ("  deal:\n    5:\n      hand: 4\n      center: twelve\n", 8,
      "'options.deal': row 5: center must be a non-negative integer, not 'twelve'"),
     ("  deal:\n    4: {hand: true}\n", 6, "'options.deal': row 4: hand must be a non-negative integer, not true"),
     ("  tableau:\n    4: {primary: -1}\n", 6, "row 4: primary must be a non-negative integer, not -1"),
@@ -958,7 +972,7 @@ def test_a_games_own_broken_table_is_blamed_on_the_game_not_a_variant_merging_in
     broken = torqu.replace("id: torqu", "id: bad-torqu").replace(row, row.replace(", secondary: 7", ""))
     game = make_root(tmp_path, broken.replace("variants: [death, partners, dragons]", "variants: []"), "bad-torqu")
     _variant(tmp_path, "hand4", "applies_to: [torqu]\noptions:\n  deal:\n    4: {hand: 4}\n")
-    line = torqu.splitlines().index("  deal:") + 2  # the table's first row
+    line = torqu.splitlines().index(row) + 1  # the broken row's own line
     report = run_cli("validate", str(tmp_path))
     assert report.stdout.splitlines() == [f"{game / 'games' / 'bad-torqu.yaml'}:{line}: 'options.deal': row 7 "
                                                "must have exactly the keys hand, center, primary, secondary"]

@@ -33,8 +33,8 @@ OPTIONS = {
                            items=Field(INT, check=positive)),
     "match": Field(INT, "suited cards pair when their values sum to this (ranks per suit + 1)"),
     "family_match": Field(MAP, "match sums of other card families, e.g. {trump: 22}", open=True,
-                          check=lambda m: None if all(isinstance(v, int) and not isinstance(v, bool)
-                                                      for v in m.values()) else "values must be integers"),
+                          check=lambda m: next((((k,), "values must be integers") for k, v in m.items()
+                                                if isinstance(v, bool) or not isinstance(v, int)), None)),
     "row_cap": Field(OPT_INT, "most cards a row may hold, dealt card included; null for no limit", check=positive),
     "strict": Field(BOOL, "the Strict version: the stock cannot be turned while the waste is full"),
     "strict_waste_cap": Field(INT, "the Strict version's waste capacity", check=positive),

@@ -34,15 +34,17 @@ from .sets import KINDS, SET_SIZE
 
 
 def _rows(keys: tuple[str, ...]):
-    def check(value: Any) -> str | None:
+    """A check of a per-player-count table, each fault said at its row's line (or its value's): a designer
+    mends row 5, not the table's first line."""
+    def check(value: Any) -> tuple[tuple, str] | None:
         for count, row in value.items():
             if not re.fullmatch(r"[1-9][0-9]*", str(count)):  # "04" would be a second row for 4 players
-                return f"keys must be player counts, not {count!r}"
+                return (count,), f"keys must be player counts, not {count!r}"
             if not isinstance(row, dict) or set(row) != set(keys):
-                return f"row {count} must have exactly the keys {', '.join(keys)}"
+                return (count,), f"row {count} must have exactly the keys {', '.join(keys)}"
             for key, v in row.items():  # named, value and all: a row holds four numbers (a designer's finding)
                 if isinstance(v, bool) or not isinstance(v, int) or v < 0:
-                    return f"row {count}: {key} must be a non-negative integer, not {written(v)}"
+                    return (count, key), f"row {count}: {key} must be a non-negative integer, not {written(v)}"
         return None
     return check
 
