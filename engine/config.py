@@ -465,10 +465,12 @@ class Catalog:
         from .registry import ENGINES, engine_module
 
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
+        broken: set[str] = set()  # games whose own file is broken: a variant naming one is checked with it mended
         for gid in self.ids("games"):
             try:
                 game = self.document("games", gid)
             except ConfigError:
+                broken.add(gid)
                 continue
             if self.family_clash(game):  # reported at that game's family line
                 continue
@@ -478,6 +480,8 @@ class Catalog:
         if not doc.data["applies_to"]:  # said here, at the line to mend, not only at each game listing it
             errors.append(doc.error(("applies_to",), "applies_to names no game or family, so the variant fits none"))
         for i, target in enumerate(doc.data["applies_to"]):
+            if target in broken and target not in engines:  # not a second error for the game file's one
+                continue
             if target not in engines:
                 hint = did_you_mean(target, engines, 0.6)
                 errors.append(doc.error(("applies_to", i), f"{target!r} is no game's id or family{hint}"))

@@ -980,6 +980,18 @@ def test_a_games_own_broken_table_is_blamed_on_the_game_not_a_variant_merging_in
     assert shown.exit_code == 1 and f"bad-torqu.yaml:{line}: " in shown.stderr
 
 
+def test_a_variant_of_a_broken_game_file_adds_no_second_error(tmp_path, run_cli):
+    """A designer's game file with a YAML error and a variant naming that game: the game's line alone is said
+    (a CI maintainer's finding: the variant's ``applies_to`` was also called "no game's id or family")."""
+    game = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: fan").replace("players:", "players: ["), "fan")
+    _variant(tmp_path, "wide-waste", "applies_to: [fan]\noptions:\n  strict_waste_cap: 9\n")
+    _variant(tmp_path, "typo", "applies_to: [fna]\noptions:\n  strict_waste_cap: 9\n")  # still said: no such game
+    report = run_cli("validate", str(tmp_path))
+    said = report.stdout.splitlines()
+    assert len(said) == 2 and said[0].startswith(f"{game / 'games' / 'fan.yaml'}:") and "YAML syntax error" in said[0]
+    assert said[1].startswith(f"{tmp_path / 'variants' / 'typo.yaml'}:3: 'fna' is no game's id or family")
+
+
 def test_a_row_may_hold_a_zero(tmp_path, run_cli):
     """A tableau without secondaries (0) is a house rule, not an error: only negative counts are refused."""
     _variant(tmp_path, "flat", "applies_to: [torqu]\noptions:\n  tableau:\n    4: {secondary: 0}\n")
