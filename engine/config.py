@@ -23,7 +23,20 @@ from typing import Any, Iterable, Mapping
 
 from . import MAX_PLAYERS, env_config_folders
 from .errors import ConfigError, OptionConflictError, UnknownNameError
-from .schema import BOOL, INT, LIST, MAP, STR, Field, between, check_mapping, check_value, kebab_case, one_token
+from .schema import (
+    BOOL,
+    INT,
+    LIST,
+    MAP,
+    STR,
+    Field,
+    between,
+    check_mapping,
+    check_value,
+    close_key,
+    kebab_case,
+    one_token,
+)
 from .wording import counted, did_you_mean
 from .yamlfile import Document, read_document
 
@@ -559,8 +572,9 @@ def _overlay_errors(doc: Document, fields: dict[str, Field], engine: str) -> lis
     errors = []
     for key, value in doc.data["options"].items():
         if key not in fields:
-            errors.append(doc.key_error(("options", key), f"unknown option {key!r} for the {engine} engine "
-                                                          f"(known: {', '.join(sorted(fields))})"))
+            close = close_key(key, fields)  # as a game's own options say it
+            hint = f": did you mean {close!r}?" if close else f" (known: {', '.join(sorted(fields))})"
+            errors.append(doc.key_error(("options", key), f"unknown option {key!r} for the {engine} engine{hint}"))
         else:
             errors.extend(check_value(value, fields[key], doc, ("options", key), partial=True))
     return errors

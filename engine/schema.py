@@ -57,7 +57,7 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     for key in value:
         if key in fields:
             continue
-        close = _close_key(key, fields)  # in an open mapping, a key of its own that a misspelt known key would pass for
+        close = close_key(key, fields)  # in an open mapping, a key of its own that a misspelt known key would pass for
         if close is not None:
             misspelt.add(close)  # said here, not again as missing
             own = " (keys of your own may go here, but not one this like a known one)" if open else ""
@@ -78,7 +78,7 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     return errors
 
 
-def _close_key(key: Any, fields: dict[str, Field]) -> str | None:
+def close_key(key: Any, fields: dict[str, Field]) -> str | None:
     """The known key ``key`` is most likely a misspelling of (``fase`` for ``face``), or None."""
     import difflib
 

@@ -1684,6 +1684,11 @@ def test_an_unknown_option_in_a_variant_is_named_at_its_line(tmp_path, run_cli):
     assert checked.exit_code == 1 and checked.stdout.startswith(expected) and checked.stdout.count("\n") == 1
     dealt = run_cli("--configs", str(tmp_path), "deal", "strict-eiffel-tower", "--seed", "1")
     assert dealt.exit_code == 1 and dealt.stderr.startswith(f"Error: {expected}") and dealt.stderr.count("\n") == 1
+    # a misspelt option: the one meant, as a game's own options say it (a CI maintainer's finding)
+    path.write_text(strict.replace("  strict: true\n", "  strict: true\n  strict_wast_cap: 9\n"))
+    misspelt = run_cli("--configs", str(tmp_path), "validate").stdout
+    assert misspelt == (f"{path}:{line}: unknown option 'strict_wast_cap' for the pairing engine: did you mean "
+                        "'strict_waste_cap'?\n")
 
 
 def test_a_folder_named_like_a_config_file_is_one_error(tmp_path, run_cli):
