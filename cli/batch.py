@@ -162,7 +162,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     """Statistics of batch result files, compared (its help, which names the significance level, is
     ``_STATS_HELP``)."""
     from cardgames.engine.batch.paired import pair_files
-    from cardgames.engine.batch.report import Run, against_first, compared, p_text
+    from cardgames.engine.batch.report import Run, against_first, compared, p_said, p_text
     from cardgames.engine.batch.results import check_comparable, read_summary
     from cardgames.engine.batch.seeds import SeedSet
 
@@ -175,6 +175,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         from cardgames.engine.batch.plot import image_format
 
         image_format(plot_path, files)
+    _say_repeated(files)
     runs, seeds = [], []
     for path in files:
         seeds.append(SeedSet())
@@ -217,7 +218,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     for t in significant:
         if t not in failed:  # said, so that a tolerance nobody meant to hide a change with is seen doing so
             message(f"--fail-if-different {t['figure']}:{gates[t['figure']]:g}: {t['figure']} differs in {t['file']} "
-                    f"from {t['against']} (p = {p_text(t['p_value'])}), by {t['difference']:.4g}, within the "
+                    f"from {t['against']} ({p_said(t['p_value'])}), by {t['difference']:.4g}, within the "
                     "tolerance: passed")
     for figure in gates:  # a gate that passed says so too: a CI log then shows the check ran
         tested = [t for t in tests if t["figure"] == figure and t["p_value"] is not None]
@@ -226,8 +227,22 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
                     f"(p = {', '.join(p_text(t['p_value']) for t in tested)}): passed")
     if failed:
         message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
-                                             f"(p = {p_text(t['p_value'])}){_beyond(t, gates)}" for t in failed))
+                                             f"({p_said(t['p_value'])}){_beyond(t, gates)}" for t in failed))
         ctx.exit(1)
+
+
+def _say_repeated(files: tuple[str, ...]) -> None:
+    """A file given twice is compared with itself, every test n/a and any gate passed: said, since it is
+    likelier a typo than a wish (an analyst's finding)."""
+    seen: dict[str, str] = {}
+    for path in files:
+        if path == "-":
+            continue
+        key = os.path.realpath(path)
+        if key in seen:
+            message(f"{_label(path)} is the same file as {_label(seen[key])}: it is compared with itself")
+        else:
+            seen[key] = path
 
 
 def _beyond(test: dict, gates: dict[str, float]) -> str:

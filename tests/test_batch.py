@@ -43,6 +43,7 @@ from cardgames.engine.batch.report import (
     compared,
     comparisons,
     csv_rows,
+    p_said,
     p_text,
     text_report,
 )
@@ -1389,6 +1390,8 @@ def test_a_p_value_is_never_printed_as_the_significance_level_beside_its_verdict
     below = math.nextafter(ALPHA, 0)
     assert float(p_text(below)) == below != ALPHA
     assert p_text(0.5) == "0.5000" and p_text(3.1e-05) == "3.1e-05" and p_text(None) == "n/a"
+    assert p_text(0.0) == "< 1e-300" and p_text(5e-324) == "4.9e-324"  # 0: below what a float holds
+    assert p_said(0.0) == "p < 1e-300" and p_said(0.5) == "p = 0.5000"
 
 
 @pytest.mark.parametrize("line, message", [

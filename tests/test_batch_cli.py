@@ -983,6 +983,16 @@ def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
                            "--fail-if-different won: no significant difference (p = 1.0000): passed\n")
 
 
+def test_a_file_given_twice_is_said_to_be_compared_with_itself(run_cli, tmp_path):
+    """``stats a.jsonl a.jsonl`` (a typo for b.jsonl): every test n/a, any gate passed, so it is said."""
+    path = tmp_path / "a.jsonl"
+    batch(run_cli, "--seeds", "1-20", "--workers", "1", "--out", str(path))
+    same = run_cli("stats", str(path), str(tmp_path / "." / "a.jsonl"))
+    assert same.exit_code == 0
+    assert same.stderr.splitlines()[0] == f"{tmp_path / '.' / 'a.jsonl'} is the same file as {path}: it is compared " \
+                                          "with itself"
+
+
 def test_pysolfc_ms_numbers_are_other_deals_than_plain_numbers(run_cli, tmp_path):
     """PySolFC's ms1 and 1 are other deals: files of seeds 1-40 and ms1-ms40 are compared as independent samples,
     with a notice, not seed by seed; and a file of one kind is not resumed with the other."""

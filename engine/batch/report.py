@@ -172,12 +172,21 @@ def _cell(value: Any) -> str:
     return str(value)
 
 
+def p_said(value: float | None) -> str:
+    """A p-value in a sentence: "p = 0.0123", or "p < 1e-300" where :func:`p_text` says "< 1e-300"."""
+    text = p_text(value)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def p_text(value: float | None) -> str:
     """A p-value as the tables and a gate's message print it: four decimals (more where four would
     round it onto the significance level, and show 0.0500 beside "yes": as many as keep it off), or
-    two digits below 1e-4."""
+    two digits below 1e-4; a p-value too small for a float, computed as 0, as "< 1e-300" (an analyst read
+    "0.0e+00" as a p-value of zero)."""
     if value is None:
         return "n/a"
+    if value == 0:
+        return "< 1e-300"
     if value < 1e-4:
         return f"{value:.1e}"
     digits = 4
