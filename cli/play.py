@@ -85,6 +85,7 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
 def narrate(game: "Game", run: "Playthrough") -> str:
     """The game told step by step (replayed from the deal, so each line sees its position). A
     game of several deals (rounds, matches) shows each deal where its first action is."""
+    from cardgames.engine.core import wins_phrase
     from cardgames.engine.log import dumps
 
     state = game.new_state(run.seed, run.rng)
@@ -103,6 +104,11 @@ def narrate(game: "Game", run: "Playthrough") -> str:
             ended = state.rounds_played
             lines += game.describe_deal_end(state)
     lines.append("")
+    if state.is_terminal():
+        lines += game.describe_end(state)
+    else:  # simulate --matches / --rounds: the game goes on
+        lines.append(f"stopped after {game.deal_name} {state.rounds_played}, as asked: the game is not over "
+                     f"({wins_phrase(state.winners(), lead=True)})")
     lines.append("result: " + dumps(state.result(), pretty=False).decode().strip())
     return "\n".join(lines)
 

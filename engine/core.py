@@ -144,6 +144,12 @@ class Game(ABC):
         what it changed. Games of several deals override this; the default says nothing."""
         return []
 
+    def describe_end(self, state: "State") -> list[str]:
+        """Narration of a finished game: why it ended and who won, in words, before the result's JSON
+        (a teacher's finding: every game ended on that JSON alone). Games override this to say why;
+        the default names the winners."""
+        return [f"the game is over: {wins_phrase(state.winners())}"]
+
     def render_deal(self, deal: dict[str, Any]) -> str:
         """A readable drawing of a deal (``State.deal_json()``); games override this."""
         import orjson
@@ -242,6 +248,16 @@ class Playthrough:
     rng: str
     agents: list[str]
     history: list[tuple[int, Any]] = field(default_factory=list)
+
+
+def wins_phrase(seats: Sequence[int], lead: bool = False) -> str:
+    """``"player 1 wins"``, ``"players 0 and 2 share the win"`` (with ``lead``, of a game stopped early,
+    ``"player 1 leads"``...): narration's last word on a game."""
+    from .wording import players_named
+
+    if len(seats) == 1:
+        return f"{players_named(seats)} {'leads' if lead else 'wins'}"
+    return f"{players_named(seats)} share the {'lead' if lead else 'win'}"
 
 
 def leaders(scores: Sequence[Any]) -> list[int]:

@@ -23,6 +23,14 @@ def counted(count: int, noun: str) -> str:
     return f"{count:,} {noun}" if count == 1 else f"{count:,} {noun}s"
 
 
+def players_named(seats: Iterable[int]) -> str:
+    """``"player 2"``, ``"players 0 and 2"``, ``"players 0, 1 and 3"``: seats as narration names them."""
+    seats = list(seats)
+    if len(seats) == 1:
+        return f"player {seats[0]}"
+    return f"players {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
 def spans(numbers: Iterable[int]) -> str:
     """``"2, 4-6"``: ascending numbers (player counts) as runs, for a message naming many."""
     runs: list[list[int]] = []

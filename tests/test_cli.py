@@ -356,7 +356,8 @@ def test_simulate_log_file_and_text(run_cli, tmp_path):
     assert run_cli("replay", str(path)).exit_code == 0
     text = run_cli("simulate", "--game", "eiffel-tower", "--seed", "7", "--format", "text").stdout
     assert "   1. " in text
-    last = text.splitlines()[-1]  # the result in one line, as the README's `| tail -3` shows it
+    *_, said, last = text.splitlines()  # as the README's `| tail -4` shows them: why it ended, then the result
+    assert said == "lost: the stock is used up, and the waste's top card, 7S, fits no row (22 cards left)"
     assert last.startswith("result: {") and orjson.loads(last[len("result: "):]) == \
         orjson.loads(run_cli("simulate", "--game", "eiffel-tower", "--seed", "7").stdout)["result"]
 
@@ -1013,3 +1014,27 @@ def test_the_shell_does_not_complete_an_alias_of_two_meanings(run_cli, tmp_path)
     env = {"_CARDGAMES_COMPLETE": "bash_complete", "COMP_WORDS": line, "COMP_CWORD": "4"}
     assert run_cli(env=env).stdout.strip() == ""  # bash gets an empty line: no word
     assert run_cli(env={**env, "COMP_WORDS": line.replace("strict-eif", "eif")}).stdout == "plain,eiffel-tower\n"
+
+
+@pytest.mark.parametrize("args, ending", [
+    (("--game", "turup", "--players", "4", "--seed", "1"),
+     lambda r: f"the match ends after {r['rounds']} rounds: cards won "
+               + ", ".join(f"player {s} {n}" for s, n in enumerate(r["scores"])) + f": player {r['winners'][0]} wins"),
+    (("--game", "towers", "--players", "3", "--seed", "7"),
+     lambda r: "the game is over (no player still in can play a card): net coins "
+               + ", ".join(f"player {s} {n}" for s, n in enumerate(r["net"]))
+               + ": players " + " and ".join(map(str, r["winners"])) + " share the win"),
+    (("--game", "towers", "--players", "2", "--seed", "1"),
+     lambda r: "the game is over (only player 1 is still in): net coins "
+               + ", ".join(f"player {s} {n}" for s, n in enumerate(r["net"])) + ": player 1 wins"),
+    (("--game", "torqu", "--players", "4", "--seed", "1"),
+     lambda r: f"player {r['winners'][0]}'s stone reaches space 72: player {r['winners'][0]} wins"),
+    (("--game", "turup", "--players", "4", "--seed", "1", "--rounds", "1"),
+     lambda r: f"stopped after round 1, as asked: the game is not over (player {r['winners'][0]} leads)"),
+])
+def test_narration_ends_by_saying_why_and_who_won(run_cli, args, ending):
+    """The line before the result says why the game ended and who won (a teacher's finding: every game ended
+    on the result's JSON alone), read here against that JSON."""
+    lines = run_cli("simulate", *args, "--format", "text").stdout.splitlines()
+    result = orjson.loads(lines[-1].removeprefix("result: "))
+    assert lines[-2] == ending(result)

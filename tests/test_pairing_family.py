@@ -203,7 +203,8 @@ def test_a_strict_version_deals_its_own_layout_if_it_has_one(name):
 
 def test_strict_hootch_draws_its_own_layout(run_cli):
     lines = run_cli("deal", "strict-hootch", "--seed", "3").stdout.splitlines()
-    assert [len(line.split()) for line in lines[:7]] == [1, 3, 5, 5, 5, 5, 0]
+    assert [len(line.split()) for line in lines[:6]] == [1, 3, 5, 5, 5, 5]
+    assert lines[6].startswith("(rows 1-24, line by line from the top") and lines[7] == ""
 
 
 def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):
@@ -348,3 +349,23 @@ def test_the_rules_pages_game_of_your_own_works_as_written(run_cli, tmp_path):
     played = run_cli(*mine, "simulate", "--game", "fan", "--seed", "4", "--agent", "solver", "--log", str(log))
     assert played.exit_code == 0
     assert run_cli(*mine, "replay", str(log)).exit_code == 0 and '"won": true' in log.read_text()
+
+
+@pytest.mark.parametrize("game_id, seed, said", [
+    ("eiffel-tower", 3, "won: every card is on a row"),
+    ("eiffel-tower", 7, "lost: the stock is used up, and the waste's top card, 7S, fits no row (22 cards left)"),
+    ("strict-eiffel-tower", 7, "lost: the waste holds 4 cards, its cap, so the stock cannot be turned, and the "
+                               "waste's top card, JS#2, fits no row (80 cards left)"),
+    ("castle", 1, "lost: the stock is used up, and the waste's top card, 8H, goes only onto full rows (row cap 4) "
+                  "(19 cards left)"),
+])
+def test_narration_says_why_the_game_ended(game_id, seed, said):
+    """The last words before the result (a teacher's finding: a game ended on its JSON alone): won, or what
+    stopped it, the waste's top card checked against every row here."""
+    game = load_game(game_id)
+    state = play(game, seed, make_agents([], game)).state
+    assert game.describe_end(state) == [said]
+    if not state.won():
+        card = state.waste[-1]
+        fitting = [row for row in state.rows if game.pairs(row[-1], card)]
+        assert all(len(row) == game.row_cap for row in fitting) and bool(fitting) == ("full rows" in said)

@@ -111,7 +111,8 @@ def test_the_narration_says_what_a_play_brought():
     """A tower's-suit play says "bonus" only when its player plays again (not on his last card, nor when no
     other card fits: the multiplayer walkthrough saw "bonus" there); a closing names each opponent's share
     of the tower, which together make the tower's cards."""
-    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0, "settled": 0, "fled, then the end": 0}
+    seen = {"bonus": 0, "no bonus": 0, "last card": 0, "closes": 0, "settled": 0, "fled, then the end": 0,
+            "forced flight": 0}
     for players in (2, 3, 4):
         game = towers_game(players)
         agent = make_agent("greedy", game)
@@ -123,7 +124,19 @@ def test_the_narration_says_what_a_play_brought():
                 player, soldes = state.current_player, [len(s) for s in state.soldes]
                 last = player is not None and len(state.caches[player]) == 1
                 paid = len(state.payments)
+                stuck = not any(type(a) is Play for a in state.legal_actions())
                 state.apply(action)
+                # a turn's end says what went to the solde and what was drawn (a teacher's finding), a flight
+                # whether the player had to (the cache's cards fit no tower)
+                ended = (type(action) is not Flee and state.current_player is not None
+                         and not (state.current_player == player and state.bonus_tower is not None))
+                assert ("; he draws " in text) == ended, text
+                if ended:
+                    drawn = text.split("; he draws ")[1].split(";")[0]
+                    assert drawn == (", ".join(names(game, state.caches[player])) or "nothing (the stock is empty)")
+                if type(action) is Flee:
+                    assert ("flees (no cache card fits a tower)," in text) == stuck, text
+                    seen["forced flight"] += stuck
                 # the action that ends the game says the settlement, each payment as the state made it (a
                 # designer's finding: the narration never showed one)
                 assert ("; the game ends, soldes (" in text) == (state.current_player is None), text
@@ -180,8 +193,9 @@ def test_example_player_c_closes_the_tower(example):
     theater = Play("The Theater", "Books", "CE")
     assert theater in state.legal_actions()
     assert game.describe_action(state, theater) == (
-        "player 2 plays The Theater onto the Books tower (Intelligence) at CE; the tower closes, its 8 cards go to "
-        "the opponents (4 to player 0, 4 to player 1)")  # one at a time from C's left: A, B, A, ...
+        "player 2 plays The Theater (Crowns NG) onto the Books tower (Intelligence) at CE; the tower closes, its 8 "
+        "cards go to the opponents (4 to player 0, 4 to player 1); to his solde: nothing; he draws The Trumpet, The "
+        "Survivor, The Desert")  # one at a time from C's left: A, B, A, ...; his last card played, he draws three
     state.apply(theater)
     t = game.suits.index("Books")
     # The tower closed: nothing fits on NE between the Midwife and the Theater.

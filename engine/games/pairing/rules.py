@@ -21,11 +21,11 @@ from bisect import insort
 from typing import Any, NamedTuple
 
 from ... import RNG_MODES, pysolfc
-from ...cards import stock_line
+from ...cards import copy_name, stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...schema import BOOL, INT, LIST, MAP, OPT_INT, OPT_LIST, Field, positive
-from ...wording import spans
+from ...wording import counted, spans
 
 OPTIONS = {
     "layout": Field(LIST, "rows in each line of the layout, apex first", items=Field(INT, check=positive)),
@@ -123,6 +123,19 @@ class PairingGame(Game):
         row = state.rows[action.row]
         return f"play {name(state.waste[-1])} onto row {action.row + 1} (on {name(row[-1])})"
 
+    def describe_end(self, state: "PairingState") -> list[str]:
+        """Won, or why not: the stock used up (or, Strict, the waste at its cap) and the waste's top card
+        fitting no row, or only full ones."""
+        if state.won():
+            return ["won: every card is on a row"]
+        card = state.waste[-1]  # lost with an empty waste is lost with the stock to turn: never
+        fitting = [r for r, row in enumerate(state.rows) if self.pairs(row[-1], card)]
+        fits = f"goes only onto full rows (row cap {self.row_cap})" if fitting else "fits no row"
+        stuck = ("the stock is used up" if state.next == len(state.stock) else
+                 f"the waste holds {self.waste_cap} cards, its cap, so the stock cannot be turned")
+        return [f"lost: {stuck}, and the waste's top card, {self.deck.name(card)}, {fits} "
+                f"({counted(state.cards_left(), 'card')} left)"]
+
     def render_deal(self, deal: dict[str, Any]) -> str:
         tops = [row[-1] if row else "--" for row in deal["rows"]]
         width = max(len(t) for t in tops) + 2
@@ -132,6 +145,9 @@ class PairingGame(Game):
             cells = "".join(t.center(width) for t in tops[start:start + count])
             lines.append(cells.center(widest).rstrip())
             start += count
+        # how to read the drawing, for the narration's "row 51" and "QH#2" (a teacher's finding)
+        copies = f"; {copy_name('', 1)} marks the second deck's copy of a card" if self.spec.copies > 1 else ""
+        lines.append(f"(rows 1-{len(tops)}, line by line from the top, left to right{copies})")
         lines.append("")
         lines.append(f"waste: {' '.join(deal['waste']) or '(empty)'}")
         lines.append(stock_line(deal["stock"], "turned"))

@@ -22,11 +22,11 @@ import re
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
-from ...core import Game, State, leaders
+from ...core import Game, State, leaders, wins_phrase
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
 from ...wording import written
-from .board import COLLISIONS, move_stones
+from .board import COLLISIONS, move_stones, spaces_for
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
 from .scoring import Scorer, most_scored, pictures_problem, points_of
@@ -174,28 +174,74 @@ class TorquGame(Game):
                 second = self.deck.by_name[action.cards[1]].code
                 owner = next((t for t, tableau in enumerate(state.tableaus) if second in tableau.exposed()), None)
                 source = "" if owner is None else f" from the tableau of {self._team_name(owner)}"
-            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}{source}"
+            if source:  # the first card is the centre's: said, so that both are not read as the tableau's
+                return f"player {seat} draws {action.cards[0]} from the centre and {action.cards[1]}{source}"
+            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}"
         if type(action) is Lay:
             return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau"
         return f"player {seat} ends the turn"
 
     def describe_deal_end(self, state: "TorquState") -> list[str]:
-        """Each team's tableau score, hand penalties, match score and stone move, and who won the match
-        (the seed's "attain the highest point total to win a match"; a tie is shared)."""
+        """Each team's tableau score, hand penalties, match score and stone move (and why a stone stopped
+        short of its score's space), who won the match (the seed's "attain the highest point total to win a
+        match"; a tie is shared), and the sets behind each score: a teacher showing why a tableau is
+        worth 950 had to rebuild it from the lays and ask ``score``. Naming the sets costs the search
+        for them, which a game's own scoring skips (:meth:`.Scorer.value`), so only narration pays it."""
         detail, scores = state.match_details[-1], state.match_scores[-1]
         why = "the centre is empty" if detail["center_empty"] else "no pair can be drawn"
         lines = [f"match {len(state.match_scores)} ends ({why}):"]
         team_scores = [scores[self.seats_of(team)[0]] for team in range(self.teams)]
         best = leaders(team_scores)
+        tableaus, hands = state.ended
         for team in range(self.teams):
             seats = self.seats_of(team)
             penalties = ", ".join(str(detail["hand_penalties"][seat]) for seat in seats)  # as `score` names them
             times = f" x {self.tableau_times}" if self.tableau_times > 1 else ""
             wins = (", wins the match" + (" (shared)" if len(best) > 1 else "")) if team in best else ""
+            before, after = detail["before"][team], detail["after"][team]
             lines.append(f"  {self._team_name(team)}: tableau {detail['tableau_scores'][team]}{times}, "
                          f"hand penalt{'ies' if len(seats) > 1 else 'y'} {penalties}: match score {team_scores[team]}"
-                         f"{wins}; stone {detail['before'][team]} -> {detail['after'][team]}")
+                         f"{wins}; stone {before} -> {after}{self._stone_note(team_scores[team], before, after)}")
+            lines += self._arrangement_words("tableau", self.scorer.tableau_score(tableaus[team]), "left out", -1)
+            for seat in seats:
+                owner = f"player {seat}'s hand" if len(seats) > 1 else "hand"
+                lines += self._arrangement_words(owner, self.scorer.hand_arrangement(hands[seat]), "in no set", 1)
         return lines
+
+    def _arrangement_words(self, owner: str, arranged: dict[str, Any], left: str, sign: int) -> list[str]:
+        """An arrangement's lines: each set's kind (a Perfect Four's picture too), cards (a wild card
+        with what it stands for) and points, then the cards in no set and what their numbers count
+        (against a tableau, ``sign`` -1; into a hand's penalty, +1)."""
+        lines = []
+        for entry in arranged["sets"]:
+            wild = entry.get("wild", {})
+            cards = " ".join(f"{c} as {wild[c]}" if c in wild else c for c in entry["cards"])
+            lines.append(f"    {owner}: {self.scorer.set_title(entry)}, {cards}: {entry['points']}")
+        if arranged["leftover"]:
+            total = sum(self.deck.cards[self.deck.code(n)].value for n in arranged["leftover"])
+            lines.append(f"    {owner}: {left}, {' '.join(arranged['leftover'])}: {sign * total}")
+        return lines
+
+    def _stone_note(self, score: int, before: int, after: int) -> str:
+        """Why a stone did not land where its score sends it: that space was taken (the seed's "no two
+        stones can occupy the same space"), by a stone that moved before it or, under ``collision:
+        lower_steps_back``, by one that scored more and pushed it back (a teacher's finding: "168
+        points, stone 0 -> 0" read as a bug)."""
+        steps = spaces_for(score, self.per_space)
+        target = max(0, min(self.end, before + steps))
+        if after == target:
+            return ""
+        if steps == 0:
+            return f" (a stone that scored more took space {target}: this one steps back to the nearest free space)"
+        return f" (space {target} is taken: it steps back to the nearest free space)"
+
+    def describe_end(self, state: "TorquState") -> list[str]:
+        """The stone that reached the board's last space, or the ``max_matches`` that ended the game."""
+        if state.finished:
+            team = state.positions.index(self.end)
+            return [f"{self._team_name(team)}'s stone reaches space {self.end}: {wins_phrase(state.winners())}"]
+        return [f"no stone reached space {self.end} in {self.max_matches} matches (max_matches): the game is "
+                f"unfinished ({wins_phrase(state.winners(), lead=True)})"]
 
     def seats_of(self, team: int) -> list[int]:
         """The seats sharing ``team``'s tableau and stone (one seat without Partners)."""
@@ -209,7 +255,7 @@ class TorquGame(Game):
     def render_deal(self, deal: dict[str, Any]) -> str:
         from .layout import COMPASS, Tableau
 
-        lines = [f"centre: {' '.join(deal['center'])}"]
+        lines = [f"centre stack: {' '.join(deal['center'])}"]
         for i, d in enumerate(COMPASS):
             lines.append(f"{d:>2} primary: {' '.join(deal['primaries'][i])}")
         for i, d in enumerate(COMPASS):
@@ -375,6 +421,9 @@ class TorquState(State):
         before = list(self.positions)
         self.positions = move_stones(self.positions, team, order, game.per_space, game.end, game.collision)
         self.match_scores.append(scores)
+        #: The ended match's tableaus and hands (codes), which the next deal replaces: narration names
+        #: their sets (:meth:`TorquGame.describe_deal_end`). Not part of a snapshot or a result.
+        self.ended = ([t.cards() for t in self.tableaus], [list(h) for h in self.hands])
         # why the match ended is kept with it: the next match is dealt before anyone reads it
         self.match_details.append({"tableau_scores": tableau_scores, "hand_penalties": penalties, "before": before,
                                    "after": list(self.positions), "center_empty": not len(self.center)})

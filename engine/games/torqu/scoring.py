@@ -14,7 +14,7 @@ from ...errors import CardgamesError
 from ...schema import is_names
 from .layout import capacity_total
 from .optimise import pack, pack_value
-from .sets import KINDS, SET_SIZE, Ident, Pictures, Points, complete
+from .sets import KINDS, PERFECT_FOUR, SET_SIZE, Ident, Pictures, Points, complete, kind_title
 
 
 def most_cards(options: Mapping[str, Any]) -> int:
@@ -210,11 +210,28 @@ class Scorer:
         arranged = self.arrange(codes, -1, self.wild_in_hand, budget)
         return arranged["score"], arranged["proven"]
 
+    def hand_arrangement(self, codes: Sequence[int]) -> dict[str, Any]:
+        """The hand penalty's arrangement, as :meth:`arrange` gives one: with ``sets_at_full_value``
+        the sets it counts at full value and the cards it counts by their numbers; with
+        ``card_values`` no set, every card by its number. ``score`` is the penalty."""
+        if self.full_hand:
+            return self.arrange(codes, -1, self.wild_in_hand)
+        return {"score": sum(self.deck.cards[c].value for c in codes), "sets": [],
+                "leftover": [self.deck.names[c] for c in sorted(codes)], "proven": True}
+
     def picture_of(self, names: Sequence[str]) -> str | None:
         """The picture every card of ``names`` belongs to (a Perfect Four's), by its seed name
         ("Rain"), or None. With Dragons a Dragon card also belongs to the picture it is named for."""
         shared = set.intersection(*(set(self.idents[c].pictures) for c in self.deck.codes(names)))
         return self.picture_names[min(shared)] if shared else None
+
+    def set_title(self, entry: Mapping[str, Any]) -> str:
+        """A set of an arrangement (:meth:`arrange`'s ``sets``) named as the seed names its kind, a
+        Perfect Four with its picture: "Perfect Four (Cloud)", "Four of a Kind"."""
+        if entry["kind"] != PERFECT_FOUR:
+            return kind_title(entry["kind"])
+        wild = entry.get("wild", {})
+        return f"{kind_title(PERFECT_FOUR)} ({self.picture_of([wild.get(c, c) for c in entry['cards']])})"
 
     def title(self, name: str) -> str | None:
         """A card's own name where the deck gives one (``Dragon-9``: "Rain Dragon"), else None."""

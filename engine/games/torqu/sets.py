@@ -22,6 +22,11 @@ SET_SIZE = 4  # the seed's sets are four cards: every kind below, and what the o
 KINDS = (PERFECT_FOUR, FIFTEEN_FLUSH, FIFTEEN, STRAIGHT_FLUSH, STRAIGHT, FOUR_OF_A_KIND, FLUSH)
 
 
+def kind_title(kind: str) -> str:
+    """A kind as the seed writes it: ``four_of_a_kind`` is "Four of a Kind"."""
+    return " ".join(w if w in ("of", "a") else w.capitalize() for w in kind.split("_"))
+
+
 class Points(NamedTuple):
     """The set kinds' point values (from the game's options)."""
 

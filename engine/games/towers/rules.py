@@ -26,10 +26,10 @@ from typing import Any, NamedTuple
 
 from ...cards import stock_line
 from ...config import GameSpec
-from ...core import Game, State, leaders
+from ...core import Game, State, leaders, wins_phrase
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, STR, Field, positive
-from ...wording import written
+from ...wording import players_named, written
 from . import geometry
 from .settlement import ZERO, Payment, final_payments, flee_payments, money, parse_cut
 
@@ -252,6 +252,11 @@ class TowersGame(Game):
         ability = self.deck.suits[suit].get("ability")
         return f"{suit} tower ({ability})" if ability else f"{suit} tower"
 
+    def card_label(self, code: int) -> str:
+        """A card with what a placement depends on, its suit and alignment: "The Cricket (Keys NG)"."""
+        card = self.deck.cards[code]
+        return f"{card.name} ({card.suit} {card.attrs['alignment']})"
+
     def describe_action(self, state: "TowersState", action: Any) -> str:
         who = f"player {state.current_player}"
         kind = type(action)
@@ -260,7 +265,7 @@ class TowersGame(Game):
         paid = after.payments[len(state.payments):]  # a flight's, then the end's if the action ends the game
         if kind is Play:
             code, t, p = self.play_info[action]
-            text = f"{who} plays {action.card} onto the {self.tower_label(t)} at {action.position}"
+            text = f"{who} plays {self.card_label(code)} onto the {self.tower_label(t)} at {action.position}"
             if self.suit_of[code] == t:
                 if after.current_player == state.current_player:
                     text += ", its own suit: bonus"
@@ -277,17 +282,42 @@ class TowersGame(Game):
         elif kind is Flee:
             seat = state.current_player
             fled, paid = [p for p in paid if p.payer == seat], [p for p in paid if p.payer != seat]
-            text = f"{who} flees, paying a solde of {state.fleeing_solde(seat)}{': ' + _paid(fled) if fled else ''}"
+            forced = "" if any(type(a) is Play for a in state.legal_actions()) else " (no cache card fits a tower)"
+            text = (f"{who} flees{forced}, paying a solde of {state.fleeing_solde(seat)}"
+                    f"{': ' + _paid(fled) if fled else ''}")
         elif kind is Stop:
             text = f"{who} declines the bonus play"
         else:
             text = f"{who} has no legal play and passes"
-        return text + _settled(after, paid)
+        return text + self._turn_end(state, after, kind) + _settled(after, paid)
+
+    def _turn_end(self, state: "TowersState", after: "TowersState", kind: type) -> str:
+        """What the end of a turn does, when ``after`` ended one: the cache's other cards go to the
+        player's solde and he draws a new cache (a teacher's finding: neither was ever shown)."""
+        seat = state.current_player
+        bonus = after.current_player == seat and after.bonus_tower is not None  # the turn goes on
+        if kind is Flee or after.current_player is None or bonus:
+            return ""
+        name = self.deck.name
+        to_solde = ", ".join(map(name, after.soldes[seat][len(state.soldes[seat]):])) or "nothing"
+        drawn = ", ".join(map(name, after.caches[seat])) or "nothing (the stock is empty)"
+        return f"; to his solde: {to_solde}; he draws {drawn}"
+
+    def describe_end(self, state: "TowersState") -> list[str]:
+        """Why the game ended (a player alone still in, or no card that can still be played), each seat's
+        net coins, and who won (the most coins)."""
+        still = [seat for seat, active in enumerate(state.active) if active]
+        if len(still) < 2:
+            why = f"only {players_named(still)} is still in" if still else "nobody is still in"
+        else:
+            why = "no player still in can play a card"
+        nets = ", ".join(f"player {seat} {money(net)}" for seat, net in enumerate(state.net))
+        return [f"the game is over ({why}): net coins {nets}: {wins_phrase(state.winners())}"]
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = ["towers: " + ", ".join(f"{s} ({f})" for s, f in zip(self.suits, deal["towers"], strict=True))]
         for seat, cache in enumerate(deal["caches"]):
-            lines.append(f"player {seat} cache: {', '.join(cache)}")
+            lines.append(f"player {seat} cache: {', '.join(self.card_label(self.deck.code(n)) for n in cache)}")
         lines.append(stock_line(deal["stock"], "drawn", shown=6, sep=", "))
         return "\n".join(lines)
 

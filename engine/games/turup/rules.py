@@ -25,7 +25,7 @@ from typing import Any, NamedTuple
 
 from ...cards import COPY_MARK, copy_name, stock_line
 from ...config import GameSpec
-from ...core import Game, State, leaders
+from ...core import Game, State, leaders, wins_phrase
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from ...wording import clip, counted
@@ -196,6 +196,16 @@ class TurupGame(Game):
             wins = f", wins the round{shared}" if seat in best else ""
             lines.append(f"  player {seat}: {counted(won, 'card')} won{wins}")
         return lines
+
+    def describe_end(self, state: "TurupState") -> list[str]:
+        """The match's totals, by what ``match_scoring`` counts, and who won it."""
+        if self.match_scoring == "total_cards":
+            counts, what = state.scores(), "cards won"
+        else:
+            counts, what = state.round_wins(), "rounds won"
+        totals = ", ".join(f"player {seat} {n}" for seat, n in enumerate(counts))
+        return [f"the match ends after {counted(state.rounds_played, 'round')}: {what} {totals}: "
+                f"{wins_phrase(state.winners())}"]
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = [f"hand {seat}: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
