@@ -10,7 +10,7 @@ from .options import agent_option, format_option, game_argument, game_option, ga
 from .output import emit_json, emit_yaml, failing, message
 
 if TYPE_CHECKING:
-    from cardgames.engine.core import Game, Playthrough
+    from cardgames.engine.core import Game, Playthrough, State
 
 
 @click.command("deal")
@@ -30,9 +30,14 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
     elif fmt == "yaml":
         emit_yaml(deal)
     else:
-        click.echo(game.render_deal(deal))
-        if game.num_players > 1:  # the state knows, by whatever rule the game has (a dealer, a card)
-            click.echo(f"first to play: player {state.current_player}")
+        click.echo(_drawn_deal(game, state))
+
+
+def _drawn_deal(game: "Game", state: "State") -> str:
+    """The deal in play drawn, and who plays first in it: the state knows, by whatever rule the game has
+    (a dealer, a card)."""
+    drawn = game.render_deal(game.current_deal(state))
+    return drawn + f"\nfirst to play: player {state.current_player}" if game.num_players > 1 else drawn
 
 
 @click.command("simulate")
@@ -92,12 +97,12 @@ def narrate(game: "Game", run: "Playthrough") -> str:
     shown = state.rounds_played
     heading = [] if shown is None else [f"{game.deal_name} 1:"]
     lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "", *heading,
-             game.render_deal(game.current_deal(state)), ""]
+             _drawn_deal(game, state), ""]
     ended = shown
     for step, (_, action) in enumerate(run.history, 1):
         if state.rounds_played != shown:
             shown = state.rounds_played
-            lines += ["", f"{game.deal_name} {shown + 1}:", game.render_deal(game.current_deal(state)), ""]
+            lines += ["", f"{game.deal_name} {shown + 1}:", _drawn_deal(game, state), ""]
         lines.append(f"{step:4d}. {game.describe_action(state, action)}")
         state.apply(action)
         if state.rounds_played != ended:  # the action ended a deal: what it scored

@@ -1038,3 +1038,14 @@ def test_narration_ends_by_saying_why_and_who_won(run_cli, args, ending):
     lines = run_cli("simulate", *args, "--format", "text").stdout.splitlines()
     result = orjson.loads(lines[-1].removeprefix("result: "))
     assert lines[-2] == ending(result)
+
+
+@pytest.mark.parametrize("game, players", [("turup", "3"), ("towers", "4"), ("torqu", "2"), ("eiffel-tower", "1")])
+def test_narration_opens_with_the_deal_as_deal_draws_it(run_cli, game, players):
+    """Who plays first, which ``deal`` says, the narration said nowhere (a teacher's finding): it now opens with
+    ``deal``'s own drawing, first player included (a solitaire has none)."""
+    drawn = run_cli("deal", game, "--players", players, "--seed", "2").stdout
+    short = ("--matches", "1") if game in ("turup", "torqu") else ()  # games of several deals: the first
+    told = run_cli("simulate", "--game", game, "--players", players, "--seed", "2", *short, "--format", "text")
+    assert drawn in told.stdout
+    assert ("first to play: player " in drawn) == (players != "1")
