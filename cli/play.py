@@ -123,9 +123,12 @@ def narrate(game: "Game", run: "Playthrough") -> str:
 @click.option("--current-config", is_flag=True,
               help="Replay a log made with another config (its config_sha256) under the one found here: do its "
                    "actions still play, to the same result, after a rules change?")
+@click.option("--narrate", "narrate_it", is_flag=True,
+              help="Once it replays, tell the game step by step, as simulate --format text does (a solver's "
+                   "winning line, a log from elsewhere).")
 @format_option("text", "json")
 @click.pass_context
-def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, fmt: str) -> None:
+def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, narrate_it: bool, fmt: str) -> None:
     """Replay LOG (a file, or - for stdin): rebuild the deal from its seed, re-apply every
     action, and check the result. Exit 1 naming the first step that diverges (with --format json,
     also as {"ok": false, "error": ...} on stdout, for a script that reads the verdict there)."""
@@ -136,6 +139,8 @@ def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, fmt: str
 
     from .options import catalog
 
+    if narrate_it and fmt == "json":
+        raise click.UsageError("--narrate tells the game as text: leave out --format json")
     try:
         data = read_log(log_file)  # its errors name the file already
         try:
@@ -151,6 +156,10 @@ def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, fmt: str
         emit_json({"ok": True, "game": report.game, "variants": list(report.variants), "seed": report.seed,
                    "steps": report.steps, "result": report.result, "config_changed": report.config_changed})
     else:
+        if narrate_it:
+            run = report.playthrough
+            click.echo(narrate(run.state.game, run))
+            click.echo()
         game = " + ".join([report.game, *report.variants])  # as `cardgames list` names a variant's alias
         under = " under a config changed since the log was made" if report.config_changed else ""
         click.echo(f"ok: {game} seed {report.seed}: {report.steps} actions replayed{under}; the deal and the result "

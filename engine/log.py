@@ -198,6 +198,8 @@ class ReplayReport:
     result: dict[str, Any]
     #: The log was made with another config than the one it was replayed under (``current_config``).
     config_changed: bool = False
+    #: The game replayed, as :func:`.core.play` gives one: what narration tells (``replay --narrate``).
+    playthrough: "Playthrough | None" = None
 
 
 def rng_mode(rng: str) -> str:
@@ -213,6 +215,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     the first step (1-based) that diverges. A log made with another config than the one found here is
     refused, unless ``current_config``: it is then replayed under this one (do its actions still play, and
     to the same result, after a rules change?), and the report says the config changed."""
+    from .core import Playthrough
     from .registry import load_game
 
     try:
@@ -248,8 +251,8 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise _deal_error(state.deal_json(), data["deal"], prefix=True)
-    for step, entry in enumerate(data["actions"], 1):
-        _replay_step(game, state, step, entry)
+    history = [(entry["player"], _replay_step(game, state, step, entry))
+               for step, entry in enumerate(data["actions"], 1)]
     if not _same(data["deal"], state.deal_json()):
         # later deals (rounds, matches) never came; a finished game has no deal still to come
         if not state.is_terminal() and _is_prefix(state.deal_json(), data["deal"]):
@@ -264,10 +267,13 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
             raise LogError(f"after the log's {len(data['actions'])} steps the game is not over and {where} is "
                            f"{shown[0]}, but the log says {shown[1]}: are actions missing (was the log cut short?)")
         raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
-    return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result, changed)
+    return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result, changed,
+                        Playthrough(state, seed, mode, list(agents), history))
 
 
-def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
+def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
+    """Apply the log's step ``step`` to ``state``, and return the engine's own action it is; raise LogError
+    naming the step if it is not the one to play."""
     if not isinstance(entry, dict) or set(entry) != {"player", "action"}:
         raise LogError(f"step {step}: malformed entry {_short(entry)}")
     try:
@@ -293,6 +299,7 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> None:
                            f"{_short(game.action_to_json(reordered))}")
         raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here ({_legal_here(game, state)})")
     state.apply(own)
+    return own
 
 
 def _legal_here(game: "Game", state: "State", shown: int = 3) -> str:

@@ -1049,3 +1049,19 @@ def test_narration_opens_with_the_deal_as_deal_draws_it(run_cli, game, players):
     told = run_cli("simulate", "--game", game, "--players", players, "--seed", "2", *short, "--format", "text")
     assert drawn in told.stdout
     assert ("first to play: player " in drawn) == (players != "1")
+
+
+@pytest.mark.parametrize("args", [("--game", "eiffel-tower", "--seed", "7"),
+                                  ("--game", "turup", "--players", "3", "--seed", "4", "--rounds", "2"),
+                                  ("--game", "towers", "--players", "3", "--seed", "7")])
+def test_replay_narrate_tells_the_game_as_simulate_does(run_cli, tmp_path, args):
+    """A teacher with a log (a solver's line, one from elsewhere) could only check it: ``--narrate`` tells it,
+    the same words simulate's narration of the same game has, then the verdict; not with JSON."""
+    log = tmp_path / "g.json"
+    told = run_cli("simulate", *args, "--format", "text", "--log", str(log)).stdout
+    replayed = run_cli("replay", str(log), "--narrate")
+    assert replayed.exit_code == 0
+    narration, verdict = replayed.stdout.rsplit("\n\n", 1)
+    assert narration + "\n" == told and verdict.startswith("ok: ")
+    refused = run_cli("replay", str(log), "--narrate", "--format", "json")
+    assert refused.exit_code == 2 and refused.stdout == ""
