@@ -102,8 +102,12 @@ def read_log(path: str | Path) -> dict[str, Any]:
             raise LogError(f"{label}: missing field {key!r}")
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
             wanted = " or ".join(_KIND_NAMES[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
-            # a whole number past 64 bits reaches here as a float (orjson), so it is shown as one
-            raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {_short(data[key])}")
+            value, shown = data[key], _short(data[key])
+            if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
+                # orjson reads a whole number past 64 bits as a float: said as what it was (a fuzzer's finding:
+                # a seed of 2**64 was called a float), not only as the float it became
+                shown = f"a whole number past 64 bits (read as {shown}; JSON readers keep 64 bits at most)"
+            raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {shown}")
     for key in ("variants", "agents"):
         if not is_names(data[key]):
             raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")

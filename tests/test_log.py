@@ -381,8 +381,14 @@ def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
 
 
 @pytest.mark.parametrize("text, said", [
-    (b"18446744073709551616", "an integer or a string is needed, not 1.8446744073709552e+19"),
+    (b"18446744073709551616", "an integer or a string is needed, not a whole number past 64 bits (read as "
+                              "1.8446744073709552e+19; JSON readers keep 64 bits at most)"),
+    (b"-9223372036854775809", "an integer or a string is needed, not a whole number past 64 bits (read as "
+                              "-9.223372036854776e+18;"),
+    # the same float: no way to tell it from the whole number once read
+    (b"1.8446744073709552e+19", "an integer or a string is needed, not a whole number past 64 bits"),
     (b"7.5", "an integer or a string is needed, not 7.5"),
+    (b"7.0", "an integer or a string is needed, not 7.0"),
     (b"[7]", "an integer or a string is needed, not [7]")])
 def test_a_seed_of_the_wrong_type_is_shown(tmp_path, log, text, said):
     """The message says what a field needs and shows what it got: a seed one past 2**64 - 1, which the JSON
