@@ -478,7 +478,7 @@ class Catalog:
         from .registry import ENGINES, engine_module
 
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
-        broken: set[str] = set()  # games whose own file is broken: a variant naming one is checked with it mended
+        broken: set[str] = set()  # games whose own file is broken: said at its lines, not again at a variant naming it
         for gid in self.ids("games"):
             try:
                 game = self.document("games", gid)

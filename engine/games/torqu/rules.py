@@ -25,7 +25,7 @@ from ...config import GameSpec
 from ...core import Game, State, leaders, wins_phrase
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
-from ...wording import written
+from ...wording import players_named, written
 from .board import COLLISIONS, move_stones, spaces_for
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -249,8 +249,7 @@ class TorquGame(Game):
 
     def _team_name(self, team: int) -> str:
         """``player 2``, or with Partners ``players 0 and 2``."""
-        seats = self.seats_of(team)
-        return f"player {seats[0]}" if len(seats) == 1 else f"players {' and '.join(map(str, seats))}"
+        return players_named(self.seats_of(team))
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         from .layout import COMPASS, Tableau
