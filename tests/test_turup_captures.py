@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import combinations
 
 import pytest
@@ -277,3 +278,42 @@ def test_taken_cards_are_the_lowest_codes_whatever_the_table_order(game):
     the 3C, however ``--table`` lists them."""
     assert captures_on(game, "3S", ["3H", "3D", "3C"]) == [["3C"], ["3C", "3H"], ["3C", "3H", "3D"]]
     assert captures_on(game, "9S", ["5D", "4H", "4C", "5C"]) == [["4C", "5C"], ["4C", "4H", "5C", "5D"]]
+
+
+@given(st.integers(1, 12), st.lists(st.integers(0, 3), min_size=12, max_size=12))
+def test_one_each_equals_brute_force(value, counts):
+    """``capture_groups: one_each``: a capture takes at most one match and at most one addition, against a
+    brute force over the sub-vectors of the counts."""
+    from itertools import product
+
+    counts = counts[:value]
+    expected = []
+    for vector in product(*(range(c + 1) for c in counts)):
+        matches, below = vector[value - 1], vector[:value - 1]
+        parts = sum(below)
+        addition = sum((i + 1) * k for i, k in enumerate(below))
+        if matches <= 1 and (parts == 0 or (parts >= 2 and addition == value)) and (matches or parts):
+            expected.append(tuple(v for i, c in enumerate(vector) for v in [i + 1] * c))
+    pieces = run_table(tuple(range(1, value + 1)), max(counts, default=0))
+    listed = [expand(vector, pieces) for vector in capture_vectors(value, counts, any_groups=False)]
+    assert sorted(listed) == sorted(expected)
+    keys = [bytes(t.count(v) for v in range(1, value + 1)) for t in listed]  # listed as the default lists them
+    assert keys == sorted(keys)
+
+
+def test_one_each_takes_one_group_of_each_kind(tmp_path):
+    """The option a rules audit asked for: the seed's examples take one match, one addition, or one of each;
+    ``one_each`` stops there (a ten on A, 9, 4, 6 and a ten takes A + 9 or 4 + 6, with or without the ten, not
+    both; a king on two kings takes one), and the seed's own examples come out the same."""
+    from cardgames.engine.games.turup.rules import TurupGame
+
+    spec = load_game("turup", players=4).spec
+    one = TurupGame(dataclasses.replace(spec, options={**spec.options, "capture_groups": "one_each"}))
+    assert captures_on(one, "TS", ["AC", "9D", "4C", "6D", "TH"]) == [
+        ["TH"], ["4C", "6D"], ["4C", "6D", "TH"], ["AC", "9D"], ["AC", "9D", "TH"]]
+    assert captures_on(one, "KS", ["KH", "KD", "5C"]) == [["KH"]]
+    assert captures_on(one, "5S", ["3C", "2D", "KS", "5H"]) == [["5H"], ["2D", "3C"], ["2D", "3C", "5H"]]
+    assert captures_on(one, "6S", ["6H"]) == [["6H"]] and captures_on(one, "TS", ["4C", "6D"]) == [["4C", "6D"]]
+    game = load_game("turup", players=4)  # the default takes any union of groups
+    assert ["AC", "4C", "6D", "9D", "TH"] in captures_on(game, "TS", ["AC", "9D", "4C", "6D", "TH"])
+    assert captures_on(game, "KS", ["KH", "KD", "5C"]) == [["KH"], ["KH", "KD"]]

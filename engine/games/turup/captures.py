@@ -2,10 +2,11 @@
 
 A numeral card of value ``v`` captures any union of disjoint groups of community cards, each
 group either one card of value ``v`` (a match) or two or more numeral cards summing to ``v`` (an
-addition). Only ranks and counts matter (suits never score), so a capture is a multiset of
-values, and the community pile is a vector of counts per value. With three decks a 30-card pile
-has about 2**30 subsets but only a few thousand distinct multisets at most, so nothing here ever
-looks at the power set:
+addition); under the option ``capture_groups: one_each``, at most one group of each kind. Only
+ranks and counts matter (suits never score), so a capture is a multiset of values, and the
+community pile is a vector of counts per value. With three decks a 30-card pile has about 2**30
+subsets but only a few thousand distinct multisets at most, so nothing here ever looks at the
+power set:
 
 1. the *group types* of ``v`` are the partitions of ``v`` into two or more parts (41 for 10)
    that the pile holds, each a count vector, found from the pile's own cards: a deck numbered to
@@ -34,12 +35,13 @@ from typing import Sequence
 from ...errors import CardgamesError
 
 
-def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
+def capture_vectors(value: int, counts: Sequence[int], any_groups: bool = True) -> list[bytes]:
     """Every capture a numeral card of ``value`` can make, as count vectors, in listing order.
 
     ``counts[i]`` is the number of numeral community cards of value ``i + 1``; entries past
     ``value`` are ignored (a higher card is in no group of ``value``), missing ones count as 0.
-    Byte ``i`` of a returned vector is how many cards of value ``i + 1`` the capture takes.
+    Byte ``i`` of a returned vector is how many cards of value ``i + 1`` the capture takes. With
+    ``any_groups`` false, a capture takes at most one addition and one match.
     """
     vector = bytes(min(counts[i], FIELD_MAX) if i < len(counts) else 0 for i in range(value))
     if max(vector) >= FIELD_MAX:
@@ -50,6 +52,11 @@ def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
     if bound > SUBSET_LIMIT:
         raise CardgamesError(f"the community pile holds too many cards of values 1-{value - 1} to list every "
                              f"capture of a {value} (over the limit of {SUBSET_LIMIT:,} sub-piles to consider)")
+    unit = 1 << (8 * (value - 1))
+    if not any_groups:  # each addition alone (each fits the pile), with or without one match
+        matches = range(min(vector[value - 1], 1) + 1)
+        return sorted((p + k * unit).to_bytes(value, "little") for p in [0, *_groups(value, vector)]
+                      for k in matches)[1:]
     guards = int.from_bytes(bytes([_GUARD]) * value, "little")
     pile = int.from_bytes(vector, "little") | guards
     sets = {0}
@@ -65,7 +72,6 @@ def capture_vectors(value: int, counts: Sequence[int]) -> list[bytes]:
                                      f"of it (over the limit of {STEP_LIMIT:,} steps)")
             frontier = {p for p in map(group.__add__, frontier) if (pile - p) & guards == guards} - sets
             sets |= frontier
-    unit = 1 << (8 * (value - 1))
     matches = range(vector[value - 1] + 1)
     vectors = [(p + k * unit).to_bytes(value, "little") for p in sets for k in matches]
     vectors.sort()
@@ -145,6 +151,7 @@ FIELD_MAX = 0x7F
 _GUARD = 0x80
 
 
-def match_captures(count: int) -> list[int]:
-    """A face card captures only matches: 1 .. ``count`` cards of its own rank (card counts)."""
-    return list(range(1, count + 1))
+def match_captures(count: int, any_groups: bool = True) -> list[int]:
+    """A face card captures only matches: 1 .. ``count`` cards of its own rank (card counts), or with
+    ``any_groups`` false one card at most."""
+    return list(range(1, (count if any_groups else min(count, 1)) + 1))

@@ -42,6 +42,9 @@ OPTIONS = {
                              "from the dealer's left (round_robin), or set it aside unplayed (discard)",
                         choices=("round_robin", "discard")),
     "capture_optional": Field(BOOL, "a player may trail even when a capture is possible"),
+    "capture_groups": Field(STR, "what one capture may take: any union of disjoint groups, each a match or an "
+                                 "addition (any), or at most one match and one addition, as the seed's examples "
+                                 "show them (one_each)", choices=("any", "one_each")),
     "leftovers": Field(STR, "community cards left at the end of a round: count for nobody (none), or go to "
                             "the last player who captured (last_capturer)", choices=("none", "last_capturer")),
     "rounds": Field(OPT_INT, "rounds in a match; null for one per player, so that each deals once (at most "
@@ -89,6 +92,8 @@ class TurupGame(Game):
         self.community_first: bool = opts["community_first"]
         self.short_deal: str = opts["short_deal"]
         self.capture_optional: bool = opts["capture_optional"]
+        #: Whether one capture may join any number of groups (``capture_groups: any``), not one of each kind.
+        self.any_groups: bool = opts["capture_groups"] == "any"
         self.leftovers: str = opts["leftovers"]
         self.rounds: int = opts["rounds"] or self.num_players
         self.first_dealer: int = opts["first_dealer"] % self.num_players
@@ -142,13 +147,13 @@ class TurupGame(Game):
         field = (1 << self.width) - 1
         if self.face[rank]:
             count = (key >> (self.width * rank)) & field
-            return tuple(Capture(rid, (rid,) * k) for k in match_captures(count))
+            return tuple(Capture(rid, (rid,) * k) for k in match_captures(count, self.any_groups))
         value = self.values[rank]
         counts = [0] * value
         for q in self._numerals_below[rank]:
             counts[self.values[q] - 1] = (key >> (self.width * q)) & field
         runs = self._runs[rank]
-        return tuple(Capture(rid, expand(vector, runs)) for vector in capture_vectors(value, counts))
+        return tuple(Capture(rid, expand(vector, runs)) for vector in capture_vectors(value, counts, self.any_groups))
 
     def pack(self, codes: list[int]) -> int:
         """The packed count vector of a community pile given as card codes."""
