@@ -4,11 +4,12 @@ A match is ``rounds`` rounds; round ``k`` is a fresh deal (``deal_number=k``) by
 ``(first_dealer + k) % players``. Each player gets ``hand_size`` cards, starting at the dealer's
 left, and ``community_size`` cards go face up to the community pile. In turn, from the dealer's
 left, each player plays one card: a capture (the card plus any union of disjoint groups of
-community cards, each one card of its rank or two or more numeral cards summing to its value) or a
-trail (the card onto the pile). When every hand is empty the stock deals again; a stock too small
-for a full deal is dealt one card at a time (``short_deal: round_robin``) or set aside
-(``discard``), and players with empty hands are skipped. When stock and hands are empty the round
-ends; cards won are the score. Face cards (``face: true`` in the deck) only ever match.
+community cards, each one card of its rank or two or more numeral cards summing to its value; at
+most one of each kind with ``capture_groups: one_each``) or a trail (the card onto the pile). When
+every hand is empty the stock deals again; a stock too small for a full deal is dealt one card at a
+time (``short_deal: round_robin``) or set aside (``discard``), and players with empty hands are
+skipped. When stock and hands are empty the round ends; cards won are the score. Face cards
+(``face: true`` in the deck) only ever match.
 
 Suits never score, so actions name ranks: ``Capture("5", ("2", "3", "5"))``. The physical cards
 are chosen by a fixed rule, lowest card code first (the first deck's cards, then clubs, spades,
