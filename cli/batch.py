@@ -200,8 +200,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     _say_unlike_kinds(runs, tests)
     significant = [t for t in tests if t["figure"] in gates and t["significant"]]
     failed = [t for t in significant if abs(t["difference"]) > gates[t["figure"]]]
+    verdict = "check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
+                                           f"({p_said(t['p_value'])}){_beyond(t, gates)}" for t in failed)
     if failed:
-        failing()
+        failing(verdict)
     if fmt == "json":
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
     else:
@@ -226,8 +228,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(f"--fail-if-different {figure}: no significant difference "
                     f"(p = {', '.join(p_text(t['p_value']) for t in tested)}): passed")
     if failed:
-        message("check failed: " + "; ".join(f"{t['figure']} differs in {t['file']} from {t['against']} "
-                                             f"({p_said(t['p_value'])}){_beyond(t, gates)}" for t in failed))
+        message(verdict)
         ctx.exit(1)
 
 

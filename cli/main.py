@@ -28,9 +28,6 @@ COMMANDS = {
 
 #: Where the group keeps the arguments typed after the command's name (``ctx.meta``).
 TYPED = "cardgames.typed"
-#: Where a command keeps the exit code it has decided on before writing the output that shows why
-#: (:func:`.output.failing`).
-VERDICT = "cardgames.verdict"
 
 
 class OneLineUsageError(click.ClickException):
@@ -104,8 +101,13 @@ class LazyGroup(click.Group):
         except CardgamesError as exc:  # a file name or a log's value may hold a line break or a terminal escape
             raise click.ClickException(one_line(_as_typed(exc, ctx))) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error, unless the
-            _silence_stdout()  # command had failed already (its output only says why)
-            ctx.exit(ctx.meta.get(VERDICT, 0))
+            _silence_stdout()  # command had failed already, its output only saying why (.output.failing)
+            from .output import VERDICT
+
+            reason = ctx.meta.get(VERDICT)
+            if reason:
+                click.echo(reason, err=True)
+            ctx.exit(1 if reason else 0)
         except KeyboardInterrupt as exc:
             click.echo("Terminated." if isinstance(exc, Terminated) else "Aborted!", err=True)
             ctx.exit(how_stopped(exc)[1])

@@ -9,14 +9,17 @@ import click
 
 from cardgames.engine.wording import one_line
 
+#: Where a command keeps, in ``ctx.meta``, why it fails, recorded before the output that shows it.
+VERDICT = "cardgames.verdict"
 
-def failing() -> None:
-    """Record that the running command fails (exit 1), before it writes the output that says so: a
-    reader that stops early (``cardgames validate | head -1``) closes the pipe, which is otherwise exit
-    0, and must not turn a failure into a pass (a CI maintainer's finding)."""
-    from .main import VERDICT
 
-    click.get_current_context().meta[VERDICT] = 1
+def failing(reason: str) -> None:
+    """Record that the running command fails (exit 1), and why in one line, before it writes the output
+    that says so. A reader that stops early (``cardgames validate | head -1``) closes the pipe, which is
+    otherwise exit 0 and must not turn a failure into a pass (a CI maintainer's finding); the reason,
+    which the command says after its output, would be lost with it, so the closed pipe's handler says it
+    (a reviewer's finding: exit 1 with an empty stderr)."""
+    click.get_current_context().meta[VERDICT] = one_line(reason)
 
 
 def emit_json(data: Any, pretty: bool = True) -> None:

@@ -149,7 +149,7 @@ def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, narrate_
             raise LogError(f"{input_label(log_file)}: {exc}") from None
     except CardgamesError as exc:
         if fmt == "json":
-            failing()
+            failing(f"Error: {exc}")
             emit_json({"ok": False, "error": one_line(str(exc))})
         raise
     if fmt == "json":

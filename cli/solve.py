@@ -130,15 +130,18 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
         solution = solver.solve(state)
         rows.append({"game": game.id, "variants": list(game.spec.variants), "seed": canonical, "rng": rng,
                      "winnable": solution.winnable, "nodes": solution.nodes, "seconds": round(solution.seconds, 6)})
+        no_line = None  # the failure of --log on a deal with no winning line, decided before the verdict is out
+        if log_path is not None and not solution.winnable:
+            why = "not winnable" if solution.winnable is False else "undecided within the budget"
+            no_line = f"{game.id} seed {s} is {why}: no winning line to write"
+            failing(f"Error: {no_line}")
         if fmt == "jsonl" and log_path != "-":
             emit_json(rows[-1], pretty=False)
         if log_path is not None:
-            if not solution.winnable:
-                failing()
+            if no_line is not None:
                 if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
                     _emit(rows, fmt, False)
-                why = "not winnable" if solution.winnable is False else "undecided within the budget"
-                raise CardgamesError(f"{game.id} seed {s} is {why}: no winning line to write")
+                raise CardgamesError(no_line)
             history = []
             for action in solution.line:
                 state.apply(action)

@@ -29,8 +29,10 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
         raise click.UsageError("validate reads config files and folders, not stdin ('-'): save the YAML to a file")
     root = ctx.find_root().obj or {}
     report = validate(list(paths), [Path(d) for d in root.get("config_dirs", ())])
+    verdict = (f"{counted(report.checked, 'config file')} checked: "
+               + ("all valid" if report.ok else counted(len(report.errors), "error")))
     if not report.ok:
-        failing()
+        failing(verdict)
     if fmt == "json":
         emit_json({"ok": report.ok, "checked": report.checked,
                    "errors": [{"file": e.path, "line": e.line, "message": e.message} for e in report.errors],
@@ -41,8 +43,6 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
         if facts and report.facts:
             # Engines report different facts: show every key any of them reports.
             emit_rows(report.facts, "table", list(dict.fromkeys(k for row in report.facts for k in row)))
-    # on stderr in either format: a CI log that keeps stdout in a file still shows the verdict
-    message(f"{counted(report.checked, 'config file')} checked: "
-            + ("all valid" if report.ok else counted(len(report.errors), "error")))
+    message(verdict)  # on stderr in either format: a CI log that keeps stdout in a file still shows it
     if not report.ok:
         sys.exit(1)
