@@ -87,10 +87,11 @@ def simulate_cmd(ctx: click.Context, game_id: str, seed: str, players: int | Non
         emit_json(log, pretty=(fmt == "json"))
 
 
-def narrate(game: "Game", run: "Playthrough") -> str:
+def narrate(game: "Game", run: "Playthrough", stopped: str = "as asked") -> str:
     """The game told step by step (replayed from the deal, so each line sees its position). A
-    game of several deals (rounds, matches) shows each deal where its first action is."""
-    from cardgames.engine.core import wins_phrase
+    game of several deals (rounds, matches) shows each deal where its first action is; one that
+    ends before the game does is said to stop there, ``stopped`` saying why (``--matches``, or a
+    log that ends there)."""
     from cardgames.engine.log import dumps
 
     state = game.new_state(run.seed, run.rng)
@@ -112,8 +113,8 @@ def narrate(game: "Game", run: "Playthrough") -> str:
     if state.is_terminal():
         lines += game.describe_end(state)
     else:  # simulate --matches / --rounds: the game goes on
-        lines.append(f"stopped after {game.deal_name} {state.rounds_played}, as asked: the game is not over "
-                     f"({wins_phrase(state.winners(), lead=True)})")
+        lines.append(f"stopped after {game.deal_name} {state.rounds_played}, {stopped}: the game is not over "
+                     f"({game.winners_said(state, lead=True)})")
     lines.append("result: " + dumps(state.result(), pretty=False).decode().strip())
     return "\n".join(lines)
 
@@ -158,7 +159,7 @@ def replay_cmd(ctx: click.Context, log_file: str, current_config: bool, narrate_
     else:
         if narrate_it:
             run = report.playthrough
-            click.echo(narrate(run.state.game, run))
+            click.echo(narrate(run.state.game, run, "where the log ends"))
             click.echo()
         game = " + ".join([report.game, *report.variants])  # as `cardgames list` names a variant's alias
         under = " under a config changed since the log was made" if report.config_changed else ""

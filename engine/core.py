@@ -148,7 +148,15 @@ class Game(ABC):
         """Narration of a finished game: why it ended and who won, in words, before the result's JSON
         (a teacher's finding: every game ended on that JSON alone). Games override this to say why;
         the default names the winners."""
-        return [f"the game is over: {wins_phrase(state.winners())}"]
+        return [f"the game is over: {self.winners_said(state)}"]
+
+    def winners_said(self, state: "State", lead: bool = False) -> str:
+        """Who won ``state``'s game (with ``lead``, of a game stopped early: who leads), as narration says
+        it: "player 1 wins", "players 1 and 2 share the win". Games whose seats play as teams say it by
+        team (Torqu's Partners: "players 0 and 2 win")."""
+        from .wording import wins_phrase
+
+        return wins_phrase([[seat] for seat in state.winners()], lead)
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         """A readable drawing of a deal (``State.deal_json()``); games override this."""
@@ -248,16 +256,6 @@ class Playthrough:
     rng: str
     agents: list[str]
     history: list[tuple[int, Any]] = field(default_factory=list)
-
-
-def wins_phrase(seats: Sequence[int], lead: bool = False) -> str:
-    """``"player 1 wins"``, ``"players 0 and 2 share the win"`` (with ``lead``, of a game stopped early,
-    ``"player 1 leads"``...): narration's last word on a game."""
-    from .wording import players_named
-
-    if len(seats) == 1:
-        return f"{players_named(seats)} {'leads' if lead else 'wins'}"
-    return f"{players_named(seats)} share the {'lead' if lead else 'win'}"
 
 
 def leaders(scores: Sequence[Any]) -> list[int]:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 
 def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
@@ -29,6 +29,18 @@ def players_named(seats: Iterable[int]) -> str:
     if len(seats) == 1:
         return f"player {seats[0]}"
     return f"players {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
+
+
+def wins_phrase(groups: Sequence[Sequence[int]], lead: bool = False) -> str:
+    """Who won, each winner a group of seats (a lone seat, or a team): "player 1 wins", "players 0 and 2
+    win" (one team), "players 1 and 2 share the win", "players 0 and 2, players 1 and 3 share the win";
+    with ``lead``, of a game stopped early, "leads", "lead", "share the lead"."""
+    noun = "lead" if lead else "win"
+    if len(groups) == 1:
+        return f"{players_named(groups[0])} {noun}{'s' if len(groups[0]) == 1 else ''}"
+    if all(len(group) == 1 for group in groups):
+        return f"{players_named([group[0] for group in groups])} share the {noun}"
+    return f"{', '.join(players_named(group) for group in groups)} share the {noun}"
 
 
 def spans(numbers: Iterable[int]) -> str:

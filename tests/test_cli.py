@@ -1031,6 +1031,12 @@ def test_the_shell_does_not_complete_an_alias_of_two_meanings(run_cli, tmp_path)
      lambda r: f"player {r['winners'][0]}'s stone reaches space 72: player {r['winners'][0]} wins"),
     (("--game", "turup", "--players", "4", "--seed", "1", "--rounds", "1"),
      lambda r: f"stopped after round 1, as asked: the game is not over (player {r['winners'][0]} leads)"),
+    # Partners win as one team, not as two players sharing a win (a reviewer's finding)
+    (("--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "2"),
+     lambda r: "players {0} and {1}'s stone reaches space 72: players {0} and {1} win".format(*r["winners"])),
+    (("--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "2", "--matches", "1"),
+     lambda r: "stopped after match 1, as asked: the game is not over (players {0} and {1} lead)".format(
+         *r["winners"])),
 ])
 def test_narration_ends_by_saying_why_and_who_won(run_cli, args, ending):
     """The line before the result says why the game ended and who won (a teacher's finding: every game ended
@@ -1062,6 +1068,8 @@ def test_replay_narrate_tells_the_game_as_simulate_does(run_cli, tmp_path, args)
     replayed = run_cli("replay", str(log), "--narrate")
     assert replayed.exit_code == 0
     narration, verdict = replayed.stdout.rsplit("\n\n", 1)
-    assert narration + "\n" == told and verdict.startswith("ok: ")
+    # a game stopped early is said to stop where the log ends, not "as asked"
+    assert narration + "\n" == told.replace(", as asked: ", ", where the log ends: ") and verdict.startswith("ok: ")
+    assert ("where the log ends" in narration) == ("--rounds" in args)
     refused = run_cli("replay", str(log), "--narrate", "--format", "json")
     assert refused.exit_code == 2 and refused.stdout == ""

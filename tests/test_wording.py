@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, one_line, spans, written
+from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, one_line, spans, wins_phrase, written
 
 
 def test_counts_take_their_noun_in_the_singular_only_for_one():
@@ -69,3 +69,11 @@ def test_control_characters_are_escaped_in_two_hex_digits():
     before a hex digit (a mutation audit's finding)."""
     assert one_line("\r\x00\x1b\x9b") == "\\x0d\\x00\\x1b\\x9b"
     assert one_line("a\nb\tc\u2028") == "a\\nb\\tc\\u2028"
+
+
+def test_wins_phrase_names_seats_and_teams():
+    """Narration's last word: a seat wins, a team (Partners' shared stone) wins as one, ties share."""
+    assert wins_phrase([[1]]) == "player 1 wins" and wins_phrase([[1]], lead=True) == "player 1 leads"
+    assert wins_phrase([[0, 2]]) == "players 0 and 2 win" and wins_phrase([[0, 2]], lead=True) == "players 0 and 2 lead"
+    assert wins_phrase([[1], [2], [3]]) == "players 1, 2 and 3 share the win"
+    assert wins_phrase([[0, 2], [1, 3]], lead=True) == "players 0 and 2, players 1 and 3 share the lead"

@@ -22,10 +22,10 @@ import re
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
-from ...core import Game, State, leaders, wins_phrase
+from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
-from ...wording import players_named, written
+from ...wording import players_named, wins_phrase, written
 from .board import COLLISIONS, move_stones, spaces_for
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -239,9 +239,13 @@ class TorquGame(Game):
         """The stone that reached the board's last space, or the ``max_matches`` that ended the game."""
         if state.finished:
             team = state.positions.index(self.end)
-            return [f"{self._team_name(team)}'s stone reaches space {self.end}: {wins_phrase(state.winners())}"]
+            return [f"{self._team_name(team)}'s stone reaches space {self.end}: {self.winners_said(state)}"]
         return [f"no stone reached space {self.end} in {self.max_matches} matches (max_matches): the game is "
-                f"unfinished ({wins_phrase(state.winners(), lead=True)})"]
+                f"unfinished ({self.winners_said(state, lead=True)})"]
+
+    def winners_said(self, state: "TorquState", lead: bool = False) -> str:
+        """By team: Partners share one stone, and win or lead as one ("players 0 and 2 win")."""
+        return wins_phrase([self.seats_of(team) for team in leaders(state.positions)], lead)
 
     def seats_of(self, team: int) -> list[int]:
         """The seats sharing ``team``'s tableau and stone (one seat without Partners)."""

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from ...cards import stock_line
 from ...config import GameSpec
-from ...core import Game, State, leaders, wins_phrase
+from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, STR, Field, positive
 from ...wording import players_named, written
@@ -312,7 +312,7 @@ class TowersGame(Game):
         else:
             why = "no player still in can play a card"
         nets = ", ".join(f"player {seat} {money(net)}" for seat, net in enumerate(state.net))
-        return [f"the game is over ({why}): net coins {nets}: {wins_phrase(state.winners())}"]
+        return [f"the game is over ({why}): net coins {nets}: {self.winners_said(state)}"]
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = ["towers: " + ", ".join(f"{s} ({f})" for s, f in zip(self.suits, deal["towers"], strict=True))]

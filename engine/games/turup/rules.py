@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from ...cards import COPY_MARK, copy_name, stock_line
 from ...config import GameSpec
-from ...core import Game, State, leaders, wins_phrase
+from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from ...wording import clip, counted
@@ -211,7 +211,7 @@ class TurupGame(Game):
             counts, what = state.round_wins(), "rounds won"
         totals = ", ".join(f"player {seat} {n}" for seat, n in enumerate(counts))
         return [f"the match ends after {counted(state.rounds_played, 'round')}: {what} {totals}: "
-                f"{wins_phrase(state.winners())}"]
+                f"{self.winners_said(state)}"]
 
     def render_deal(self, deal: dict[str, Any]) -> str:
         lines = [f"hand {seat}: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
