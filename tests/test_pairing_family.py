@@ -204,7 +204,10 @@ def test_a_strict_version_deals_its_own_layout_if_it_has_one(name):
 def test_strict_hootch_draws_its_own_layout(run_cli):
     lines = run_cli("deal", "strict-hootch", "--seed", "3").stdout.splitlines()
     assert [len(line.split()) for line in lines[:6]] == [1, 3, 5, 5, 5, 5]
-    assert lines[6].startswith("(rows 1-24, line by line from the top") and lines[7] == ""
+    assert lines[6] == "(rows 1-24, line by line from the top, left to right; a card's copy in deck 2 is marked #2)"
+    assert lines[7] == ""
+    three = run_cli("deal", "new-eiffel-tower", "--seed", "3").stdout  # what #3 means too (a reviewer's finding)
+    assert "(rows 1-38, line by line from the top, left to right; a card's copy in deck N (2-3) is marked #N)" in three
 
 
 def test_validate_accepts_all_and_rejects_a_bad_match(run_cli):

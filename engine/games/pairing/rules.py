@@ -21,7 +21,7 @@ from bisect import insort
 from typing import Any, NamedTuple
 
 from ... import RNG_MODES, pysolfc
-from ...cards import copy_name, stock_line
+from ...cards import COPY_MARK, stock_line
 from ...config import GameSpec
 from ...core import Game, State
 from ...schema import BOOL, INT, LIST, MAP, OPT_INT, OPT_LIST, Field, positive
@@ -146,8 +146,10 @@ class PairingGame(Game):
             lines.append(cells.center(widest).rstrip())
             start += count
         # how to read the drawing, for the narration's "row 51" and "QH#2" (a teacher's finding)
-        copies = f"; {copy_name('', 1)} marks the second deck's copy of a card" if self.spec.copies > 1 else ""
-        lines.append(f"(rows 1-{len(tops)}, line by line from the top, left to right{copies})")
+        copies = self.spec.copies
+        deck = "2" if copies == 2 else f"N (2-{copies})"
+        marks = f"; a card's copy in deck {deck} is marked {COPY_MARK}{deck[0]}" if copies > 1 else ""
+        lines.append(f"(rows 1-{len(tops)}, line by line from the top, left to right{marks})")
         lines.append("")
         lines.append(f"waste: {' '.join(deal['waste']) or '(empty)'}")
         lines.append(stock_line(deal["stock"], "turned"))
