@@ -103,9 +103,10 @@ def read_log(path: str | Path) -> dict[str, Any]:
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
             wanted = " or ".join(_KIND_NAMES[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
             value, shown = data[key], _short(data[key])
-            if isinstance(value, float) and value.is_integer() and abs(value) >= 2 ** 63:
+            if isinstance(value, float) and value.is_integer() and not -2 ** 63 < value < 2 ** 64:
                 # orjson reads a whole number past 64 bits as a float: said as what it was (a fuzzer's finding:
-                # a seed of 2**64 was called a float), not only as the float it became
+                # a seed of 2**64 was called a float), not only as the float it became. The float rounds it,
+                # so -2**63 - 1 arrives as -2**63, which orjson itself reads as an integer.
                 shown = f"a whole number past 64 bits (read as {shown}; JSON readers keep 64 bits at most)"
             raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {shown}")
     for key in ("variants", "agents"):

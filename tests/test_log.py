@@ -387,6 +387,7 @@ def test_true_is_not_a_number_in_a_log(tmp_path, log, field):
                               "-9.223372036854776e+18;"),
     # the same float: no way to tell it from the whole number once read
     (b"1.8446744073709552e+19", "an integer or a string is needed, not a whole number past 64 bits"),
+    (b"1e19", "an integer or a string is needed, not 1e+19"),  # a float within 64 bits was written a float
     (b"7.5", "an integer or a string is needed, not 7.5"),
     (b"7.0", "an integer or a string is needed, not 7.0"),
     (b"[7]", "an integer or a string is needed, not [7]")])

@@ -125,21 +125,27 @@ def test_the_narration_says_what_a_play_brought():
                 last = player is not None and len(state.caches[player]) == 1
                 paid = len(state.payments)
                 stuck = not any(type(a) is Play for a in state.legal_actions())
+                stock = list(state.stock)
                 state.apply(action)
-                # a turn's end says what went to the solde and what was drawn (a teacher's finding), a flight
-                # whether the player had to (the cache's cards fit no tower)
-                ended = (type(action) is not Flee and state.current_player is not None
-                         and not (state.current_player == player and state.bonus_tower is not None))
+                # a turn's end says what went to the solde and what was drawn (a teacher's finding), the turn
+                # that ends the game too (a rules audit's: its draw was charged unseen), a flight whether the
+                # player had to (the cache's cards fit no tower)
+                ended = type(action) is not Flee and not (state.current_player == player and state.bonus_tower
+                                                          is not None)
                 assert ("; he draws " in text) == ended, text
                 if ended:
                     drawn = text.split("; he draws ")[1].split(";")[0]
-                    assert drawn == (", ".join(names(game, state.caches[player])) or "nothing (the stock is empty)")
+                    taken = stock[len(state.stock):][::-1]
+                    assert drawn == (", ".join(map(game.card_label, taken)) or "nothing (the stock is empty)")
+                    if state.current_player is not None:
+                        assert taken == state.caches[player]
                 if type(action) is Flee:
                     assert ("flees (no cache card fits a tower)," in text) == stuck, text
                     seen["forced flight"] += stuck
                 # the action that ends the game says the settlement, each payment as the state made it (a
                 # designer's finding: the narration never showed one)
-                assert ("; the game ends, soldes (" in text) == (state.current_player is None), text
+                assert ("; the game ends, every cache goes to its solde, soldes (" in text) == (
+                    state.current_player is None), text
                 said = re.findall(r"player (\d+) pays ([\d.]+) to player (\d+)(?: \(([\d.]+) received, house "
                                   r"([\d.]+)\))?", text)
                 made = [(str(p.payer), money(p.paid), str(p.payee), *((money(p.received), money(p.house)) if p.house
@@ -148,7 +154,8 @@ def test_the_narration_says_what_a_play_brought():
                 if state.current_player is None:
                     seen["settled"] += 1
                     # the soldes of the seats still in, each as the state holds it; a seat that fled is not named
-                    named, payments = re.search(r"; the game ends, soldes \((.*?)\) settled: (.*)$", text).groups()
+                    named, payments = re.search(r"; the game ends, every cache goes to its solde, soldes \((.*?)\) "
+                                                r"settled: (.*)$", text).groups()
                     assert named == ", ".join(f"player {s} {len(state.soldes[s])}" for s in range(players)
                                               if state.active[s]), text
                     seen["fled, then the end"] += players > 2 and not all(state.active)
@@ -166,7 +173,7 @@ def test_the_narration_says_what_a_play_brought():
                     assert ("his last cache card" in text) == last and ("no other cache card fits" in text) != last
                 if "the tower closes" in text:
                     seen["closes"] += 1
-                    total = int(text.split("its ")[-1].split(" cards")[0])
+                    total = int(re.search(r"the tower closes, its (\d+) cards", text).group(1))
                     shares = re.findall(r"(\d+) to player (\d+)", text.split("the tower closes")[1].split(")")[0])
                     assert sum(int(n) for n, _ in shares) == total
                     assert all(len(state.soldes[int(s)]) - soldes[int(s)] == int(n) for n, s in shares), text
@@ -179,7 +186,8 @@ def test_the_narration_says_what_a_play_brought():
     state.apply(FLEE)  # his cache went into his solde, and the other's into his at the end
     assert state.current_player is None and [p.payer for p in state.payments] == [seat]
     assert text.startswith(f"player {seat} flees, paying a solde of ") and text.endswith(
-        f"; the game ends, soldes (player {other} {len(state.soldes[other])}) settled: no payment"), text
+        f"; the game ends, every cache goes to its solde, soldes (player {other} {len(state.soldes[other])}) "
+        "settled: no payment"), text
 
 
 def test_example_player_c_closes_the_tower(example):
@@ -194,8 +202,9 @@ def test_example_player_c_closes_the_tower(example):
     assert theater in state.legal_actions()
     assert game.describe_action(state, theater) == (
         "player 2 plays The Theater (Crowns NG) onto the Books tower (Intelligence) at CE; the tower closes, its 8 "
-        "cards go to the opponents (4 to player 0, 4 to player 1); to his solde: nothing; he draws The Trumpet, The "
-        "Survivor, The Desert")  # one at a time from C's left: A, B, A, ...; his last card played, he draws three
+        "cards go to the opponents (4 to player 0, 4 to player 1); to his solde: nothing; he draws The Trumpet "
+        "(Shields LG), The Survivor (Shields NG), The Desert (Shields CG)")
+    # the tower's cards go one at a time from C's left: A, B, A, ...; his last card played, he draws three
     state.apply(theater)
     t = game.suits.index("Books")
     # The tower closed: nothing fits on NE between the Midwife and the Theater.

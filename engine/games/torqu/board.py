@@ -22,6 +22,12 @@ def spaces_for(score: int, per_space: int) -> int:
     return steps if score > 0 else -steps
 
 
+def target_space(position: int, score: int, per_space: int, end: int) -> int:
+    """Where a match score sends a stone from ``position``, before any collision: on or back by
+    :func:`spaces_for`, never below 0 nor past ``end``."""
+    return max(0, min(end, position + spaces_for(score, per_space)))
+
+
 def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence[int], per_space: int,
                 end: int, collision: str) -> list[int]:
     """New positions after a match. Stones move in ``order`` (descending score, ties in the
@@ -36,7 +42,7 @@ def move_stones(positions: Sequence[int], scores: Sequence[int], order: Sequence
         if i not in to_move:
             continue
         to_move.discard(i)
-        target = max(0, min(end, pos[i] + spaces_for(scores[i], per_space)))
+        target = target_space(pos[i], scores[i], per_space, end)
         held = {p: j for j, p in enumerate(pos) if j != i and j not in to_move}
         there = held.get(target) if target > 0 else None
         if there is not None and collision == "lower_steps_back" and scores[there] < scores[i]:

@@ -26,7 +26,7 @@ from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
 from ...wording import players_named, wins_phrase, written
-from .board import COLLISIONS, move_stones, spaces_for
+from .board import COLLISIONS, move_stones, target_space
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
 from .scoring import Scorer, most_scored, pictures_problem, points_of
@@ -227,11 +227,10 @@ class TorquGame(Game):
         stones can occupy the same space"), by a stone that moved before it or, under ``collision:
         lower_steps_back``, by one that scored more and pushed it back (a teacher's finding: "168
         points, stone 0 -> 0" read as a bug)."""
-        steps = spaces_for(score, self.per_space)
-        target = max(0, min(self.end, before + steps))
+        target = target_space(before, score, self.per_space, self.end)
         if after == target:
             return ""
-        if steps == 0:
+        if target == before:  # it did not move: a stone that moved pushed it back
             return f" (a stone that scored more took space {target}: this one steps back to the nearest free space)"
         return f" (space {target} is taken: it steps back to the nearest free space)"
 
@@ -291,6 +290,9 @@ class TorquState(State):
         self.deals: list[dict[str, Any]] = []
         self.match_scores: list[list[int]] = []
         self.match_details: list[dict[str, Any]] = []
+        #: The last match's tableaus and hands (codes) as it ended, which the next deal replaces: narration
+        #: names their sets (:meth:`TorquGame.describe_deal_end`). Not part of a snapshot or a result.
+        self.ended: tuple[list[list[int]], list[list[int]]] = ([], [])
         self.rounds_played = 0
         self.moves = 0
         self.finished = False
@@ -410,7 +412,8 @@ class TorquState(State):
         game = self.game
         n = game.num_players
         scorer = game.scorer
-        tableau_scores = [scorer.tableau_value(t.cards()) for t in self.tableaus]
+        cards = [t.cards() for t in self.tableaus]
+        tableau_scores = [scorer.tableau_value(c) for c in cards]
         penalties = [scorer.hand_value(h) for h in self.hands]
         team = [game.tableau_times * tableau_scores[t] for t in range(game.teams)]
         for seat in range(n):
@@ -424,9 +427,7 @@ class TorquState(State):
         before = list(self.positions)
         self.positions = move_stones(self.positions, team, order, game.per_space, game.end, game.collision)
         self.match_scores.append(scores)
-        #: The ended match's tableaus and hands (codes), which the next deal replaces: narration names
-        #: their sets (:meth:`TorquGame.describe_deal_end`). Not part of a snapshot or a result.
-        self.ended = ([t.cards() for t in self.tableaus], [list(h) for h in self.hands])
+        self.ended = (cards, self.hands)  # the next deal makes new hands: these are kept as they are
         # why the match ended is kept with it: the next match is dealt before anyone reads it
         self.match_details.append({"tableau_scores": tableau_scores, "hand_penalties": penalties, "before": before,
                                    "after": list(self.positions), "center_empty": not len(self.center)})

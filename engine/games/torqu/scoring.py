@@ -196,26 +196,24 @@ class Scorer:
     def hand_value(self, codes: Sequence[int]) -> int:
         """The hand penalty (a positive number, subtracted from the match score): with
         ``card_values`` the hand's numbers, else the value of its best arrangement with the signs
-        turned (sets at full value, ``arrange(codes, -1, wild_in_hand)``). Nothing prints the
-        penalty's sets, so it is always a value alone."""
+        turned (sets at full value, ``arrange(codes, -1, wild_in_hand)``): a game's scoring needs the
+        value alone, which skips naming the sets."""
         return self.hand_penalty(codes)[0]
 
     def hand_penalty(self, codes: Sequence[int], budget: int | None = None) -> tuple[int, bool]:
         """:meth:`hand_value` with a node budget, and whether it is proven: within a budget it is
         the score of ``arrange``'s sets, which a value alone cannot know (see :meth:`arrange`)."""
-        if not self.full_hand:
-            return sum(self.deck.cards[c].value for c in codes), True
-        if budget is None:
+        if self.full_hand and budget is None:
             return self.value(codes, -1, self.wild_in_hand), True
-        arranged = self.arrange(codes, -1, self.wild_in_hand, budget)
+        arranged = self.hand_arrangement(codes, budget)
         return arranged["score"], arranged["proven"]
 
-    def hand_arrangement(self, codes: Sequence[int]) -> dict[str, Any]:
+    def hand_arrangement(self, codes: Sequence[int], budget: int | None = None) -> dict[str, Any]:
         """The hand penalty's arrangement, as :meth:`arrange` gives one: with ``sets_at_full_value``
         the sets it counts at full value and the cards it counts by their numbers; with
         ``card_values`` no set, every card by its number. ``score`` is the penalty."""
         if self.full_hand:
-            return self.arrange(codes, -1, self.wild_in_hand)
+            return self.arrange(codes, -1, self.wild_in_hand, budget)
         return {"score": sum(self.deck.cards[c].value for c in codes), "sets": [],
                 "leftover": [self.deck.names[c] for c in sorted(codes)], "proven": True}
 

@@ -289,19 +289,22 @@ class TowersGame(Game):
             text = f"{who} declines the bonus play"
         else:
             text = f"{who} has no legal play and passes"
-        return text + self._turn_end(state, after, kind) + _settled(after, paid)
+        return text + self._turn_end(state, action, after) + _settled(after, paid)
 
-    def _turn_end(self, state: "TowersState", after: "TowersState", kind: type) -> str:
-        """What the end of a turn does, when ``after`` ended one: the cache's other cards go to the
-        player's solde and he draws a new cache (a teacher's finding: neither was ever shown)."""
-        seat = state.current_player
-        bonus = after.current_player == seat and after.bonus_tower is not None  # the turn goes on
-        if kind is Flee or after.current_player is None or bonus:
+    def _turn_end(self, state: "TowersState", action: Any, after: "TowersState") -> str:
+        """What the end of a turn does, when ``action`` ended one: the cache's other cards go to the
+        player's solde and he draws a new cache (a teacher's finding: neither was ever shown), also on
+        the turn that ends the game, whose new cache then joins the solde with every other (a rules
+        audit's finding: those cards were charged unseen)."""
+        seat, kind = state.current_player, type(action)
+        if kind is Flee or (after.current_player == seat and after.bonus_tower is not None):  # a bonus play is due
             return ""
-        name = self.deck.name
-        to_solde = ", ".join(map(name, after.soldes[seat][len(state.soldes[seat]):])) or "nothing"
-        drawn = ", ".join(map(name, after.caches[seat])) or "nothing (the stock is empty)"
-        return f"; to his solde: {to_solde}; he draws {drawn}"
+        played = self.play_info[action][0] if kind is Play else None
+        left = [c for c in state.caches[seat] if c != played]
+        drawn = state.stock[len(after.stock):][::-1]  # drawn from the stock's end
+        to_solde = ", ".join(map(self.card_label, left)) or "nothing"
+        new = ", ".join(map(self.card_label, drawn)) or "nothing (the stock is empty)"
+        return f"; to his solde: {to_solde}; he draws {new}"
 
     def describe_end(self, state: "TowersState") -> list[str]:
         """Why the game ended (a player alone still in, or no card that can still be played), each seat's
@@ -642,7 +645,8 @@ def _settled(after: "TowersState", paid: Sequence[Payment]) -> str:
     if after.current_player is not None:
         return ""
     soldes = ", ".join(f"player {s} {len(after.soldes[s])}" for s in range(len(after.soldes)) if after.active[s])
-    return f"; the game ends, soldes ({soldes}) settled: {_paid(paid) if paid else 'no payment'}"
+    return (f"; the game ends, every cache goes to its solde, soldes ({soldes}) settled: "
+            f"{_paid(paid) if paid else 'no payment'}")
 
 
 GAME = TowersGame

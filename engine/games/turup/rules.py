@@ -205,11 +205,8 @@ class TurupGame(Game):
 
     def describe_end(self, state: "TurupState") -> list[str]:
         """The match's totals, by what ``match_scoring`` counts, and who won it."""
-        if self.match_scoring == "total_cards":
-            counts, what = state.scores(), "cards won"
-        else:
-            counts, what = state.round_wins(), "rounds won"
-        totals = ", ".join(f"player {seat} {n}" for seat, n in enumerate(counts))
+        what = "cards won" if self.match_scoring == "total_cards" else "rounds won"
+        totals = ", ".join(f"player {seat} {n}" for seat, n in enumerate(state.match_totals()))
         return [f"the match ends after {counted(state.rounds_played, 'round')}: {what} {totals}: "
                 f"{self.winners_said(state)}"]
 
@@ -439,8 +436,12 @@ class TurupState(State):
                 wins[seat] += 1
         return wins
 
+    def match_totals(self) -> list[int]:
+        """What decides the match, by ``match_scoring``: each seat's cards won, or rounds won."""
+        return self.scores() if self.game.match_scoring == "total_cards" else self.round_wins()
+
     def winners(self) -> list[int]:
-        return leaders(self.scores() if self.game.match_scoring == "total_cards" else self.round_wins())
+        return leaders(self.match_totals())
 
     def result(self) -> dict[str, Any]:
         result: dict[str, Any] = {"scores": self.scores(), "winners": self.winners(), "moves": self.moves,
