@@ -93,10 +93,13 @@ def narrate(game: "Game", run: "Playthrough", stopped: str = "as asked") -> str:
     ends before the game does is said to stop there, ``stopped`` saying why (``--matches``, or a
     log that ends there)."""
     from cardgames.engine.log import dumps
+    from cardgames.engine.wording import counted
 
     state = game.new_state(run.seed, run.rng)
     shown = state.rounds_played
-    heading = [] if shown is None else [f"{game.deal_name} 1:"]
+    # a deal nobody can play ends at once (a Torqu centre showing no pair): the first told may not be the first
+    heading = [] if shown is None else [f"{game.deal_name} {shown + 1}:" + (
+        f" (the {counted(shown, 'deal')} before it ended as dealt: nobody could play)" if shown else "")]
     lines = [f"{game.spec.name}, seed {run.seed}, agents {', '.join(run.agents)}", "", *heading,
              _drawn_deal(game, state), ""]
     ended = shown

@@ -389,3 +389,24 @@ def test_a_stone_pushed_back_is_said_to_be_pushed():
                                           "nearest free space)")
     assert game._stone_note(-250, 2, 0) == ""  # back past 0: 0 is its space, and holds any number of stones
     assert game._stone_note(250, 70, 71) == " (space 72 is taken: it steps back to the nearest free space)"
+
+
+def test_narration_numbers_the_first_deal_it_tells(monkeypatch):
+    """A Torqu deal whose centre shows no pair ends as dealt, before any action (a reviewer's finding: the
+    narration would call the next deal "match 1"); no bundled deal of 9,000 tried does, so the state is made
+    to have ended two."""
+    from cardgames.cli.play import narrate
+    from cardgames.engine.core import Playthrough
+
+    game = load_game("torqu", (), 2)
+    dealt = game.new_state
+
+    def two_ended(seed, rng="native"):
+        state = dealt(seed, rng)
+        state.rounds_played = 2
+        return state
+
+    monkeypatch.setattr(game, "new_state", two_ended)
+    state = game.new_state(1)
+    lines = narrate(game, Playthrough(state, 1, "native", ["greedy", "greedy"], [])).splitlines()
+    assert lines[2] == "match 3: (the 2 deals before it ended as dealt: nobody could play)"
