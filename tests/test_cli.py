@@ -1024,6 +1024,9 @@ def test_the_shell_does_not_complete_an_alias_of_two_meanings(run_cli, tmp_path)
      lambda r: "the game is over (no player still in can play a card): net coins "
                + ", ".join(f"player {s} {n}" for s, n in enumerate(r["net"]))
                + ": players " + " and ".join(map(str, r["winners"])) + " share the win"),
+    (("--game", "towers", "--players", "2", "--seed", "23"),  # both still in: nobody can play
+     lambda r: "the game is over (no player still in can play a card): net coins "
+               + ", ".join(f"player {s} {n}" for s, n in enumerate(r["net"])) + ": player 0 wins"),
     (("--game", "towers", "--players", "2", "--seed", "1"),
      lambda r: "the game is over (only player 1 is still in): net coins "
                + ", ".join(f"player {s} {n}" for s, n in enumerate(r["net"])) + ": player 1 wins"),

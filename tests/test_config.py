@@ -1039,9 +1039,10 @@ def test_a_merged_row_the_game_lacks_names_the_game(tmp_path, run_cli):
 def test_a_player_count_written_with_a_leading_zero_is_refused(tmp_path, run_cli):
     """``"04"`` (quoted, as the octal-looking 04 must be) made a second row for four players, which
     the game never read: a merged house rule did nothing, silently."""
-    path = _variant(tmp_path, "zrow", 'applies_to: [torqu]\noptions:\n  deal:\n    "04": {hand: 3, center: 20}\n')
+    path = _variant(tmp_path, "zrow", 'applies_to: [torqu]\noptions:\n  deal:\n    5: {hand: 4}\n'
+                                      '    "04": {hand: 3, center: 20}\n')
     report = run_cli("validate", str(tmp_path))
-    assert report.exit_code == 1 and report.stdout.startswith(f"{path}:6: ")
+    assert report.exit_code == 1 and report.stdout.startswith(f"{path}:7: ")  # the row at fault's own line
     assert "keys must be player counts, not '04'" in report.stdout
 
 
@@ -1112,6 +1113,11 @@ def test_one_bad_value_in_a_variant_of_a_family_is_one_line(tmp_path, run_cli):
     report = run_cli("validate", str(tmp_path))
     assert report.stdout.splitlines() == [f"{path}:5: 'options.family_match': values must be integers "
                                           "(merged into castle's family_match)"]
+    # true is no integer either (Python's would pass), said at its own line in a block mapping
+    path.write_text("id: fm\nname: Fm\napplies_to: [pairing]\noptions:\n  family_match:\n    trump: 22\n"
+                    "    fool: true\n")
+    assert run_cli("validate", str(tmp_path)).stdout.splitlines() == [
+        f"{path}:7: 'options.family_match': values must be integers (merged into castle's family_match)"]
     # a table emptied ({}) likewise: it was one line a game (a reviewer's finding)
     (tmp_path / "variants" / "nopoints.yaml").write_text(
         "id: nopoints\nname: No points\napplies_to: [torqu]\noptions: {points: {}}\n")

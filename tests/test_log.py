@@ -85,6 +85,16 @@ def test_an_illegal_step_shows_what_was_legal_as_the_narration_words_it(log):
     with pytest.raises(LogError) as raised:
         replay(bad)
     assert str(raised.value).endswith(f"(legal here: {'; '.join(words[:3])}; {len(words) - 3} more)")
+    state, step = game.new_state(log["seed"]), 0
+    while len(state.legal_actions()) != 3:  # exactly three: all shown, and no "0 more"
+        state.apply(game.action_from_json(log["actions"][step]["action"]))
+        step += 1
+    words = [game.describe_action(state, a) for a in state.legal_actions()]
+    bad = copy.deepcopy(log)
+    bad["actions"][step]["action"] = {"type": "play", "row": 99}
+    with pytest.raises(LogError) as raised:
+        replay(bad)
+    assert str(raised.value).endswith(f"(legal here: {'; '.join(words)})")
 
 
 def test_swapped_actions_diverge_at_the_first_swap(log):

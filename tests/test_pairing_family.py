@@ -372,3 +372,14 @@ def test_narration_says_why_the_game_ended(game_id, seed, said):
         card = state.waste[-1]
         fitting = [row for row in state.rows if game.pairs(row[-1], card)]
         assert all(len(row) == game.row_cap for row in fitting) and bool(fitting) == ("full rows" in said)
+
+
+def test_a_one_deck_game_says_nothing_of_copies(run_cli, tmp_path):
+    """The drawing's legend names copy marks only where a deal has copies: a designer's one-deck game has none."""
+    (tmp_path / "games").mkdir()
+    one = (Path(__file__).parents[1] / "configs" / "games" / "eiffel-tower.yaml").read_text()
+    assert "deck: {type: french, copies: 2}" in one
+    one = one.replace("id: eiffel-tower", "id: one-deck").replace("copies: 2", "copies: 1")
+    (tmp_path / "games" / "one-deck.yaml").write_text(one)
+    lines = run_cli("--configs", str(tmp_path), "deal", "one-deck", "--seed", "1").stdout.splitlines()
+    assert "(rows 1-20, line by line from the top, left to right)" in lines

@@ -7,6 +7,7 @@ import io
 import itertools
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -410,3 +411,34 @@ def test_narration_numbers_the_first_deal_it_tells(monkeypatch):
     state = game.new_state(1)
     lines = narrate(game, Playthrough(state, 1, "native", ["greedy", "greedy"], [])).splitlines()
     assert lines[2] == "match 3: (the 2 deals before it ended as dealt: nobody could play)"
+
+
+def test_narrated_sets_say_what_a_mirror_stands_for_and_list_only_cards_left_out(run_cli):
+    """The sets a match's narration names (an audit of this code's mutants): a Mirror with the card it stands for,
+    and a line of cards in no set only where there are some, each naming its cards (2-player seed 1: both
+    tableaus are all in sets, both hands are not)."""
+    lines = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "1",
+                    "--format", "text").stdout.splitlines()
+    assert "    tableau: Perfect Four (Seedling), Plant-5 Plant-7 Plant-8 Magic-14 as Plant-6: 300" in lines
+    left = [line for line in lines if re.match(r"    .*: (left out|in no set)", line)]
+    assert left == ["    hand: in no set, Water-13 Magic-12: 25", "    hand: in no set, Fire-1 Fire-2: 3"]
+
+
+def test_partners_narrate_each_partners_hand(run_cli):
+    """A team shares a tableau, each partner keeps a hand: each hand's lines name their player."""
+    text = run_cli("simulate", "--game", "torqu", "--players", "4", "--variant", "partners", "--seed", "2",
+                   "--matches", "1", "--format", "text").stdout
+    team = text[text.index("  players 0 and 2: "):text.index("  players 1 and 3: ")]
+    assert "    player 0's hand: " in team and "    player 2's hand: " in team and "\n    hand: " not in team
+
+
+def test_a_game_max_matches_ends_is_said_to_be_unfinished(run_cli, tmp_path):
+    """``max_matches`` ends a game no stone finished: the narration says so, and who leads."""
+    (tmp_path / "games").mkdir()
+    bundled = (Path(__file__).parents[1] / "configs" / "games" / "torqu.yaml").read_text()
+    assert "  max_matches: 200\n" in bundled
+    (tmp_path / "games" / "torqu.yaml").write_text(bundled.replace("  max_matches: 200\n", "  max_matches: 1\n"))
+    lines = run_cli("--configs", str(tmp_path), "simulate", "--game", "torqu", "--players", "2", "--seed", "1",
+                    "--format", "text").stdout.splitlines()
+    assert lines[-2] == ("no stone reached space 72 before max_matches (1) ended the game: it is unfinished "
+                         "(player 0 leads)")

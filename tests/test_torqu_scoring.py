@@ -1427,3 +1427,31 @@ def test_wild_cards_past_four_start_no_larger_table():
 
     assert [first_table_slots(72, wilds) for wilds in (0, 2, 3, 4)] == [1 << 21, 1 << 21, 1 << 22, 1 << 23]
     assert first_table_slots(72, 12) == first_table_slots(72, 255) == 1 << 23
+
+
+def test_kinds_are_titled_as_the_seed_writes_them():
+    """Narration and ``score``'s text name a kind as the seed does: "Four of a Kind", not four_of_a_kind."""
+    from cardgames.engine.games.torqu.sets import KINDS, kind_title
+
+    assert [kind_title(k) for k in KINDS] == ["Perfect Four", "Fifteen Flush", "Fifteen", "Straight Flush",
+                                              "Straight", "Four of a Kind", "Flush"]
+
+
+def test_the_hand_arrangement_is_the_penalty_under_either_reading():
+    """What narration shows of a hand: with ``sets_at_full_value`` the set counted at full value and the card
+    counted by its number (50 + 2), the penalty a game charges; with ``card_values`` no set, every card by its
+    number, named in the deck's order whatever the hand's."""
+    import dataclasses
+
+    from cardgames.engine.games.torqu.rules import TorquGame
+
+    game = load_game("torqu", (), 2)
+    codes = game.deck.codes(["Fire-5", "Air-5", "Earth-5", "Water-5", "Air-2"])
+    arranged = game.scorer.hand_arrangement(codes)
+    assert [(s["kind"], s["points"]) for s in arranged["sets"]] == [("four_of_a_kind", 50)]
+    assert arranged["leftover"] == ["Air-2"] and arranged["score"] == game.scorer.hand_value(codes) == 52
+    spec = dataclasses.replace(game.spec, options={**game.spec.options, "hand_penalty": "card_values"})
+    values = TorquGame(spec).scorer
+    assert values.hand_arrangement(codes) == {"score": 22, "sets": [], "proven": True,
+                                              "leftover": ["Air-2", "Air-5", "Earth-5", "Water-5", "Fire-5"]}
+    assert values.hand_value(codes) == 22

@@ -122,6 +122,9 @@ def test_deal_and_simulate_and_replay(run_cli, tmp_path):
     data = json.loads(deal.stdout)
     assert len(data["towers"]) == 6 and len(data["caches"]) == 4 and len(data["stock"]) == 36
     assert run_cli("deal", "towers", "--seed", "7", "--players", "2").exit_code == 0
+    # a cache's cards with their suits and alignments, on which a placement depends (a teacher's finding)
+    drawn = run_cli("deal", "towers", "--seed", "7", "--players", "3").stdout.splitlines()
+    assert "player 0 cache: The Rabbit Prince (Keys CN), The Publican (Stars CG), The Betrayal (Crowns NE)" in drawn
     log = tmp_path / "towers.json"
     sim = run_cli("simulate", "--game", "towers", "--seed", "7", "--agent", "random", "--log", str(log))
     assert sim.exit_code == 0

@@ -125,7 +125,7 @@ def test_the_narration_says_what_a_play_brought():
                 last = player is not None and len(state.caches[player]) == 1
                 paid = len(state.payments)
                 stuck = not any(type(a) is Play for a in state.legal_actions())
-                stock = list(state.stock)
+                stock, cache = list(state.stock), list(state.caches[player]) if player is not None else []
                 state.apply(action)
                 # a turn's end says what went to the solde and what was drawn (a teacher's finding), the turn
                 # that ends the game too (a rules audit's: its draw was charged unseen), a flight whether the
@@ -133,7 +133,10 @@ def test_the_narration_says_what_a_play_brought():
                 ended = type(action) is not Flee and not (state.current_player == player and state.bonus_tower
                                                           is not None)
                 assert ("; he draws " in text) == ended, text
-                if ended:
+                if ended:  # this turn's cards, not the whole solde
+                    played = game.play_info[action][0] if type(action) is Play else None
+                    said = text.split("; to his solde: ")[1].split("; he draws ")[0]
+                    assert said == (", ".join(game.card_label(c) for c in cache if c != played) or "nothing"), text
                     drawn = text.split("; he draws ")[1].split(";")[0]
                     taken = stock[len(state.stock):][::-1]
                     assert drawn == (", ".join(map(game.card_label, taken)) or "nothing (the stock is empty)")

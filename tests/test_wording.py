@@ -76,4 +76,5 @@ def test_wins_phrase_names_seats_and_teams():
     assert wins_phrase([[1]]) == "player 1 wins" and wins_phrase([[1]], lead=True) == "player 1 leads"
     assert wins_phrase([[0, 2]]) == "players 0 and 2 win" and wins_phrase([[0, 2]], lead=True) == "players 0 and 2 lead"
     assert wins_phrase([[1], [2], [3]]) == "players 1, 2 and 3 share the win"
+    assert wins_phrase([[0], [2]], lead=True) == "players 0 and 2 share the lead"
     assert wins_phrase([[0, 2], [1, 3]], lead=True) == "players 0 and 2, players 1 and 3 share the lead"

@@ -239,7 +239,7 @@ class TorquGame(Game):
         if state.finished:
             team = state.positions.index(self.end)
             return [f"{self._team_name(team)}'s stone reaches space {self.end}: {self.winners_said(state)}"]
-        return [f"no stone reached space {self.end} in {self.max_matches} matches (max_matches): the game is "
+        return [f"no stone reached space {self.end} before max_matches ({self.max_matches}) ended the game: it is "
                 f"unfinished ({self.winners_said(state, lead=True)})"]
 
     def winners_said(self, state: "TorquState", lead: bool = False) -> str:
