@@ -180,7 +180,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     for path in files:
         seeds.append(SeedSet())
         header, summary, torn = read_summary(path, seeds[-1])
-        label = _label(path)
+        label = input_label(path)
         if torn:
             message(f"{label}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(label, header, summary))
@@ -194,7 +194,7 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
             message(why)
     each = against_first(runs)  # the tests against each later file
     tests = [t for against in each for t in against]
-    labels = tuple(map(_label, files))
+    labels = tuple(map(input_label, files))
     _check_gates(gates, each, labels, [run.summary.games for run in runs])  # before any output: a misspelt
     _check_cut_short(labels, seeds, [run.header for run in runs], gates)  # figure must not pass for a gate passed
     _say_unlike_kinds(runs, tests)
@@ -241,7 +241,7 @@ def _say_repeated(files: tuple[str, ...]) -> None:
             continue
         key = os.path.realpath(path)
         if key in seen:
-            message(f"{_label(path)} is the same file as {_label(seen[key])}: it is compared with itself")
+            message(f"{input_label(path)} is the same file as {input_label(seen[key])}: it is compared with itself")
         else:
             seen[key] = path
 
@@ -258,7 +258,7 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
     second time); else a notice, or "" where none is needed (seeds of other ranges altogether, or a
     run cut short, which :func:`_check_cut_short` names)."""
     (first_path, first_seeds, first_header), (path, seeds, header) = first, other
-    first_name, name = _label(first_path), _label(path)
+    first_name, name = input_label(first_path), input_label(path)
     dealer = _other_dealer(header, first_header)
     if dealer is not None:  # one seed, two deals: nothing to pair, whatever seeds the files hold
         return (f"{name} deals with another {dealer} than {first_name} ({header.get(dealer)!r}, not "
@@ -269,14 +269,9 @@ def _why_unpaired(first: tuple, other: tuple) -> str | None:
                 "samples (seed by seed needs the same seeds)") if shared else ""
     pipe = next((f for f in (first_path, path) if f == "-" or not os.path.isfile(f)), None)
     if pipe is not None:  # its second reading would find it empty: said, not compared unpaired in silence
-        return (f"{_label(pipe)} cannot be read twice (a pipe?): {name} is compared with {first_name} as "
+        return (f"{input_label(pipe)} cannot be read twice (a pipe?): {name} is compared with {first_name} as "
                 "independent samples; save it to a file to test them seed by seed")
     return None
-
-
-def _label(path: str) -> str:
-    """A result file as messages and tables name it, as its reader does (``-`` is <stdin>)."""
-    return input_label(path)
 
 
 #: Header keys that make a seed's deal: files that differ in one hold other deals for the same seeds.
