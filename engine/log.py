@@ -202,9 +202,9 @@ class ReplayReport:
     steps: int
     result: dict[str, Any]
     #: The log was made with another config than the one it was replayed under (``current_config``).
-    config_changed: bool = False
+    config_changed: bool
     #: The game replayed, as :func:`.core.play` gives one: what narration tells (``replay --narrate``).
-    playthrough: "Playthrough | None" = None
+    playthrough: "Playthrough"
 
 
 def rng_mode(rng: str) -> str:
