@@ -21,7 +21,7 @@ from .cards import Deck
 from .config import GameSpec
 from .errors import CardgamesError, IllegalActionError, LogError, OptionConflictError
 from .rng import SEEDS, Rng, check_seed, seed_digits
-from .wording import clip
+from .wording import as_logged, clip
 
 
 def action_type(cls: type) -> str:
@@ -114,13 +114,13 @@ class Game(ABC):
     def action_from_json(self, data: Any) -> Any:
         """Rebuild an action from its JSON form; raise LogError if it is malformed."""
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-            raise LogError(f"malformed action {clip(data, 120)}")
+            raise LogError(f"malformed action {as_logged(data)}")
         cls = self._action_classes.get(data["type"])
         if cls is None:
-            raise LogError(f"unknown action type {clip(data['type'])} for {self.id}")
+            raise LogError(f"unknown action type {as_logged(data['type'], 40)} for {self.id}")
         fields = {k: v for k, v in data.items() if k != "type"}
         if set(fields) != set(cls._fields):
-            wrong = ", ".join([*(f"unknown field {clip(k)}" for k in sorted(set(fields) - set(cls._fields))),
+            wrong = ", ".join([*(f"unknown field {as_logged(k, 40)}" for k in sorted(set(fields) - set(cls._fields))),
                                *(f"no field {k!r}" for k in cls._fields if k not in fields)])
             raise LogError(f"a {data['type']!r} action has {', '.join(map(repr, cls._fields)) or 'no fields'} "
                            f"(this one: {wrong})")

@@ -19,7 +19,7 @@ from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
 from .rng import GENERATORS
 from .schema import is_names
-from .wording import byte_size, clip, counted
+from .wording import as_logged, byte_size, counted
 
 if TYPE_CHECKING:
     from .config import Catalog
@@ -29,7 +29,7 @@ FORMAT = "cardgames-log"
 VERSION = 1
 MAX_LOG_BYTES = 256 << 20
 # The deepest a log nests its values: a few levels in any game (a Torqu log's hands, a Turup
-# capture's ranks), and well inside what orjson writes (254) and Python recurses.
+# capture's ranks), and well inside what orjson reads and writes (254 levels) and Python recurses.
 MAX_NESTING = 32
 _REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
              "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
@@ -89,20 +89,20 @@ def read_log(path: str | Path) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise LogError(f"{label}: not a cardgames log (no \"format\": \"{FORMAT}\")")
     deep = _too_deep(data)
-    if deep is not None:  # the values a message quotes are written by orjson, which stops at 254 levels
+    if deep is not None:  # a message quotes values whole (cut short after)
         raise LogError(f"{label}: {deep} nests values more than {MAX_NESTING} levels deep; no log does")
     twice = _key_twice(raw)
     if twice is not None:
         raise LogError(f"{label}: {twice}; a log writes each key once (another reader could take the other value)")
     if data.get("version") != VERSION:
-        raise LogError(f"{label}: log version {_short(data.get('version'), 40)} is not supported (this is version "
+        raise LogError(f"{label}: log version {as_logged(data.get('version'), 40)} is not supported (this is version "
                        f"{VERSION})")
     for key, kind in _REQUIRED.items():
         if key not in data:
             raise LogError(f"{label}: missing field {key!r}")
         if not isinstance(data[key], kind) or isinstance(data[key], bool):
             wanted = " or ".join(_KIND_NAMES[k] for k in (kind if isinstance(kind, tuple) else (kind,)))
-            value, shown = data[key], _short(data[key])
+            value, shown = data[key], as_logged(data[key])
             if isinstance(value, float) and value.is_integer() and not -2 ** 63 < value < 2 ** 64:
                 # orjson reads a whole number past 64 bits as a float: said as what it was (a fuzzer's finding:
                 # a seed of 2**64 was called a float), not only as the float it became. The float rounds it,
@@ -111,7 +111,7 @@ def read_log(path: str | Path) -> dict[str, Any]:
             raise LogError(f"{label}: field {key!r} has the wrong type: {wanted} is needed, not {shown}")
     for key in ("variants", "agents"):
         if not is_names(data[key]):
-            raise LogError(f"{label}: field {key!r} must list names (strings), not {_short(data[key])}")
+            raise LogError(f"{label}: field {key!r} must list names (strings), not {as_logged(data[key])}")
     return data
 
 
@@ -123,7 +123,7 @@ def _parts(data: dict[str, Any]) -> Iterator[tuple[str, Any, int]]:
             for step, entry in enumerate(value, 1):
                 yield f"step {step}", entry, 2
         else:
-            yield f"field {_short(key, 40)}", value, 1
+            yield f"field {as_logged(key, 40)}", value, 1
 
 
 def _walk(value: Any) -> Iterator[tuple[Any, int]]:
@@ -177,12 +177,12 @@ def _key_twice(raw: bytes) -> str | None:
 
     data = json.loads(raw, object_pairs_hook=_object)
     if data.twice is not None:
-        return f"key {_short(data.twice, 40)} given twice"
+        return f"key {as_logged(data.twice, 40)} given twice"
     for where, value, _ in _parts(data):
         twice = next((item.twice for item, _ in _walk(value)
                       if isinstance(item, _Object) and item.twice is not None), None)
         if twice is not None:
-            return f"{where}: key {_short(twice, 40)} given twice"
+            return f"{where}: key {as_logged(twice, 40)} given twice"
     return None
 
 
@@ -212,7 +212,8 @@ def rng_mode(rng: str) -> str:
     for mode, name in GENERATORS.items():
         if rng == name:
             return mode
-    raise LogError(f"log uses generator {clip(rng)}; this engine has {' and '.join(map(repr, GENERATORS.values()))}")
+    raise LogError(f"log uses generator {as_logged(rng, 40)}; this engine has "
+                   f"{' and '.join(map(repr, GENERATORS.values()))}")
 
 
 def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_config: bool = False) -> ReplayReport:
@@ -228,17 +229,19 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     except (LogError, ConfigError):  # a broken installed config is the config's fault, said at its line
         raise
     except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
-        variants = clip("".join(" --variant " + v for v in data["variants"]), 120).strip("'")
-        setup = f"game {clip(data['game'])}{variants}, {counted(data['players'], 'player')}"
+        variants = "".join(" --variant " + v for v in data["variants"])
+        variants = variants if len(variants) <= 120 else variants[:117] + "..."
+        setup = f"game {as_logged(data['game'], 40)}{variants}, {counted(data['players'], 'player')}"
         raise LogError(f"the log's {setup} cannot be set up here: {exc} (a log made with --configs replays with the "
                        "same --configs)") from None
     agents = data["agents"]
     if len(agents) != game.num_players:
-        raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {_short(agents)}")
+        raise LogError(f"field 'agents' must name one agent per seat ({game.num_players}), not {as_logged(agents)}")
     known = agent_names(game)
     unknown = [a for a in agents if a not in known]
     if unknown:  # what played is part of what the log claims
-        raise LogError(f"field 'agents': {game.id} has no agent {clip(unknown[0])} (its agents: {', '.join(known)})")
+        raise LogError(f"field 'agents': {game.id} has no agent {as_logged(unknown[0], 40)} "
+                       f"(its agents: {', '.join(known)})")
     changed = game.spec.sha256 != data["config_sha256"]
     if changed and not current_config:
         raise LogError(f"the log was made with a different config of {game.id} (config_sha256 "
@@ -250,9 +253,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     try:
         seed = game.check_seed(data["seed"], mode)
     except CardgamesError as exc:
-        raise LogError(f"the log's seed {clip(data['seed'])} (rng {data['rng']!r}): {exc}") from None
+        raise LogError(f"the log's seed {as_logged(data['seed'], 40)} (rng {data['rng']!r}): {exc}") from None
     if not _same(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
-        raise LogError(f"field 'seed' is {clip(data['seed'])}; a log writes this seed as {clip(seed)}")
+        raise LogError(f"field 'seed' is {as_logged(data['seed'], 40)}; a log writes this seed as "
+                       f"{as_logged(seed, 40)}")
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise _deal_error(state.deal_json(), data["deal"], prefix=True)
@@ -267,7 +271,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     result = state.result()
     if not _same(data["result"], result):
         where, fresh, logged = _first_difference(result, data["result"])
-        shown = ["missing" if value is _MISSING else _short(value) for value in (fresh, logged)]
+        shown = ["missing" if value is _MISSING else as_logged(value) for value in (fresh, logged)]
         if not state.is_terminal():  # the likelier fault is the actions' end, not the result's field
             raise LogError(f"after the log's {len(data['actions'])} steps the game is not over and {where} is "
                            f"{shown[0]}, but the log says {shown[1]}: are actions missing (was the log cut short?)")
@@ -280,7 +284,7 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     """Apply the log's step ``step`` to ``state``, and return the engine's own action it is; raise LogError
     naming the step if it is not the one to play."""
     if not isinstance(entry, dict) or set(entry) != {"player", "action"}:
-        raise LogError(f"step {step}: malformed entry {_short(entry)}")
+        raise LogError(f"step {step}: malformed entry {as_logged(entry)}")
     try:
         action = game.action_from_json(entry["action"])
     except (LogError, TypeError, ValueError) as exc:
@@ -291,7 +295,7 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     if not _same(entry["player"], player):
         said = entry["player"]
         if not isinstance(said, int) or isinstance(said, bool):
-            raise LogError(f"step {step}: field 'player' must be a seat number, not {_short(said)}")
+            raise LogError(f"step {step}: field 'player' must be a seat number, not {as_logged(said)}")
         raise LogError(f"step {step}: the log says player {said} acted, but it was player {player}'s turn")
     # The engine's own action, of the same type (actions without fields, such as Towers' pass and flee, are
     # all equal tuples) and compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
@@ -300,9 +304,10 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     if own is None or not _same(entry["action"], game.action_to_json(own)):
         reordered = next((a for a in legal if type(a) is type(action) and _reordered(a) == _reordered(action)), None)
         if reordered is not None:  # the log format writes each action one way: a hand-edited list may not be it
-            raise LogError(f"step {step}: action {_short(entry['action'])} is legal, but a log writes it "
-                           f"{_short(game.action_to_json(reordered))}")
-        raise LogError(f"step {step}: action {_short(entry['action'])} is not legal here ({_legal_here(game, state)})")
+            raise LogError(f"step {step}: action {as_logged(entry['action'])} is legal, but a log writes it "
+                           f"{as_logged(game.action_to_json(reordered))}")
+        raise LogError(f"step {step}: action {as_logged(entry['action'])} is not legal here "
+                       f"({_legal_here(game, state)})")
     state.apply(own)
     return own
 
@@ -370,11 +375,6 @@ def _deal_error(fresh: Any, logged: Any, prefix: bool) -> LogError:
     if isinstance(mine, list) and isinstance(theirs, list):  # all alike but the length
         return LogError(f"the deal in the log is not the deal the seed gives: {where} holds "
                         f"{counted(len(mine), 'item')} from the seed, {len(theirs)} in the log")
-    shown = ["nothing" if value is _MISSING else _short(value) for value in (mine, theirs)]
+    shown = ["nothing" if value is _MISSING else as_logged(value) for value in (mine, theirs)]
     return LogError(f"the deal in the log is not the deal the seed gives: at {where} the seed gives {shown[0]}, "
                     f"the log {shown[1]}")
-
-
-def _short(value: Any, limit: int = 120) -> str:
-    text = dumps(value, pretty=False).decode().strip()
-    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -55,11 +55,24 @@ def spans(numbers: Iterable[int]) -> str:
 
 
 def written(value: object) -> str:
-    """A value as a YAML config or a JSON file writes it (true, null), cut short: not as Python
-    shows it (True, None)."""
+    """A config's scalar as YAML writes it (true, null, 'text'), cut short: not as Python shows it (True,
+    None). A list or mapping keeps Python's spelling inside; a log's values are :func:`as_logged`."""
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     return clip(value)
+
+
+def as_logged(value: object, limit: int = 120) -> str:
+    """A log's value as the log writes it, in JSON (``{"row":14,"type":"play"}``, true, null, "text"), cut
+    short: a message quotes a log in the log's own spelling. A value JSON cannot spell (keys other than text
+    or numbers) is shown as Python shows it."""
+    import json
+
+    try:
+        shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str)
+    except (TypeError, ValueError):
+        shown = repr(value)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
 
 
 # What must not reach a terminal raw in a one-line message: line breaks (a file name may hold one),

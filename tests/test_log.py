@@ -101,7 +101,7 @@ def test_swapped_actions_diverge_at_the_first_swap(log):
 def test_unknown_action_type_and_wrong_player(log):
     bad = copy.deepcopy(log)
     bad["actions"][4]["action"] = {"type": "fly"}
-    with pytest.raises(LogError, match="^step 5: unknown action type 'fly'"):
+    with pytest.raises(LogError, match='^step 5: unknown action type "fly"'):
         replay(bad)
     bad = copy.deepcopy(log)
     bad["actions"][2]["player"] = 1
@@ -304,7 +304,8 @@ def test_write_atomic_keeps_old_content_on_failure(tmp_path):
     (("result", "won"), "int", "the result.won is (true|false), but the log says [01]$"),
     (("agents",), [], "field 'agents' must name one agent per seat"),
     (("agents",), ["greedy", "greedy"], "field 'agents' must name one agent per seat"),
-    (("agents",), ["zzz"], r"^field 'agents': eiffel-tower has no agent 'zzz' \(its agents: greedy, random, solver\)$"),
+    (("agents",), ["zzz"],
+     r'^field \'agents\': eiffel-tower has no agent "zzz" \(its agents: greedy, random, solver\)$'),
 ])
 def test_values_are_compared_as_written(log, where, value, message):
     """6.0 or true where the engine writes 6 or 1 is not the same log (Python would say equal)."""
@@ -356,12 +357,12 @@ def test_write_atomic_targets(tmp_path, capfdbinary):
 
 
 @pytest.mark.parametrize("field,value,message", [
-    ("seed", "7", "field 'seed' is '7'; a log writes this seed as 7"),
-    ("seed", "ms7", "the log's seed 'ms7'"),
-    ("rng", "pysolfc", "field 'seed' is 7; a log writes this seed as '7'"),  # PySolFC numbers are text
-    ("players", 3, "the log's game 'eiffel-tower', 3 players cannot be set up here: eiffel-tower is for 1 player"),
-    ("rng", "mt19937", "log uses generator 'mt19937'; this engine has"),
-    ("variants", ["death"], "the log's game 'eiffel-tower' --variant death, 1 player cannot be set up here"),
+    ("seed", "7", 'field \'seed\' is "7"; a log writes this seed as 7'),
+    ("seed", "ms7", 'the log\'s seed "ms7"'),
+    ("rng", "pysolfc", "field 'seed' is 7; a log writes this seed as \"7\""),  # PySolFC numbers are text
+    ("players", 3, "the log's game \"eiffel-tower\", 3 players cannot be set up here: eiffel-tower is for 1 player"),
+    ("rng", "mt19937", "log uses generator \"mt19937\"; this engine has"),
+    ("variants", ["death"], "the log's game \"eiffel-tower\" --variant death, 1 player cannot be set up here"),
     ("game", "compass-rose", "unknown game 'compass-rose'"),  # a designer's, whose folder is not given:
     ("game", "compass-rose", "(a log made with --configs replays with the same --configs)"),
 ])
@@ -476,7 +477,7 @@ def test_a_long_value_is_cut_to_one_short_line(log: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change,words", [
-    (lambda action: action.update(extra=1), "a 'play' action has 'row' (this one: unknown field 'extra')"),
+    (lambda action: action.update(extra=1), "a 'play' action has 'row' (this one: unknown field \"extra\")"),
     (lambda action: action.pop("row"), "a 'play' action has 'row' (this one: no field 'row')"),
 ])
 def test_an_action_with_wrong_fields_says_which(log, change, words):
@@ -499,9 +500,9 @@ def test_an_action_without_a_text_type_is_malformed(log: dict[str, Any], action:
 
 
 @pytest.mark.parametrize("action, words", [
-    ({"type": "y" * 3000}, "unknown action type 'yyy"),
-    ({"type": "play", "row": 0, "z" * 3000: 1}, "a 'play' action has 'row' (this one: unknown field 'zzz"),
-    ({"type": 1, "row": "x" * 3000}, "malformed action {'type': 1, 'row': 'xxx"),
+    ({"type": "y" * 3000}, "unknown action type \"yyy"),
+    ({"type": "play", "row": 0, "z" * 3000: 1}, "a 'play' action has 'row' (this one: unknown field \"zzz"),
+    ({"type": 1, "row": "x" * 3000}, "malformed action {\"row\":\"xxx"),
 ])
 def test_a_long_action_is_named_in_one_short_line(log: dict[str, Any], action: dict[str, Any], words: str) -> None:
     """An action's type, field names and whole form are cut short in its error like any other value in a
@@ -511,6 +512,15 @@ def test_a_long_action_is_named_in_one_short_line(log: dict[str, Any], action: d
     with pytest.raises(LogError) as err:
         replay(bad)
     assert str(err.value).startswith(f"step 1: {words}") and len(str(err.value)) < 200
+
+
+def test_a_malformed_action_is_quoted_as_the_log_writes_it(log: dict[str, Any]) -> None:
+    """In JSON, as the log holds it (null, true, double quotes), not as Python shows it (None, True): an
+    auditor's finding, the one message of a log that quoted it in Python's spelling."""
+    bad = copy.deepcopy(log)
+    bad["actions"][0]["action"] = {"type": None, "x": True}
+    with pytest.raises(LogError, match=r'^step 1: malformed action \{"type":null,"x":true\}$'):
+        replay(bad)
 
 
 def test_write_atomic_errors_name_the_file(tmp_path, monkeypatch):
