@@ -13,10 +13,13 @@ from __future__ import annotations
 import re
 import string
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
-from .errors import CardgamesError
+from .errors import CardgamesError, ConfigError
 from .wording import clip, did_you_mean
+
+if TYPE_CHECKING:
+    from .yamlfile import Document
 
 COPY_MARK = "#"
 
@@ -149,3 +152,40 @@ def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
         attrs = {k: v for k, v in card.items() if k not in ("name", "suit", "rank", "value")}
         yield {"name": card["name"], "suit": card.get("suit"), "rank": card.get("rank"),
                "value": card.get("value"), "attrs": attrs}
+
+
+#: A deck's named items: each list, and the key naming its items (each name used once, and free of the copy mark).
+_NAMED = (("suits", "id"), ("ranks", "id"), ("cards", "name"))
+
+
+def check_deck(doc: Document) -> list[ConfigError]:
+    """A deck file's problems, at their lines. ``validate`` lists them; ``load_game`` stops on the
+    first, so that an engine never meets a deck it cannot build (an empty one ended in a traceback)."""
+    problem = card_name_problem(doc.data)
+    if problem:
+        return [doc.error(("card_name",), problem)]
+    repeats = []
+    for key, name in _NAMED:
+        seen: set[str] = set()
+        for i, item in enumerate(doc.data.get(key, [])):
+            if item[name] in seen:
+                repeats.append(doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} is used twice"))
+            seen.add(item[name])
+    if repeats:
+        return repeats
+    marked = [doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} holds {COPY_MARK!r}, which marks a card's "
+                        f"copy in a game of several decks (AH{COPY_MARK}2): two cards could be named alike")
+              for key, name in _NAMED
+              for i, item in enumerate(doc.data.get(key, [])) if COPY_MARK in str(item[name])]
+    if marked:
+        return marked
+    try:
+        deck = Deck(doc.data)
+    except (CardgamesError, KeyError, ValueError) as exc:  # the template names two cards alike, ...
+        return [doc.error(("card_name",) if "card_name" in doc.data else (), f"cannot build the deck: {exc}")]
+    if not len(deck):
+        return [doc.error((), "the deck has no cards")]
+    if any(COPY_MARK in name for name in deck.names):
+        return [doc.error(("card_name",), f"card_name makes names holding {COPY_MARK!r}, which marks a card's copy "
+                                          f"in a game of several decks: two cards could be named alike")]
+    return []

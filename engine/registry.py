@@ -80,9 +80,10 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
     The engine's ``check_config`` runs here too, not only in ``validate``: a config it rejects
     (a deal larger than the deck, say) stops with its first problem, at the game file's line,
     instead of failing somewhere inside the rules, at the line that sets the value (a variant's, if
-    one does). So does ``validate``'s check of the deck file, which stops at the deck's line."""
+    one does). So does the deck file's check (:func:`.cards.check_deck`, which ``validate`` runs too), which
+    stops at the deck's line."""
+    from .cards import check_deck
     from .config import Catalog
-    from .validate import check_deck
 
     catalog = catalog or Catalog()
     spec = catalog.resolve(name, variants, players)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .cards import check_deck
 from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files
 from .errors import CardgamesError, ConfigError, UnknownNameError
 from .schema import check_mapping
@@ -156,45 +157,6 @@ def _guess_kind(doc: Document) -> str:
     """The kind of a file outside a kind's folder, by the keys it holds (a deck by default)."""
     signed = _signature(doc)
     return "decks" if signed is None else signed[1]
-
-
-#: A deck's named items: each list, and the key naming its items (each name used once, and free of the copy mark).
-_NAMED = (("suits", "id"), ("ranks", "id"), ("cards", "name"))
-
-
-def check_deck(doc: Document) -> list[ConfigError]:
-    """A deck file's problems, at their lines. ``validate`` lists them; ``load_game`` stops on the
-    first, so that an engine never meets a deck it cannot build (an empty one ended in a traceback)."""
-    from .cards import COPY_MARK, Deck, card_name_problem
-
-    problem = card_name_problem(doc.data)
-    if problem:
-        return [doc.error(("card_name",), problem)]
-    repeats = []
-    for key, name in _NAMED:
-        seen: set[str] = set()
-        for i, item in enumerate(doc.data.get(key, [])):
-            if item[name] in seen:
-                repeats.append(doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} is used twice"))
-            seen.add(item[name])
-    if repeats:
-        return repeats
-    marked = [doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} holds {COPY_MARK!r}, which marks a card's "
-                        f"copy in a game of several decks (AH{COPY_MARK}2): two cards could be named alike")
-              for key, name in _NAMED
-              for i, item in enumerate(doc.data.get(key, [])) if COPY_MARK in str(item[name])]
-    if marked:
-        return marked
-    try:
-        deck = Deck(doc.data)
-    except (CardgamesError, KeyError, ValueError) as exc:  # the template names two cards alike, ...
-        return [doc.error(("card_name",) if "card_name" in doc.data else (), f"cannot build the deck: {exc}")]
-    if not len(deck):
-        return [doc.error((), "the deck has no cards")]
-    if any(COPY_MARK in name for name in deck.names):
-        return [doc.error(("card_name",), f"card_name makes names holding {COPY_MARK!r}, which marks a card's copy "
-                                          f"in a game of several decks: two cards could be named alike")]
-    return []
 
 
 def _option_errors(game: Document) -> list[ConfigError]:
