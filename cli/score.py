@@ -82,7 +82,8 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
     from cardgames.engine.lines import bounded_lines
-    from cardgames.engine.wording import clip
+    from cardgames.engine.schema import is_names
+    from cardgames.engine.wording import as_logged
 
     label, handle = open_input(path)
     with handle:
@@ -94,12 +95,11 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
                 data = orjson.loads(line)
             except orjson.JSONDecodeError:
                 raise CardgamesError(f"{where}: not valid JSON (or not UTF-8)") from None
-            if (not isinstance(data, dict) or not isinstance(data.get("cards"), list)
-                    or not all(isinstance(c, str) for c in data["cards"])):
+            if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
             other = next((key for key in data if key != "cards"), None)
             if other is not None:  # a line's own "variant" or "budget" would be ignored: the options hold for all
-                raise CardgamesError(f"{where}: unknown key {clip(other)}: a line holds \"cards\" alone (the "
+                raise CardgamesError(f"{where}: unknown key {as_logged(other, 40)}: a line holds \"cards\" alone (the "
                                      "command's options apply to every line)")
             yield where, data["cards"]
 

@@ -63,9 +63,9 @@ def written(value: object) -> str:
 
 
 def as_logged(value: object, limit: int = 120) -> str:
-    """A log's value as the log writes it, in JSON (``{"row":14,"type":"play"}``, true, null, "text"), cut
-    short: a message quotes a log in the log's own spelling. A value JSON cannot spell (keys other than text
-    or numbers) is shown as Python shows it."""
+    """A JSON file's value (a log's, an input line's) as the file writes it (``{"row":14,"type":"play"}``,
+    true, null, "text"), cut short: a message quotes a file in its own spelling. A value JSON cannot spell
+    (keys other than text or numbers) is shown as Python shows it."""
     import json
 
     try:

@@ -735,7 +735,7 @@ def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path)
     ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": True}],
      ":3: figure 'reason' is true here, but text in an earlier record"),
     ([{"seed": 1, "won": True}, {"seed": 2, "won": "yes"}],
-     ":3: figure 'won' is 'yes' here, but true/false in an earlier record"),
+     ":3: figure 'won' is \"yes\" here, but true/false in an earlier record"),
 ])
 def test_a_figure_that_changes_kind_is_named_at_its_line(tmp_path: Path, records: list[dict], message: str) -> None:
     """A figure keeps its kind (a number, true/false or text) from record to record: text then a number,

@@ -426,7 +426,7 @@ def test_stats_of_a_multiplayer_file(run_cli, tmp_path):
     note = "\n\nscores, like each figure above its own per-seat rows, pools the seats: its n, mean, sd and interval"
     assert note in table.stdout and note in run_cli("stats", str(path), str(path)).stdout
     for first, shown in ((None, False), ("absent", False), (3, "header field 'first_seat' must be a seat of the "
-                                                               "3 players or null, not 3"), (True, "not True")):
+                                                               "3 players or null, not 3"), (True, "not true")):
         changed = {k: v for k, v in header.items() if k != "first_seat" or first != "absent"}
         if first != "absent":
             changed["first_seat"] = first
@@ -682,9 +682,9 @@ def test_ctrl_c_while_a_dask_cluster_starts_prints_no_traceback(tmp_path):
     (['{"seed":1,"won":true,"a=b":true}'], ":2: figure name 'a=b' holds '='"),  # was a KeyError
     (['{"seed":1,"won":true}', '{"seed":2,"won":3}'],
      ":3: figure 'won' is 3 here, but true/false in an earlier record"),
-    (['{"seed":1,"cards_left":0}', '{"seed":2,"cards_left":"x"}'], ":3: figure 'cards_left' is 'x' here"),
+    (['{"seed":1,"cards_left":0}', '{"seed":2,"cards_left":"x"}'], ":3: figure 'cards_left' is \"x\" here"),
     (['{"seed":1,"won":true}', '{"seed":2,"won":"%s"}' % ("y" * 5000)],  # clipped, as long values are
-     ":3: figure 'won' is 'yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy...' here, but true/false in an earlier record"),
+     ":3: figure 'won' is \"%s... here, but true/false in an earlier record" % ("y" * 36)),
 ])
 def test_stats_names_a_record_it_cannot_read(run_cli, tmp_path, lines, words):
     good = tmp_path / "good.jsonl"

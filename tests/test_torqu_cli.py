@@ -126,7 +126,7 @@ def test_score_input_refuses_a_key_beside_cards(run_cli):
     result = run_cli("score", "torqu", "--input", "-", "--format", "jsonl",
                      input='{"cards": ["Air-1"]}\n{"cards": ["Dragon-9"], "variant": "dragons"}\n')
     assert result.exit_code == 1 and json.loads(result.stdout)["tableau_score"] == -1
-    assert result.stderr == ("Error: <stdin>:2: unknown key 'variant': a line holds \"cards\" alone (the command's "
+    assert result.stderr == ("Error: <stdin>:2: unknown key \"variant\": a line holds \"cards\" alone (the command's "
                              "options apply to every line)\n")
 
 

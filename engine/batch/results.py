@@ -27,7 +27,7 @@ from ..files import open_input
 from ..lines import bounded_lines
 from ..rng import GENERATORS, SEED_MAX, SEEDS
 from ..schema import is_names
-from ..wording import clip, counted
+from ..wording import as_logged, counted
 from .stats import Summary
 
 if TYPE_CHECKING:
@@ -141,7 +141,7 @@ class Reader:
         first = header.get("first_seat")  # absent from files written before it was recorded
         if first is not None and not (type(first) is int and 0 <= first < header["players"]):
             raise CardgamesError(f"{self.path}:1: header field 'first_seat' must be a seat of the "
-                                 f"{counted(header['players'], 'player')} or null, not {clip(first)}")
+                                 f"{counted(header['players'], 'player')} or null, not {as_logged(first, 40)}")
         return header
 
     def records(self) -> Iterator[tuple[int, dict[str, Any]]]:

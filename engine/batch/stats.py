@@ -33,7 +33,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Iterable, Mapping
 
-from ..wording import clip, counted, written
+from ..wording import as_logged, clip, counted
 from .compare import student_t_critical, wilson
 
 PERCENTILES = (5, 25, 50, 75, 95)
@@ -252,7 +252,7 @@ class Summary:
             for key, item in value.items():
                 self._value(f"{name}.{_figure_name(key)}", item, pooled=None)
         else:
-            raise ValueError(f"result figure {clip(name)} has unsupported value {clip(value)}")
+            raise ValueError(f"result figure {clip(name)} has unsupported value {as_logged(value, 40)}")
         return None
 
     def _keep_kind(self, name: str, kind: str, value: Any) -> None:
@@ -271,7 +271,7 @@ class Summary:
         else:
             return
         if earlier != kind:
-            shown = kind if kind in ("a list", "a mapping") else written(value)  # only for the message
+            shown = kind if kind in ("a list", "a mapping") else as_logged(value, 40)  # only for the message
             raise ValueError(f"figure {clip(name)} is {shown} here, but {earlier} in an earlier record")
 
     def _number(self, name: str, value: Number, pooled: str | None) -> None:
