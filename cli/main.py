@@ -66,11 +66,9 @@ class LazyGroup(click.Group):
         name = args[0] if args else ""
         ctx.meta[TYPED] = args[1:]
         if name and name not in COMMANDS and not name.startswith("-"):
-            import difflib
+            from cardgames.engine.wording import did_you_mean
 
-            close = difflib.get_close_matches(name, list(COMMANDS), n=1)
-            hint = f" Did you mean {close[0]!r}?" if close else ""
-            ctx.fail(f"No such command {name!r}.{hint}")
+            ctx.fail(f"No such command {name!r}{did_you_mean(name, COMMANDS, 0.6) or '.'}")
         return super().resolve_command(ctx, args)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
