@@ -44,10 +44,10 @@ def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_
     game = load_game(ctx, game_id, variants)
     if not hasattr(game, "placements"):
         raise OptionConflictError(f"{game.id} has no towers: placements applies to Towers games")
-    if side == "far" and game.options["seating"] != "two_sided":
+    if side == "far" and not game.far_seats:
         raise OptionConflictError(f"--side far: {game.id} seats every player on the near side (seating: "
                                   f"{game.options['seating']}); a game with seating: two_sided has a far side")
-    seat = game.num_players - 1 if side == "far" else 0  # the last seat sits across under two_sided
+    seat = game.far_seats[0] if side == "far" else 0
     positions = game.placements(card, tower, parse_played(played), seat)
     if fmt == "json":
         emit_json({"positions": positions})

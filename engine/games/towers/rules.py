@@ -152,11 +152,12 @@ class TowersGame(Game):
         self.is_foundation = tuple(bool(c.attrs.get("foundation")) for c in cards)
         near = tuple(geometry.ALIGNMENT_INDEX[c.attrs["alignment"]] for c in cards)
         far = tuple(geometry.OPPOSITE[a] for a in near)
-        half = (self.num_players + 1) // 2
-        two_sided = opts["seating"] == "two_sided"
+        #: the seats across the table (seating: two_sided puts the later half there; same_side, none)
+        self.far_seats = (tuple(range((self.num_players + 1) // 2, self.num_players))
+                          if opts["seating"] == "two_sided" else ())
         #: each seat's effective alignment of every card (far-side seats see offsets negated)
         self.alignment: tuple[tuple[int, ...], ...] = tuple(
-            far if two_sided and seat >= half else near for seat in range(self.num_players))
+            far if seat in self.far_seats else near for seat in range(self.num_players))
         self.sort_key = tuple(sort_name(c.name) for c in cards)
         names = self.deck.names
         self.plays = tuple(tuple(tuple(Play(names[code], suit, pos) for pos in geometry.POSITIONS)
