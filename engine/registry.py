@@ -7,7 +7,11 @@ An engine is a package; its ``rules`` module defines:
 * ``GAME``: its :class:`~cardgames.engine.core.Game` subclass;
 * ``check_config(spec) -> list[str | (key path, str)]``: the semantic checks for one resolved
   player count and variant set (the deal fits the deck, ...), run by ``validate`` and by
-  :func:`load_game`.
+  :func:`load_game`;
+* optionally ``deal_facts(spec) -> dict``: what ``validate --facts`` shows of the deal at that
+  count (every rules module has one);
+* optionally ``unplayable(spec) -> str | None``: why a setup that passes the checks cannot be played
+  (Torqu's Partners at an odd count), which ``validate`` reports only when no count can play.
 
 and its ``agents`` module ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies
 (``random`` is shared). The agents import the rules' classes and the rules never import the
