@@ -9,6 +9,7 @@ import pytest
 from test_towers_support import POSITIONS, brute_closed, brute_legal, reachable_towers, state_with, towers_game
 
 from cardgames.engine.agents import make_agent
+from cardgames.engine.core import agent_rng
 from cardgames.engine.errors import IllegalActionError
 from cardgames.engine.games.towers import geometry
 from cardgames.engine.games.towers.rules import FLEE, PASS, STOP, Flee, Pass, Play, Stop
@@ -818,6 +819,28 @@ def test_closing_a_tower_with_its_own_suit_still_earns_a_bonus_play():
     plays = [a for a in state.legal_actions() if type(a) is Play]
     assert {a.card for a in plays} == {"The Paladin", "The Keep"} and "Books" not in {a.tower for a in plays}
     assert type(state.legal_actions()[-1]) is Stop
+
+
+@pytest.mark.parametrize("n, cache_size, seed", [(2, 2, 232), (3, 2, 232), (3, 3, 10)])
+def test_a_closing_play_is_narrated_with_the_towers_own_cards(n, cache_size, seed):
+    """"the tower closes, its N cards go to the opponents (a to player x, ...)": the shares add up to N, also
+    when the play ends the game and every cache joins its solde (a designer's finding: they were counted in,
+    "its 8 cards ... (6 to player 2, 4 to player 5)"). These games, random play, end so (3 in 3,600 met)."""
+    game = towers_game(n, cache_size=cache_size)
+    state = game.new_state(seed)
+    rng = agent_rng(seed, 0)
+    chooser = make_agent("random", game)
+    closes = []
+    while state.current_player is not None:
+        action = chooser.choose(state, list(state.legal_actions()), rng)
+        said = re.search(r"its (\d+) cards go to the opponents \(([^)]*)\)", game.describe_action(state, action))
+        state.apply(action)
+        if said:
+            tower = game.play_info[action][1]
+            shares = [int(part.split(" to player ")[0]) for part in said[2].split(", ")]
+            assert sum(shares) == int(said[1]) == len(state.played[tower]) + 1  # its foundation, then the plays
+            closes.append(state.current_player)
+    assert closes[-1] is None  # the last close ended the game
 
 
 def test_a_closed_tower_is_dealt_round_the_table_from_the_closers_left():

@@ -277,9 +277,11 @@ class TowersGame(Game):
             if t not in after.open_towers:
                 seat, n = state.current_player, self.num_players
                 left_first = [i % n for i in range(seat + 1, seat + n)]  # the closer's opponents, from his left
-                shares = [(s, len(after.soldes[s]) - len(state.soldes[s])) for s in left_first]
+                tower = {self.foundations[t], *after.played[t]}  # counted by card: a play that ends the game
+                # also puts every cache in its solde (a designer's finding: "8 cards ... (6 to player 2, 4 to ...)")
+                shares = [(s, sum(c in tower for c in after.soldes[s][len(state.soldes[s]):])) for s in left_first]
                 given = ", ".join(f"{count} to player {s}" for s, count in shares if count)
-                text += f"; the tower closes, its {len(state.played[t]) + 2} cards go to the opponents ({given})"
+                text += f"; the tower closes, its {len(tower)} cards go to the opponents ({given})"
         elif kind is Flee:
             seat = state.current_player
             fled, paid = [p for p in paid if p.payer == seat], [p for p in paid if p.payer != seat]
