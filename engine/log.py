@@ -260,8 +260,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     state = game.new_state(seed, mode)
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise _deal_error(state.deal_json(), data["deal"], prefix=True)
-    history = [(entry["player"], _replay_step(game, state, step, entry))
-               for step, entry in enumerate(data["actions"], 1)]
+    history = []
+    for step, entry in enumerate(data["actions"], 1):
+        action = _replay_step(game, state, step, entry)  # first: it checks the entry is one (a null was not)
+        history.append((entry["player"], action))
     if not _same(data["deal"], state.deal_json()):
         # later deals (rounds, matches) never came; a finished game has no deal still to come
         if not state.is_terminal() and _is_prefix(state.deal_json(), data["deal"]):

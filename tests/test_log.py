@@ -466,6 +466,16 @@ def test_an_action_entry_with_another_field_is_malformed(log):
         replay(bad)
 
 
+@pytest.mark.parametrize("entry", [None, 7, "play", ["player", "action"]])
+def test_an_action_entry_that_is_no_mapping_is_malformed(log, entry):
+    """Said as such, not a TypeError's traceback (a fuzzer's finding: a null entry was read before it was
+    checked)."""
+    bad = copy.deepcopy(log)
+    bad["actions"][0] = entry
+    with pytest.raises(LogError, match=r"^step 1: malformed entry "):
+        replay(bad)
+
+
 def test_a_long_value_is_cut_to_one_short_line(log: dict[str, Any]) -> None:
     """A value shown in an error is its JSON cut to 120 characters, the last three "...", however long."""
     bad = copy.deepcopy(log)
