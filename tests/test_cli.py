@@ -1083,3 +1083,29 @@ def test_replay_narrate_tells_the_game_as_simulate_does(run_cli, tmp_path, args)
     assert ("where the log ends" in narration) == ("--rounds" in args)
     refused = run_cli("replay", str(log), "--narrate", "--format", "json")
     assert refused.exit_code == 2 and refused.stdout == ""
+
+
+@pytest.mark.parametrize("args, leads", [(("--game", "eiffel-tower", "--seed", "7"), False),
+                                         (("--game", "towers", "--players", "3", "--seed", "7"), True)])
+def test_replay_narrate_of_a_log_that_stops_short_of_a_one_deal_games_end(run_cli, tmp_path, args, leads):
+    """A log whose actions stop before the game ends (cut short, its result the position's there; or replayed
+    under a changed config) is told to its last step: a solitaire has no leader (a fuzzer's finding: "names no
+    winners", a traceback), and a game of one deal stops at a step, not at "round None"."""
+    from cardgames.engine.registry import load_game
+
+    log = tmp_path / "g.json"
+    run_cli("simulate", *args, "--log", str(log))
+    data = orjson.loads(log.read_bytes())
+    game = load_game(data["game"], data["variants"], data["players"])
+    state = game.new_state(data["seed"])
+    data["actions"] = data["actions"][:10]
+    for entry in data["actions"]:
+        state.apply(game.action_from_json(entry["action"]))
+    data["result"] = state.result()
+    log.write_bytes(orjson.dumps(data))
+    told = run_cli("replay", str(log), "--narrate")
+    assert told.exit_code == 0, told.stderr
+    said = "stopped after step 10, where the log ends: the game is not over"
+    line = next(line for line in told.stdout.splitlines() if line.startswith("stopped after"))
+    leader = r" \(players? [0-9, and]+ (leads?|share the lead)\)"
+    assert line == said if not leads else re.fullmatch(re.escape(said) + leader, line)
