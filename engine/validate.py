@@ -253,7 +253,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     # the others named: Turup with ``players.max: 64`` had 26 lines that differed only in the count.
     alike: dict[tuple, tuple[Document, tuple, str, tuple[str, ...], list[int]]] = {}
     unplayable = getattr(module, "unplayable", None)
-    refusals: list[str] = []  # why the game without variants cannot be played, at each count that cannot
+    refusals: dict[int, str] = {}  # why the game without variants cannot be played, at each count that cannot
     counts = range(data["players"]["min"], data["players"]["max"] + 1)
     plays = catalog.game_variants(gid)  # those it lists, and any other that names it or its family
     for players in counts:
@@ -270,7 +270,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             why = unplayable(spec) if unplayable is not None else None
             if why:
                 if not variants:
-                    refusals.append(why)
+                    refusals[players] = why
                 continue
             try:
                 problems = module.check_config(spec)
@@ -307,4 +307,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         report.errors.append(origin.error(keypath, f"{text} ({where})" if where else text))
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
-                                                     f"this game: {refusals[0]}"))
+                                                     f"this game: {refusals[counts[0]]}"))
+    elif data["players"]["default"] in refusals:  # what `simulate --game G` plays (a designer's finding: validate
+        # passed a game that only refused to play there, its message blaming the command line)
+        default = data["players"]["default"]
+        report.errors.append(doc.error(("players", "default"), f"players.default is {default}, which cannot play "
+                                                               f"this game: {refusals[default]}"))

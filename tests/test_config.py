@@ -1389,6 +1389,12 @@ def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
     path.write_text(path.read_text().replace("players: {min: 3, max: 3, default: 3}",
                                              "players: {min: 3, max: 4, default: 4}"))
     assert validate([str(tmp_path)]).ok, "one count plays: the others are the variant's to refuse"
+    # ... unless it is the default, which `simulate --game` plays (a designer's finding: validate passed it, and
+    # every command then blamed the command line)
+    path.write_text(path.read_text().replace("default: 4}", "default: 3}"))
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{line}: players.default is 3, which cannot play this game: partners play (option partners) needs "
+        "an even number of players, 4 or more (not 3)"]
 
 
 @pytest.mark.parametrize(("game", "line", "bad"), [("torqu", "  max_matches: 200", "  max_matches: 1001"),
