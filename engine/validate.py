@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 from .cards import check_deck
 from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files
@@ -159,6 +159,26 @@ def _guess_kind(doc: Document) -> str:
     return "decks" if signed is None else signed[1]
 
 
+#: A problem as validate meets it: the file it is said in, its key path, its text, the variants, the player counts.
+_Met = tuple[Document, tuple, str, tuple[str, ...], list[int]]
+
+
+def _alike(met: Iterable[_Met]) -> list[_Met]:
+    """Problems met at one line, said once where their texts differ only in numbers and at other player counts
+    ("deals 161 cards for 3 players", "deals 165 cards for 4 players"): the first text, its counts and the
+    others'. Texts alike at one count are different problems (a deck's cards '2C' and '3C'), said apart (a
+    designer's finding: they were merged into "likewise at 2, 2, 2, 2-3, ... players")."""
+    groups: dict[tuple, list[_Met]] = {}
+    for origin, keypath, text, variants, at in met:
+        kin = groups.setdefault((origin.path, origin.line(keypath), variants, re.sub(r"\d+", "#", text)), [])
+        into = next((problem for problem in kin if not set(problem[4]) & set(at)), None)
+        if into is None:
+            kin.append((origin, keypath, text, variants, list(at)))
+        else:
+            into[4].extend(at)
+    return [problem for kin in groups.values() for problem in kin]
+
+
 def _option_errors(game: Document) -> list[ConfigError]:
     """A game file's options checked against its engine's schema, every error of them: resolving a game
     stops at the first, and a file with other errors is not resolved at all, so a CI author fixing one
@@ -250,8 +270,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         return
     seen: dict[str, tuple[str, ...]] = {}  # a problem's text -> the variants it was first met with
     # A problem met at several player counts, its numbers aside, is said once, at its first count, with
-    # the others named: Turup with ``players.max: 64`` had 26 lines that differed only in the count.
-    alike: dict[tuple, tuple[Document, tuple, str, tuple[str, ...], list[int]]] = {}
+    # the others named (:func:`_alike`): Turup with ``players.max: 64`` had 26 lines that differed only in
+    # the count. Here each text is kept with the counts it was met at.
+    met: dict[tuple, _Met] = {}
     unplayable = getattr(module, "unplayable", None)
     refusals: dict[int, str] = {}  # why the game without variants cannot be played, at each count that cannot
     counts = range(data["players"]["min"], data["players"]["max"] + 1)
@@ -285,22 +306,19 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 origin = catalog.variant_origin(spec, keypath) or (catalog.made_by_variants(spec, keypath, variants)
                                                                    if variants else doc)
                 # alike at one line: a variant's, met at several rows of the game's deal, is said once
-                key = (origin.path, origin.line(keypath), variants, re.sub(r"\d+", "#", text))
-                if key in alike:
-                    alike[key][4].append(players)
-                else:
-                    alike[key] = (origin, tuple(keypath), text, variants, [players])
+                key = (origin.path, origin.line(keypath), variants, text)
+                met.setdefault(key, (origin, tuple(keypath), text, variants, []))[4].append(players)
             facts = getattr(module, "deal_facts", None)
             if facts is not None and not problems:  # a deal the problems just reported has no facts (-12 cards left)
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
     deck = _designers_deck(catalog, doc)
-    for origin, keypath, text, variants, at in alike.values():
+    for origin, keypath, text, variants, at in _alike(met.values()):
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
         if not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")
             setup.append(counted(at[0], "player"))
         notes = [", ".join([*setup, *(["+".join(variants)] if variants else [])])]
         if len(at) > 1:
-            notes.append(f"likewise at {spans(at[1:])} players")
+            notes.append(f"likewise at {spans(sorted(at[1:]))} players")
         if deck is not None and origin.path == doc.path:
             notes.append(f"its deck is {deck}")
         where = "; ".join(note for note in notes if note)

@@ -2066,3 +2066,44 @@ def test_a_path_validate_cannot_read_is_a_finding_about_that_path(run_cli, tmp_p
     assert result.stdout.splitlines() == [f"{tmp_path / 'missing'}: no such file or folder",
                                           f"{long}: cannot read: File name too long"]
     assert result.stderr == "1 config file checked: 2 errors\n"
+
+
+def _towers_on(tmp_path: Path, deck: str) -> Path:
+    """A Towers game on the deck ``deck`` (the YAML of a deck file whose id is ``mine``), in ``tmp_path``."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "mine.yaml").write_text(deck)
+    game = (BUNDLED / "games" / "towers.yaml").read_text().replace("id: towers\n", "id: my-towers\n")
+    path = tmp_path / "games" / "my-towers.yaml"
+    path.write_text(game.replace("type: harrow", "type: mine"))
+    return path
+
+
+def test_a_towers_deck_without_alignments_is_said_once(tmp_path):
+    """A French deck for Towers: its 52 cards lack an alignment, said in one line naming the first few (a
+    designer's finding: 52 lines, one a card), then the foundations it lacks."""
+    french = (BUNDLED / "decks" / "french.yaml").read_text().replace("id: french\n", "id: mine\n")
+    _towers_on(tmp_path, french)
+    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
+    assert errors[0] == ("52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; the first "
+                         "has null); each card's alignment (its key in the deck's cards) must be one of LG, NG, CG, "
+                         "LN, CN, LE, NE, CE, N, as in the Harrow deck (2 players; likewise at 3-4 players)")
+    assert errors[1:] == [f"suit {s} has 0 foundation cards; a tower needs exactly one (2 players; likewise at 3-4 "
+                          "players)" for s in "CSHD"]
+
+
+def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
+    """Two suits, T1 and T2, each without its foundation: two problems at every player count, not one merged
+    with the other's counts ("likewise at 2, 2-3, 3, 4 players", a designer's finding): texts alike but for a
+    number are merged only across counts (Turup's "deals 161 cards for 3 players", "165 ... for 4")."""
+    harrow = (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n")
+    for i, suit in enumerate(("Hammers", "Keys", "Shields", "Books", "Stars", "Crowns"), 1):
+        harrow = harrow.replace(f"id: {suit},", f"id: T{i},").replace(f"suit: {suit},", f"suit: T{i},")
+    for suit in ("T1", "T2"):
+        foundation = f"suit: {suit}, alignment: N, foundation: true"
+        assert foundation in harrow
+        harrow = harrow.replace(foundation, foundation.replace("true", "false"))
+    _towers_on(tmp_path, harrow)
+    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
+    assert errors == [f"suit T{i} has 0 foundation cards; a tower needs exactly one (2 players; likewise at 3-4 "
+                      "players)" for i in (1, 2)]

@@ -96,15 +96,24 @@ def deck_problems(deck: Any) -> list[str]:
     suits = list(deck.suits)
     if not suits:
         return [f"deck {deck.id} has no suits (the towers are its suits)"]
+    unaligned = []  # said once for all: a deck of another game has none (a designer's french deck: 52 lines)
     for card in deck.cards:
         alignment = card.attrs.get("alignment")
         if card.suit not in deck.suits:
             problems.append(f"card {card.name!r} has no suit of deck {deck.id}")
         elif alignment not in geometry.ALIGNMENT_INDEX:
-            problems.append(f"card {card.name!r} has alignment {alignment!r}; expected one of "
-                            f"{', '.join(geometry.ALIGNMENTS)}")
+            unaligned.append(card)
         elif card.attrs.get("foundation") and alignment != "N":
             problems.append(f"foundation {card.name!r} must be True Neutral (alignment N)")
+    if unaligned:
+        first = unaligned[0]
+        names = ", ".join(repr(c.name) for c in unaligned[:3]) + (
+            f" and {len(unaligned) - 3} more" if len(unaligned) > 3 else "")
+        shown = (f"card {first.name!r} has alignment {written(first.attrs.get('alignment'))}" if len(unaligned) == 1
+                 else f"{len(unaligned)} cards have an alignment Towers does not know ({names}; the first "
+                      f"has {written(first.attrs.get('alignment'))})")
+        problems.append(f"{shown}; each card's alignment (its key in the deck's cards) must be one of "
+                        f"{', '.join(geometry.ALIGNMENTS)}, as in the Harrow deck")
     for suit in suits:
         count = sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation"))
         if count != 1:
