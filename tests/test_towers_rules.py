@@ -946,3 +946,24 @@ def test_greedy_reads_its_cache_from_its_own_side_of_the_table() -> None:
         assert (after.current_player == 1 and any(type(a) is Play for a in after.legal_actions())) == plays_on
     assert actions.index(on_lg) < actions.index(on_ln)
     assert make_agent("greedy", game).choose(state, actions, None) == on_ln
+
+
+def test_a_towers_game_for_one_player_is_refused(tmp_path, run_cli):
+    """Towers ends when only one player is still in: a game of one ended at its deal, "player 0 wins" (a
+    designer's finding, with ``players.min: 1``). validate and simulate say why, at the players line."""
+    from cardgames.engine.config import bundled_root
+
+    (tmp_path / "games").mkdir()
+    game = (bundled_root() / "games" / "towers.yaml").read_text().replace("id: towers\n", "id: solo-towers\n")
+    assert "players: {min: 2," in game
+    path = tmp_path / "games" / "solo-towers.yaml"
+    path.write_text(game.replace("players: {min: 2,", "players: {min: 1,"))
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
+    why = ("Towers needs 2 players or more: the game ends when only one is still in, so a game of one would end "
+           "at its deal")
+    checked = run_cli("--configs", str(tmp_path), "validate", str(tmp_path))
+    assert checked.exit_code == 1 and checked.stdout.startswith(f"{path}:{line}: {why} (1 player)\n")
+    played = run_cli("--configs", str(tmp_path), "simulate", "--game", "solo-towers", "--players", "1", "--seed", "3")
+    assert played.exit_code == 1 and played.stderr.startswith(f"Error: {path}:{line}: {why}")
+    assert run_cli("--configs", str(tmp_path), "simulate", "--game", "solo-towers", "--players", "2",
+                   "--seed", "3").exit_code == 0

@@ -617,9 +617,13 @@ class TowersState(State):
 
 
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
-    """Semantic checks for ``validate``: the deck has a foundation per suit, the caches fit the stock."""
+    """Semantic checks for ``validate``: two players or more, the deck has a foundation per suit, the caches
+    fit the stock."""
     from ...cards import Deck
 
+    if spec.players < 2:  # a designer's min of 1 played no card and named player 0 the winner
+        return [(("players", "min"), "Towers needs 2 players or more: the game ends when only one is still in, so "
+                                     "a game of one would end at its deal")]
     deck = Deck(spec.deck, spec.copies)
     problems: list[str | tuple[tuple, str]] = [(("deck",), p) for p in deck_problems(deck)]
     if problems:
