@@ -164,8 +164,10 @@ def _emit(rows: list[dict], fmt: str, many: bool) -> None:
     none)."""
     if fmt == "json":
         emit_json(rows if many else rows[0])
-    elif fmt in ("text", "csv"):  # csv for a spreadsheet (an undecided deal's winnable an empty cell, as json's null)
-        emit_rows(rows, "table" if fmt == "text" else "csv")
+    elif fmt == "text":  # an undecided deal says so (a designer's finding: its empty cell read as a gap)
+        emit_rows([{**r, "winnable": "undecided"} if r["winnable"] is None else r for r in rows], "table")
+    elif fmt == "csv":  # for a spreadsheet: an undecided deal's winnable an empty cell, as json's null
+        emit_rows(rows, "csv")
     if len(rows) > 1:
         won = sum(r["winnable"] is True for r in rows)
         unknown = sum(r["winnable"] is None for r in rows)

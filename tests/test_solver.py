@@ -194,6 +194,9 @@ def test_solve_cli(run_cli, tmp_path):
     cut = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-1", "--format", "csv", "--budget", "50",
                   "--sat-effort", "0", "--refute-effort", "0").stdout.splitlines()[1]
     assert cut.split(",")[4] == ""  # undecided: an empty cell, as json's null
+    told = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-1", "--budget", "50", "--sat-effort", "0",
+                   "--refute-effort", "0").stdout.splitlines()[2]
+    assert told.split()[-3] == "undecided"  # the table says it (a designer's finding: an empty cell)
     for spelling in (["--game", "strict-eiffel-tower"], ["--game", "eiffel-tower", "--variant", "strict"]):
         row = orjson.loads(run_cli("solve", *spelling, "--seeds", "1-1", "--format", "jsonl").stdout)
         assert (row["game"], row["variants"]) == ("eiffel-tower", ["strict"])  # as logs and batch files say
