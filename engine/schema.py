@@ -90,10 +90,11 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial:
     """Check one value against its field description. With ``partial``, a mapping is an overlay
     that merges into another: its keys are checked, but neither the keys it leaves out nor the
     field's own ``check`` of the whole mapping, which the merged value must pass instead."""
-    if not _type_ok(value, spec.types):
-        return [doc.error(keypath, f"{_where(keypath)} must be {spec.describe()}, not {written(value)}")]
+    choices = None if spec.choices is None else ", ".join(repr(c) for c in spec.choices)
+    if not _type_ok(value, spec.types):  # a choice's wrong type names the choices too (a designer's first_player: 1)
+        wanted = spec.describe() + (f", one of {choices}" if choices else "")
+        return [doc.error(keypath, f"{_where(keypath)} must be {wanted}, not {written(value)}")]
     if spec.choices is not None and value not in spec.choices:
-        choices = ", ".join(repr(c) for c in spec.choices)
         return [doc.error(keypath, f"{_where(keypath)} is {written(value)}; expected one of {choices}")]
     errors: list[ConfigError] = []
     if isinstance(value, list) and spec.items is not None:

@@ -1430,6 +1430,10 @@ def test_a_choice_outside_its_list_is_refused_at_its_line():
     fields = {"id": Field(STR), "bonus": Field(STR, choices=("any", "same"))}
     assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
         "<string>:2: 'bonus' is 'sideways'; expected one of 'any', 'same'"]
+    # of the wrong type, the choices are named too (a designer's Towers first_player: 1, told "a string")
+    doc = parse_document("id: x\nbonus: 1\n")
+    assert [str(e) for e in check_mapping(doc.data, fields, doc)] == [
+        "<string>:2: 'bonus' must be a string, one of 'any', 'same', not 1"]
 
 
 def test_a_long_bad_value_is_clipped_in_its_error():
