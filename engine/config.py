@@ -37,7 +37,7 @@ from .schema import (
     kebab_case,
     one_token,
 )
-from .wording import counted, did_you_mean
+from .wording import counted, did_you_mean, spans
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -480,6 +480,7 @@ class Catalog:
         from .registry import ENGINES, engine_module
 
         engines: dict[str, set[str]] = {}  # a game id or family -> the engines of its games
+        counts: dict[str, set[int]] = {}  # ... and the player counts they play
         broken: set[str] = set()  # games whose own file is broken: said at its lines, not again at a variant naming it
         for gid in self.ids("games"):
             try:
@@ -491,6 +492,8 @@ class Catalog:
                 continue
             for name in (gid, game.data["family"]):
                 engines.setdefault(name, set()).add(game.data["engine"])
+                counts.setdefault(name, set()).update(range(game.data["players"]["min"],
+                                                            game.data["players"]["max"] + 1))
         errors: list[ConfigError] = []
         if not doc.data["applies_to"]:  # said here, at the line to mend, not only at each game listing it
             errors.append(doc.error(("applies_to",), "applies_to names no game or family, so the variant fits none"))
@@ -504,7 +507,29 @@ class Catalog:
             for engine in sorted(engines[target] & set(ENGINES)):  # an unknown engine: said at its game
                 errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)
                            if str(e) not in map(str, errors)]
+        if not errors:
+            reached = [name for name in doc.data["applies_to"] if name in engines]
+            errors += _rows_never_played(doc, {e for name in reached for e in engines[name] if e in ENGINES},
+                                         {n for name in reached for n in counts[name]})
         return errors
+
+
+def _rows_never_played(variant: Document, engines: Iterable[str], counts: set[int]) -> list[ConfigError]:
+    """A variant's rows of a table by player count (Torqu's ``deal``) for a count none of its games plays: a
+    variant cannot change a game's players, so such a row is never used (a designer's finding: a ``deal`` row
+    for 9 passed validate, and ``--players 9`` was then refused)."""
+    from .registry import engine_module
+
+    keyed = {key for engine in engines for key, field in engine_module(engine).OPTIONS.items() if field.by_players}
+    errors = []
+    for key in sorted(keyed):
+        table = variant.data["options"].get(key)
+        for count in table if isinstance(table, dict) else ():
+            if str(count).isdigit() and int(count) not in counts:  # another key is the merged table's to refuse
+                errors.append(variant.error(("options", key, count), (
+                    f"'options.{key}' has a row for {count} players, but its games are for {spans(sorted(counts))} "
+                    "players: the row is never used (a variant cannot change a game's players; a game file can)")))
+    return errors
 
 
 def _bundled(doc: Document) -> bool:

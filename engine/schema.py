@@ -33,6 +33,9 @@ class Field:
     #: A check of the whole value: None, or what is wrong with it, either as a message (said at the
     #: field's line) or as (keys below the field, message), said at the line of the part at fault.
     check: Callable[[Any], str | tuple[tuple, str] | None] | None = None
+    #: Whether the keys are player counts, one row each (Torqu's ``deal``): a variant's row for a count none
+    #: of its games plays is refused by ``validate``.
+    by_players: bool = False
 
     def describe(self) -> str:
         return " or ".join(_TYPE_NAMES.get(t, t.__name__) for t in self.types)

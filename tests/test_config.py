@@ -2111,3 +2111,19 @@ def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
     assert errors == [f"suit T{i} has 0 foundation cards; a tower needs exactly one (2 players; likewise at 3-4 "
                       "players)" for i in (1, 2)]
+
+
+def test_a_variants_row_for_a_count_its_games_never_play_is_refused(tmp_path):
+    """A variant's Torqu deal row for 9 players: Torqu is for 2-8, and a variant cannot change that, so the
+    row is never used (a designer's finding: validate passed it, then ``--players 9`` was refused). A row
+    for a count some game it reaches plays is fine, as the row for 4 here."""
+    (tmp_path / "variants").mkdir()
+    path = tmp_path / "variants" / "nine.yaml"
+    path.write_text("id: nine\nname: Nine\napplies_to: [torqu]\noptions:\n  deal:\n"
+                    "    4: {hand: 4, center: 16, primary: 8, secondary: 8}\n"
+                    "    9: {hand: 4, center: 16, primary: 7, secondary: 7}\n")
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:7: 'options.deal' has a row for 9 players, but its games are for 2-8 players: the row is never "
+        "used (a variant cannot change a game's players; a game file can)"]
+    path.write_text(path.read_text().replace("    9:", "    8:"))
+    assert validate([str(tmp_path)]).ok

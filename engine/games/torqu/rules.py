@@ -54,10 +54,10 @@ TABLEAU_KEYS = ("center", "primary", "secondary")
 
 OPTIONS = {
     "deal": Field(MAP, "per player count: cards to each hand, the centre stack, each primary, each secondary",
-                  open=True, check=_rows(DEAL_KEYS)),
+                  open=True, check=_rows(DEAL_KEYS), by_players=True),
     "exposed_at_start": Field(INT, "exposed centre cards right after the deal (checked by validate)", check=positive),
     "tableau": Field(MAP, "per player count: personal tableau capacities of the centre, each primary, each secondary",
-                     open=True, check=_rows(TABLEAU_KEYS)),
+                     open=True, check=_rows(TABLEAU_KEYS), by_players=True),
     "pair_wraps": Field(BOOL, "whether the highest and lowest numbers count as consecutive when drawing"),
     "points": Field(MAP, "set points", fields={k: Field(INT, k.replace("_", " "), check=non_negative)
                                                for k in KINDS}),
