@@ -22,9 +22,13 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
     if kind == "games":
         from cardgames.engine.config import copies_for, game_title
 
-        rows = []
+        rows, unread = [], []
         for gid in cat.ids("games"):
-            game = cat.game(gid)
+            try:
+                game = cat.game(gid)
+            except ConfigError as exc:  # the others are still listed (a designer's finding: one broken file in a
+                unread.append(exc)  # --configs folder listed nothing); the command then fails on this one
+                continue
             players = game["players"]
             count = str(players["min"]) if players["min"] == players["max"] else f"{players['min']}-{players['max']}"
             copies = sorted({copies_for(game["deck"], n) for n in range(players["min"], players["max"] + 1)})
@@ -45,24 +49,32 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
             shown = ", ".join(refused[:3]) + (f" and {len(refused) - 3} more" if len(refused) > 3 else "")
             message(f"note: not listed, as each names more than one game or variant: {shown} "
                     "(`cardgames validate` shows the templates that clash)")
-        for unread in cat.unread_variants:  # said, not only left out; the listing itself still works
-            message(f"note: not listed, as it cannot be read: {unread}")
+        for broken in cat.unread_variants:  # said, not only left out; the listing itself still works
+            message(f"note: not listed, as it cannot be read: {broken}")
+        if unread:
+            raise unread[0]
     elif kind == "decks":
         from cardgames.engine.cards import Deck
 
-        rows = []
+        rows, unread = [], []
         for did in cat.ids("decks"):
-            deck = cat.deck(did)
+            try:
+                deck = cat.deck(did)
+            except ConfigError as exc:  # as for games
+                unread.append(exc)
+                continue
             rows.append({"id": did, "name": deck["name"], "cards": len(Deck(deck)),
                          "suits": len(deck.get("suits", [])), "ranks": len(deck.get("ranks", [])),
                          "designed_by_project": bool(deck.get("designed_by_project", False))})
         emit_rows(rows, fmt)
+        if unread:
+            raise unread[0]
     else:
         rows, unread = [], []
         for vid in cat.ids("variants"):
             try:
                 v = cat.variant(vid)
-            except ConfigError as exc:  # the others are still listed; the command then fails on this one
+            except ConfigError as exc:  # as for games
                 unread.append(exc)
                 continue
             rows.append({"id": vid, "name": v["name"], "applies_to": v["applies_to"],
