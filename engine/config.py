@@ -36,6 +36,7 @@ from .schema import (
     close_key,
     kebab_case,
     one_token,
+    player_count,
 )
 from .wording import counted, did_you_mean, spans
 from .yamlfile import Document, read_document
@@ -489,6 +490,7 @@ class Catalog:
                 broken.add(gid)
                 continue
             if self.family_clash(game):  # reported at that game's family line
+                broken.add(gid)
                 continue
             for name in (gid, game.data["family"]):
                 engines.setdefault(name, set()).add(game.data["engine"])
@@ -507,7 +509,7 @@ class Catalog:
             for engine in sorted(engines[target] & set(ENGINES)):  # an unknown engine: said at its game
                 errors += [e for e in _overlay_errors(doc, engine_module(engine).OPTIONS, engine)
                            if str(e) not in map(str, errors)]
-        if not errors:
+        if not errors and not broken:  # a broken game's player counts are unknown: its own error comes first
             reached = [name for name in doc.data["applies_to"] if name in engines]
             errors += _rows_never_played(doc, {e for name in reached for e in engines[name] if e in ENGINES},
                                          {n for name in reached for n in counts[name]})
@@ -525,7 +527,7 @@ def _rows_never_played(variant: Document, engines: Iterable[str], counts: set[in
     for key in sorted(keyed):
         table = variant.data["options"].get(key)
         for count in table if isinstance(table, dict) else ():
-            if str(count).isdigit() and int(count) not in counts:  # another key is the merged table's to refuse
+            if player_count(count) not in (None, *counts):  # a key no count's is the merged table's to refuse
                 errors.append(variant.error(("options", key, count), (
                     f"'options.{key}' has a row for {count} players, but its games are for {spans(sorted(counts))} "
                     "players: the row is never used (a variant cannot change a game's players; a game file can)")))
@@ -648,8 +650,7 @@ def _title_problem(template: str) -> str | None:
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> tuple[tuple, str] | None:
     for key, value in mapping.items():
-        text = str(key)
-        if (not (text.isascii() and text.isdigit() and len(text) <= 3) or not 1 <= int(text) <= MAX_PLAYERS
+        if (player_count(key) is None
                 or isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
             return (key,), f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
     return None

@@ -139,6 +139,17 @@ def kebab_case(value: Any) -> str | None:
     return None if _KEBAB.fullmatch(value) else "must be kebab-case (lower-case letters and digits joined by hyphens)"
 
 
+def player_count(key: Any) -> int | None:
+    """The player count a table's key names (a Torqu ``deal`` row's, a ``copies_by_players`` threshold's), or
+    None: digits with no leading zero ("04" would be a second row for 4 players), from 1 to ``MAX_PLAYERS``."""
+    from . import MAX_PLAYERS
+
+    text = str(key)
+    if isinstance(key, bool) or not re.fullmatch(r"[1-9][0-9]{0,2}", text) or int(text) > MAX_PLAYERS:
+        return None
+    return int(text)
+
+
 def is_names(value: Any) -> bool:
     """Whether ``value`` is a list of names (strings): a config's, frozen to a tuple, or a JSON file's."""
     return isinstance(value, (list, tuple)) and all(isinstance(name, str) for name in value)

@@ -2127,3 +2127,26 @@ def test_a_variants_row_for_a_count_its_games_never_play_is_refused(tmp_path):
         "used (a variant cannot change a game's players; a game file can)"]
     path.write_text(path.read_text().replace("    9:", "    8:"))
     assert validate([str(tmp_path)]).ok
+    # a key that names no count ("09") is said once, as such (a reviewer's finding: "never used" too)
+    path.write_text(path.read_text().replace("    8:", "    09:"))
+    assert [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors] == [
+        "'options.deal': keys must be player counts, not '09' (merged into torqu's deal)"]
+
+
+def test_a_variants_rows_are_not_judged_while_a_game_it_may_reach_is_broken(tmp_path):
+    """A game of 2-9 players for the row of 9, its file broken: its counts are unknown, so the row is not
+    called unused on top of the game's own error (a reviewer's finding)."""
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "nine.yaml").write_text(
+        "id: nine\nname: Nine\napplies_to: [torqu]\noptions:\n  deal:\n"
+        "    9: {hand: 4, center: 12, primary: 7, secondary: 7}\n")
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    row = "    8: {hand: 4, center: 16, primary: 7, secondary: 7}\n"
+    big = torqu.replace("id: torqu\n", "id: big-torqu\n").replace("max: 8,", "max: 9,").replace(
+        row, row + "    9: {hand: 4, center: 12, primary: 7, secondary: 7}\n")
+    big = big.replace("  tableau:\n", "  tableau:\n    9: {center: 4, primary: 2, secondary: 2}\n")
+    make_root(tmp_path, big, "big-torqu")
+    assert validate([str(tmp_path)]).ok
+    (tmp_path / "games" / "big-torqu.yaml").write_text(big + "bogus_key: 1\n")
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    assert len(errors) == 1 and "big-torqu.yaml" in errors[0] and "bogus_key" in errors[0]

@@ -18,13 +18,12 @@ next match is dealt unless a stone reached the end or ``max_matches`` were playe
 
 from __future__ import annotations
 
-import re
 from typing import Any, NamedTuple
 
 from ...config import GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
-from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, positive
+from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, player_count, positive
 from ...wording import players_named, wins_phrase, written
 from .board import COLLISIONS, move_stones, target_space
 from .layout import Tableau, capacity_total
@@ -38,7 +37,7 @@ def _rows(keys: tuple[str, ...]):
     mends row 5, not the table's first line."""
     def check(value: Any) -> tuple[tuple, str] | None:
         for count, row in value.items():
-            if not re.fullmatch(r"[1-9][0-9]*", str(count)):  # "04" would be a second row for 4 players
+            if player_count(count) is None:
                 return (count,), f"keys must be player counts, not {count!r}"
             if not isinstance(row, dict) or set(row) != set(keys):
                 return (count,), f"row {count} must have exactly the keys {', '.join(keys)}"
