@@ -275,6 +275,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     met: dict[tuple, _Met] = {}
     unplayable = getattr(module, "unplayable", None)
     refusals: dict[int, str] = {}  # why the game without variants cannot be played, at each count that cannot
+    default = data["players"]["default"]
+    named = {vid: alias for alias, game, vid, _ in reversed(aliases) if game == gid}  # each variant's first alias
+    by_alias: list[tuple[str, str, str]] = []  # (alias, variant, why) of an alias its game's default cannot play
     counts = range(data["players"]["min"], data["players"]["max"] + 1)
     plays = catalog.game_variants(gid)  # those it lists, and any other that names it or its family
     for players in counts:
@@ -292,6 +295,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             if why:
                 if not variants:
                     refusals[players] = why
+                elif players == default and variants[0] in named:  # `simulate --game ALIAS` plays the default
+                    by_alias.append((named[variants[0]], variants[0], why))
                 continue
             try:
                 problems = module.check_config(spec)
@@ -326,8 +331,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     if counts and len(refusals) == len(counts):  # nothing above was checked: say why
         report.errors.append(doc.error(("players",), f"no player count in {counts[0]}..{counts[-1]} can play "
                                                      f"this game: {refusals[counts[0]]}"))
-    elif data["players"]["default"] in refusals:  # what `simulate --game G` plays (a designer's finding: validate
-        # passed a game that only refused to play there, its message blaming the command line)
-        default = data["players"]["default"]
+    elif default in refusals:  # what `simulate --game G` plays (a designer's finding: validate passed a game that
+        # only refused to play there, its message blaming the command line), and `simulate --game ALIAS` too
         report.errors.append(doc.error(("players", "default"), f"players.default is {default}, which cannot play "
                                                                f"this game: {refusals[default]}"))
+    else:
+        for alias, vid, why in by_alias:
+            report.errors.append(doc.error(("players", "default"), f"players.default is {default}, which cannot "
+                                                                   f"play {alias!r} ({gid} + {vid}): {why}"))

@@ -2072,6 +2072,22 @@ def test_a_path_validate_cannot_read_is_a_finding_about_that_path(run_cli, tmp_p
     assert result.stderr == "1 config file checked: 2 errors\n"
 
 
+def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
+    """``simulate --game duo-torqu3`` plays torqu3's default, 3 players, with the alias's Partners, which need an
+    even count: validate says so at the default's line (a reviewer's finding: it passed, and simulate blamed
+    the command line). The bundled Torqu, default 4, plays the same alias."""
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    root = make_root(tmp_path, torqu.replace("id: torqu\n", "id: torqu3\n").replace("default: 4}", "default: 3}"),
+                     "torqu3")
+    (root / "variants").mkdir()
+    (root / "variants" / "duo.yaml").write_text(
+        "id: duo\nname: Duo\napplies_to: [torqu]\naliases: ['duo-{game}']\noptions:\n  partners: true\n")
+    path = root / "games" / "torqu3.yaml"
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
+    assert [str(e) for e in validate([str(root)]).errors] == [
+        f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
+        "partners) needs an even number of players, 4 or more (not 3)"]
+
 def _towers_on(tmp_path: Path, deck: str) -> Path:
     """A Towers game on the deck ``deck`` (the YAML of a deck file whose id is ``mine``), in ``tmp_path``."""
     (tmp_path / "games").mkdir()
