@@ -69,14 +69,15 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
               refute_effort: int | None, log_path: str | None, fmt: str) -> None:
     """Decide whether deals of a pairing game can be won by a player who knows the stock's order.
 
-    Per deal: winnable true/false (null only if the node budget and the CP-SAT effort ran out, and the
-    block relation, where it applies, proved no loss within its efforts), nodes searched (CP-SAT's branches
+    Per deal: winnable true/false (null, "undecided" in the text table, only if the node budget and the
+    CP-SAT effort ran out, and the block relation, where it applies, proved no loss within its efforts),
+    nodes searched (CP-SAT's branches
     and the block relation's stored pairs included; a search stopped by --budget counts the node that found
     it spent, so with no later stage an undecided deal shows one more than the budget), seconds.
 
     The solver runs stages in turn: a search for a winning line, then CP-SAT (a constraint solver), then
     refutations that prove a deal lost. The defaults decide nearly every deal of the bundled games
-    (docs/rules/pairing-stats.md counts them); on a deal that comes out undecided (null), raise --budget,
+    (docs/rules/pairing-stats.md counts them); on a deal that comes out undecided, raise --budget,
     --sat-effort or --refute-effort, or set them lower to bound each deal's time. docs/rules/pairing.md,
     "The solver", explains each stage.
     """

@@ -56,8 +56,8 @@ _CARD_FIELDS = {
     "family": Field(STR, "card family outside the suits (e.g. trump), with its own match value", required=False),
     "wild": Field(BOOL, "wild when pairing (the Fool, the Wizards)", required=False),
     "foundation": Field(BOOL, "a Towers foundation card", required=False),
-    "alignment": Field(STR, "a Towers card's alignment: the cell of its 3x3 grid its suit symbol shows in, "
-                            "LG NG CG / LN N CN / LE NE CE (Towers checks it)", required=False),
+    "alignment": Field(STR, "a Towers card's alignment: the cell of its 3x3 grid its suit symbol shows in "
+                            "(Towers names the nine it knows)", required=False),
 }
 
 DECK_FIELDS = {

@@ -11,7 +11,8 @@ An engine is a package; its ``rules`` module defines:
 * optionally ``deal_facts(spec) -> dict``: what ``validate --facts`` shows of the deal at that
   count (every rules module has one);
 * optionally ``unplayable(spec) -> str | None``: why a setup that passes the checks cannot be played
-  (Torqu's Partners at an odd count), which ``validate`` reports only when no count can play.
+  (Torqu's Partners at an odd count), which ``validate`` reports when no count can play, or when the
+  game's default count cannot play the game or one of its aliases (what ``simulate --game`` plays).
 
 and its ``agents`` module ``AGENTS``: ``dict[str, factory(game) -> Agent]``, its own policies
 (``random`` is shared). The agents import the rules' classes and the rules never import the

@@ -64,8 +64,9 @@ def written(value: object) -> str:
 
 def as_logged(value: object, limit: int = 120) -> str:
     """A JSON file's value (a log's, an input line's) as the file writes it (``{"row":14,"type":"play"}``,
-    true, null, "text"), cut short: a message quotes a file in its own spelling. A value JSON cannot spell
-    (keys other than text or numbers) is shown as Python shows it."""
+    true, null, "text"), cut short: a message quotes a file in its own spelling. A mapping whose keys cannot
+    be sorted (text and numbers mixed) or written (tuples) is shown as Python shows it; a value JSON has no
+    form for (a set, a Decimal) as its text. Values read from JSON have neither."""
     import json
 
     try:
