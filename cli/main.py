@@ -66,9 +66,10 @@ class LazyGroup(click.Group):
         name = args[0] if args else ""
         ctx.meta[TYPED] = args[1:]
         if name and name not in COMMANDS and not name.startswith("-"):
-            from cardgames.engine.wording import did_you_mean
+            from cardgames.engine.wording import close_names
 
-            ctx.fail(f"No such command {name!r}{did_you_mean(name, COMMANDS, 0.6) or '.'}")
+            close = close_names(name, COMMANDS, 0.6)[:1]  # worded as Click words an option's (--sed: --seed)
+            ctx.fail(f"No such command {name!r}." + (f" Did you mean {close[0]!r}?" if close else ""))
         return super().resolve_command(ctx, args)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,

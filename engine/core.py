@@ -122,8 +122,8 @@ class Game(ABC):
         if set(fields) != set(cls._fields):
             wrong = ", ".join([*(f"unknown field {as_logged(k, 40)}" for k in sorted(set(fields) - set(cls._fields))),
                                *(f"no field {k!r}" for k in cls._fields if k not in fields)])
-            raise LogError(f"a {data['type']!r} action has {', '.join(map(repr, cls._fields)) or 'no fields'} "
-                           f"(this one: {wrong})")
+            raise LogError(f"a {as_logged(data['type'], 40)} action has "
+                           f"{', '.join(map(repr, cls._fields)) or 'no fields'} (this one: {wrong})")
         return cls(**{k: _frozen(v) for k, v in fields.items()})
 
     #: What one of a game's several deals is called in narration (games of one deal never say it).

@@ -253,7 +253,8 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     try:
         seed = game.check_seed(data["seed"], mode)
     except CardgamesError as exc:
-        raise LogError(f"the log's seed {as_logged(data['seed'], 40)} (rng {data['rng']!r}): {exc}") from None
+        rng = as_logged(data["rng"], 40)
+        raise LogError(f"the log's seed {as_logged(data['seed'], 40)} (rng {rng}): {exc}") from None
     if not _same(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
         raise LogError(f"field 'seed' is {as_logged(data['seed'], 40)}; a log writes this seed as "
                        f"{as_logged(seed, 40)}")

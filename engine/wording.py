@@ -6,16 +6,22 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 
-def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
-    """The "; did you mean 'x' or 'y'?" hint for an unknown name (empty if nothing is close): a
-    name differing only in case first (``5s`` for ``5S``), then the closest by similarity, three names
-    at most in all."""
+def close_names(wanted: str, known: Iterable[str], cutoff: float) -> list[str]:
+    """The known names an unknown one may be a slip for: a name differing only in case first (``5s`` for
+    ``5S``), then the closest by similarity, three at most in all."""
     import difflib
 
     known = list(known)
     close = [n for n in known if n.lower() == wanted.lower()][:1]
     close += [n for n in difflib.get_close_matches(wanted, known, n=3, cutoff=cutoff) if n not in close]
-    return f"; did you mean {' or '.join(repr(c) for c in close[:3])}?" if close else ""
+    return close[:3]
+
+
+def did_you_mean(wanted: str, known: Iterable[str], cutoff: float) -> str:
+    """The "; did you mean 'x' or 'y'?" hint for an unknown name (empty if nothing is close), of
+    :func:`close_names`."""
+    close = close_names(wanted, known, cutoff)
+    return f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
 
 
 def counted(count: int, noun: str) -> str:

@@ -943,10 +943,10 @@ def test_simulate_narrates_on_stdout_even_with_a_log_file(run_cli, tmp_path) -> 
 @pytest.mark.parametrize("typo,command", [("solv", "solve"), ("dael", "deal"), ("replai", "replay"),
                                           ("Simulate", "simulate"), ("LIST", "list")])
 def test_a_mistyped_command_suggests_the_close_one(run_cli, typo: str, command: str) -> None:
-    """A one- or two-letter slip in a command name still gets its suggestion, as do capitals (the hint is
-    :func:`.wording.did_you_mean`'s, as for a game or a card: ``LIST`` was too far from ``list`` for difflib)."""
+    """A one- or two-letter slip in a command name still gets its suggestion, as do capitals (the names are
+    :func:`.wording.close_names`, as for a game or a card: ``LIST`` was too far from ``list`` for difflib)."""
     result = run_cli(typo)
-    assert result.exit_code == 2 and f"No such command {typo!r}; did you mean {command!r}?" in result.stderr
+    assert result.exit_code == 2 and f"No such command {typo!r}. Did you mean {command!r}?" in result.stderr
 
 
 def test_a_command_far_from_every_other_gets_no_suggestion(run_cli) -> None:

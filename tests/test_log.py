@@ -487,8 +487,8 @@ def test_a_long_value_is_cut_to_one_short_line(log: dict[str, Any]) -> None:
 
 
 @pytest.mark.parametrize("change,words", [
-    (lambda action: action.update(extra=1), "a 'play' action has 'row' (this one: unknown field \"extra\")"),
-    (lambda action: action.pop("row"), "a 'play' action has 'row' (this one: no field 'row')"),
+    (lambda action: action.update(extra=1), "a \"play\" action has 'row' (this one: unknown field \"extra\")"),
+    (lambda action: action.pop("row"), "a \"play\" action has 'row' (this one: no field 'row')"),
 ])
 def test_an_action_with_wrong_fields_says_which(log, change, words):
     bad = copy.deepcopy(log)
@@ -511,7 +511,7 @@ def test_an_action_without_a_text_type_is_malformed(log: dict[str, Any], action:
 
 @pytest.mark.parametrize("action, words", [
     ({"type": "y" * 3000}, "unknown action type \"yyy"),
-    ({"type": "play", "row": 0, "z" * 3000: 1}, "a 'play' action has 'row' (this one: unknown field \"zzz"),
+    ({"type": "play", "row": 0, "z" * 3000: 1}, "a \"play\" action has 'row' (this one: unknown field \"zzz"),
     ({"type": 1, "row": "x" * 3000}, "malformed action {\"row\":\"xxx"),
 ])
 def test_a_long_action_is_named_in_one_short_line(log: dict[str, Any], action: dict[str, Any], words: str) -> None:
