@@ -1387,6 +1387,13 @@ def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
         f"{path}:{line}: no player count in 3..3 can play this game: partners play (option partners) needs an "
         "even number of players, 4 or more (not 3)"]
     path.write_text(path.read_text().replace("players: {min: 3, max: 3, default: 3}",
+                                             "players: {min: 2, max: 3, default: 3}"))
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [  # said of the first count
+        f"{path}:{line}: no player count in 2..3 can play this game: partners play (option partners) needs an "
+        "even number of players, 4 or more (not 2)"]
+    path.write_text(path.read_text().replace("players: {min: 2, max: 3, default: 3}",
+                                             "players: {min: 3, max: 3, default: 3}"))
+    path.write_text(path.read_text().replace("players: {min: 3, max: 3, default: 3}",
                                              "players: {min: 3, max: 4, default: 4}"))
     assert validate([str(tmp_path)]).ok, "one count plays: the others are the variant's to refuse"
     # ... unless it is the default, which `simulate --game` plays (a designer's finding: validate passed it, and
@@ -2084,6 +2091,9 @@ def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
         "id: duo\nname: Duo\napplies_to: [torqu]\naliases: ['duo-{game}']\noptions:\n  partners: true\n")
     path = root / "games" / "torqu3.yaml"
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
+    (root / "variants" / "duo.yaml").rename(root / "duo.yaml")
+    assert validate([str(root)]).ok, "Partners, no alias: the player count is the command line's to choose"
+    (root / "duo.yaml").rename(root / "variants" / "duo.yaml")
     assert [str(e) for e in validate([str(root)]).errors] == [
         f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
         "partners) needs an even number of players, 4 or more (not 3)"]
@@ -2143,10 +2153,15 @@ def test_a_variants_row_for_a_count_its_games_never_play_is_refused(tmp_path):
         "used (a variant cannot change a game's players; a game file can)"]
     path.write_text(path.read_text().replace("    9:", "    8:"))
     assert validate([str(tmp_path)]).ok
-    # a key that names no count ("09") is said once, as such (a reviewer's finding: "never used" too)
-    path.write_text(path.read_text().replace("    8:", "    09:"))
-    assert [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors] == [
-        "'options.deal': keys must be player counts, not '09' (merged into torqu's deal)"]
+    # a key that names no count ("09", "two") is said once, as such (a reviewer's finding: "never used" too)
+    for key in ("09", "two"):
+        path.write_text(re.sub(r"\n    (8|09):", f"\n    {key}:", path.read_text()))
+        assert [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors] == [
+            f"'options.deal': keys must be player counts, not '{key}' (merged into torqu's deal)"]
+    # the variant's own errors first: its rows are judged once it is sound
+    path.write_text(path.read_text().replace("    two:", "    9:") + "  bogus: 1\n")
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    assert len(errors) == 1 and "unknown option 'bogus'" in errors[0]
 
 
 def test_a_variants_rows_are_not_judged_while_a_game_it_may_reach_is_broken(tmp_path):
@@ -2166,3 +2181,17 @@ def test_a_variants_rows_are_not_judged_while_a_game_it_may_reach_is_broken(tmp_
     (tmp_path / "games" / "big-torqu.yaml").write_text(big + "bogus_key: 1\n")
     errors = [str(e) for e in validate([str(tmp_path)]).errors]
     assert len(errors) == 1 and "big-torqu.yaml" in errors[0] and "bogus_key" in errors[0]
+
+
+def test_problems_merged_across_counts_name_the_others_in_order(tmp_path, monkeypatch):
+    """One problem at 2 and 4 players, one alike but for a number at 3: said once, "likewise at 3-4"
+    (the counts in order, not "4, 3": a mutation audit's finding)."""
+    from cardgames.engine.games.torqu import rules
+
+    torqu = (BUNDLED / "games" / "torqu.yaml").read_text()
+    path = make_root(tmp_path, torqu.replace("id: torqu\n", "id: t24\n").replace(
+        "players: {min: 2, max: 8, default: 4}", "players: {min: 2, max: 4, default: 2}"), "t24") / "games" / "t24.yaml"
+    monkeypatch.setattr(rules, "check_config", lambda spec: [(("options", "deal"), f"odd {int(spec.players == 3)}")])
+    line = path.read_text().splitlines().index("  deal:") + 2  # a table is said at its first row's line
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{line}: odd 0 (2 players; likewise at 3-4 players)"]

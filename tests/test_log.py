@@ -765,3 +765,17 @@ def test_the_log_names_each_seats_agent_in_seat_order():
     run = play(game, 5, make_agents(["random", "greedy"], game))
     assert build_log(game, run)["agents"] == ["random", "greedy"]
 
+
+
+@pytest.mark.parametrize("field, value, words", [
+    ("version", "x" * 100, 'log version "' + "x" * 36 + '... is not supported (this is version 1)'),  # 40 long
+    ("deal", None, "field 'deal' has the wrong type: a mapping is needed, not null"),
+    ("variants", ["a", 1], 'field \'variants\' must list names (strings), not ["a",1]'),
+])
+def test_a_logs_header_values_are_quoted_as_the_log_writes_them(tmp_path, log, field, value, words):
+    """In JSON's spelling (null, double quotes, no spaces), cut short: the log's own (a mutation audit's)."""
+    path = tmp_path / "log.json"
+    path.write_bytes(orjson.dumps({**log, field: value}))
+    with pytest.raises(LogError) as err:
+        read_log(path)
+    assert str(err.value) == f"{path}: {words}"

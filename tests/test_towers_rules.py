@@ -438,6 +438,26 @@ def test_a_foundation_must_be_true_neutral():
     assert deck_problems(Deck(config)) == ["foundation 'The Bear' must be True Neutral (alignment N)"]
 
 
+@pytest.mark.parametrize("unaligned, said", [
+    (1, "card 'The Paladin' has alignment null"),
+    (3, "3 cards have an alignment Towers does not know ('The Paladin', 'The Keep', 'The Big Sky'; the first has "
+        "null)"),
+    (4, "4 cards have an alignment Towers does not know ('The Paladin', 'The Keep', 'The Big Sky' and 1 more; the "
+        "first has null)"),
+])
+def test_cards_without_an_alignment_are_said_in_one_problem(unaligned, said):
+    """One problem for all of them, naming three (a designer's French deck had 52, one line each)."""
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.config import Catalog
+    from cardgames.engine.games.towers.rules import deck_problems
+
+    config = Catalog().deck("harrow")
+    for card in config["cards"][:unaligned]:
+        del card["alignment"]
+    assert deck_problems(Deck(config)) == [f"{said}; each card's alignment (its key in the deck's cards) must be "
+                                           "one of LG, NG, CG, LN, CN, LE, NE, CE, N, as in the Harrow deck"]
+
+
 def test_validate_accepts_caches_that_take_the_whole_stock():
     """``cache_size`` is valid while the caches fit the 48-card stock: 4 caches of 12 take it all
     (a playable deal, nothing left to draw), 4 caches of 13 would need 52 cards."""

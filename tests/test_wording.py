@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from cardgames.engine.wording import byte_size, clip, counted, did_you_mean, one_line, spans, wins_phrase, written
+from cardgames.engine.wording import (
+    as_logged,
+    byte_size,
+    clip,
+    counted,
+    did_you_mean,
+    one_line,
+    spans,
+    wins_phrase,
+    written,
+)
 
 
 def test_counts_take_their_noun_in_the_singular_only_for_one():
@@ -78,3 +88,12 @@ def test_wins_phrase_names_seats_and_teams():
     assert wins_phrase([[1], [2], [3]]) == "players 1, 2 and 3 share the win"
     assert wins_phrase([[0], [2]], lead=True) == "players 0 and 2 share the lead"
     assert wins_phrase([[0, 2], [1, 3]], lead=True) == "players 0 and 2, players 1 and 3 share the lead"
+
+
+def test_a_json_files_value_is_quoted_in_json_sorted_and_cut_at_its_limit():
+    """``as_logged``: keys sorted as a log writes them, no spaces, and a value of exactly the limit whole."""
+    assert as_logged({"type": "play", "row": 14}) == '{"row":14,"type":"play"}'
+    assert as_logged([True, None, "x"]) == '[true,null,"x"]'
+    assert as_logged("x" * 118) == '"' + "x" * 118 + '"'  # 120 characters: the default limit, kept whole
+    assert as_logged("x" * 119) == '"' + "x" * 116 + "..."
+    assert as_logged({1: 2, "a": 3}) == "{1: 2, 'a': 3}"  # keys that cannot be sorted: Python's spelling
