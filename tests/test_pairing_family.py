@@ -374,6 +374,16 @@ def test_narration_says_why_the_game_ended(game_id, seed, said):
         assert all(len(row) == game.row_cap for row in fitting) and bool(fitting) == ("full rows" in said)
 
 
+def test_a_waste_cap_of_one_is_one_card(tmp_path):
+    """"the waste holds 1 card", not "1 cards" (a designer's strict_waste_cap: 1)."""
+    (tmp_path / "games").mkdir()
+    one = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    assert "strict_waste_cap: 4" in one
+    (tmp_path / "games" / "eiffel-tower.yaml").write_text(one.replace("strict_waste_cap: 4", "strict_waste_cap: 1"))
+    game = load_game("strict-eiffel-tower", catalog=Catalog.with_folders([tmp_path]))
+    state = play(game, 7, make_agents([], game)).state
+    assert game.describe_end(state)[0].startswith("lost: the waste holds 1 card, its cap, so the stock cannot be ")
+
 def test_a_one_deck_game_says_nothing_of_copies(run_cli, tmp_path):
     """The drawing's legend names copy marks only where a deal has copies: a designer's one-deck game has none."""
     (tmp_path / "games").mkdir()

@@ -132,7 +132,7 @@ class PairingGame(Game):
         fitting = [r for r, row in enumerate(state.rows) if self.pairs(row[-1], card)]
         fits = f"goes only onto full rows (row cap {self.row_cap})" if fitting else "fits no row"
         stuck = ("the stock is used up" if state.next == len(state.stock) else
-                 f"the waste holds {self.waste_cap} cards, its cap, so the stock cannot be turned")
+                 f"the waste holds {counted(self.waste_cap, 'card')}, its cap, so the stock cannot be turned")
         return [f"lost: {stuck}, and the waste's top card, {self.deck.name(card)}, {fits} "
                 f"({counted(state.cards_left(), 'card')} left)"]
 
