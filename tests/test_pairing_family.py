@@ -393,3 +393,18 @@ def test_a_one_deck_game_says_nothing_of_copies(run_cli, tmp_path):
     (tmp_path / "games" / "one-deck.yaml").write_text(one)
     lines = run_cli("--configs", str(tmp_path), "deal", "one-deck", "--seed", "1").stdout.splitlines()
     assert "(rows 1-20, line by line from the top, left to right)" in lines
+
+
+def test_a_card_without_a_value_is_named(tmp_path):
+    """Wizards whose ``wild: true`` a designer left out: named, with what a card without a value may be (it was
+    "some of the suited cards have no value", the Wizards being of no suit)."""
+    from cardgames.engine.validate import validate
+
+    (tmp_path / "decks").mkdir()
+    deck = (bundled_root() / "decks" / "hex-a-deck.yaml").read_text()
+    assert deck.count("  wild: true\n") == 4
+    (tmp_path / "decks" / "hex-a-deck.yaml").write_text(deck.replace("  wild: true\n", ""))
+    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
+    assert errors[0] == ("options.match is 17 but in deck hex-a-deck card 'Wizard1' and 3 more have no value: a card "
+                         "pairs by its value (one that is wild says wild: true; one of its own kind, a family) "
+                         "(1 player; its deck is " + str(tmp_path / "decks" / "hex-a-deck.yaml") + ")")

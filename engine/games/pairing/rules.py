@@ -18,7 +18,7 @@ lost when no move remains.
 from __future__ import annotations
 
 from bisect import insort
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Sequence
 
 from ... import RNG_MODES, pysolfc
 from ...cards import COPY_MARK, stock_line
@@ -271,12 +271,15 @@ class PairingState(State):
         return other
 
 
-def _match_problem(values: set[int | None], match: int, cards: str) -> str | None:
+def _match_problem(values: set[int | None], match: int, cards: str, unvalued: Sequence[str]) -> str | None:
     """Why ``match`` cannot pair the values ``values`` (the seed's rule: a value pairs with match
     minus itself, so with values 1..R the match is R + 1: the lowest plus the highest value), or
-    None. Every value must have its partner, else its cards could never be placed."""
-    if None in values:
-        return f"some of {cards} have no value"
+    None. Every value must have its partner, else its cards could never be placed. ``unvalued`` names
+    the cards without a value (a designer's Jesters without ``wild: true`` were "some of the suited cards")."""
+    if unvalued:
+        more = f" and {len(unvalued) - 1} more" if len(unvalued) > 1 else ""
+        return (f"card {unvalued[0]!r}{more} {'have' if more else 'has'} no value: a card pairs by its value (one "
+                "that is wild says wild: true; one of its own kind, a family)")
     low, high = min(values), max(values)
     alone = sorted(v for v in values if low + high - v not in values)
     if alone:  # no match value pairs them all: the deck is at fault, not the match (a designer's typo there)
@@ -296,11 +299,15 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     errors = []
     opts = spec.options
     values: dict[str, set[int | None]] = {}
+    unvalued: dict[str, list[str]] = {}
     for c in deck.cards:
         if not c.attrs.get("wild"):
-            values.setdefault(c.attrs.get("family", SUITED), set()).add(c.value)
+            family = c.attrs.get("family", SUITED)
+            values.setdefault(family, set()).add(c.value)
+            if c.value is None and c.copy == 0:
+                unvalued.setdefault(family, []).append(c.name)
     if SUITED in values:
-        problem = _match_problem(values[SUITED], opts["match"], "the suited cards")
+        problem = _match_problem(values[SUITED], opts["match"], "the suited cards", unvalued.get(SUITED, ()))
         if problem:
             errors.append((("options", "match"), f"options.match is {opts['match']} but in deck {deck.id} {problem}"))
     for family in sorted(set(values) - {SUITED} - set(opts["family_match"])):
@@ -311,7 +318,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
             errors.append((("options", "family_match", family),
                            f"options.family_match names family {family!r}, which no card of deck {deck.id} has"))
         else:
-            problem = _match_problem(values[family], match, f"the {family} cards")
+            problem = _match_problem(values[family], match, f"the {family} cards", unvalued.get(family, ()))
             if problem:
                 errors.append((("options", "family_match", family),
                                f"options.family_match.{family} is {match} but {problem}"))
