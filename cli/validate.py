@@ -36,13 +36,15 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
     if fmt == "json":
         emit_json({"ok": report.ok, "checked": report.checked,
                    "errors": [{"file": e.path, "line": e.line, "message": e.message} for e in report.errors],
-                   "facts": report.facts if facts else []})
+                   "notes": report.notes, "facts": report.facts if facts else []})
     else:
         for error in report.errors:
             click.echo(str(error))
         if facts and report.facts:
             # Engines report different facts: show every key any of them reports.
             emit_rows(report.facts, "table", list(dict.fromkeys(k for row in report.facts for k in row)))
+    for note in report.notes:
+        message(f"note: {note}")
     message(verdict)  # on stderr in either format: a CI log that keeps stdout in a file still shows it
     if not report.ok:
         sys.exit(1)

@@ -28,6 +28,8 @@ class Report:
     checked: int = 0
     errors: list[ConfigError] = field(default_factory=list)
     facts: list[dict[str, Any]] = field(default_factory=list)
+    #: What is worth knowing and no error: a designer's file that replaces a bundled one of its id.
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -83,6 +85,12 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
             ident = given if isinstance(given, str) else ident
             loose.append((kind, ident, path))
         documents.append((kind, ident, doc))
+        bundled = bundled_root() / kind / f"{ident}.yaml"
+        if kind in KINDS and bundled.exists() and Path(doc.path).resolve() != bundled.resolve():
+            # searched first, it is that id's config: meant for a rule change, a surprise for a new game
+            # (a designer's "Quarry" as eiffel-tower.yaml: list showed eiffel-tower as Quarry, unsaid)
+            report.notes.append(f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id "
+                                "adds one beside it)")
     catalog = Catalog.with_folders(roots, files=loose)
     aliases = catalog.alias_entries  # a broken variant file's are unknown: it is reported at its lines below
     games: list[tuple[str, Document]] = []

@@ -220,7 +220,7 @@ def test_validate_reports_file_and_line(run_cli, tmp_path):
     assert result.stdout == f"{bad}:7: {missing}\n"  # once: not again for the strict variant, which gives 'strict'
     assert result.stderr == "1 config file checked: 1 error\n"
     report = orjson.loads(run_cli("validate", str(bad), "--format", "json").stdout)
-    assert report == {"ok": False, "checked": 1, "facts": [],
+    assert report == {"ok": False, "checked": 1, "facts": [], "notes": [],
                       "errors": [{"file": str(bad), "line": 7, "message": missing}]}
 
 

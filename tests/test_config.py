@@ -2195,3 +2195,17 @@ def test_problems_merged_across_counts_name_the_others_in_order(tmp_path, monkey
     line = path.read_text().splitlines().index("  deal:") + 2  # a table is said at its first row's line
     assert [str(e) for e in validate([str(tmp_path)]).errors] == [
         f"{path}:{line}: odd 0 (2 players; likewise at 3-4 players)"]
+
+
+def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run_cli):
+    """Searched first, a designer's games/eiffel-tower.yaml is Eiffel Tower from then on: right for a rule
+    change, a surprise for a new game given that name (a designer's finding: list showed eiffel-tower as his
+    own game, unsaid). validate notes it on stderr, and in its JSON; no error."""
+    make_root(tmp_path, EIFFEL.replace("name: Eiffel Tower", "name: My Tower"), "eiffel-tower")
+    path = tmp_path / "games" / "eiffel-tower.yaml"
+    note = f"{path} replaces the bundled game 'eiffel-tower' (the same id; another id adds one beside it)"
+    assert validate([str(tmp_path)]).notes == [note]
+    told = run_cli("validate", str(tmp_path))
+    assert told.exit_code == 0 and told.stderr == f"note: {note}\n1 config file checked: all valid\n"
+    assert json.loads(run_cli("validate", str(tmp_path), "--format", "json").stdout)["notes"] == [note]
+    assert validate([str(BUNDLED / "games" / "eiffel-tower.yaml")]).notes == []  # the bundled file itself
