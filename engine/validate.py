@@ -71,7 +71,11 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     # its file name is free, as no folder looks it up by that name.
     documents: list[tuple[str, str, Document]] = []
     loose: list[tuple[str, str, Path]] = []
+    seen: set[Path] = set()
     for kind, path in targets:
+        if path.resolve() in seen:  # a folder and a file of it: checked once (its errors and notes said once)
+            continue
+        seen.add(path.resolve())
         report.checked += 1
         try:
             doc = read_document(path)
@@ -85,18 +89,16 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
             ident = given if isinstance(given, str) else ident
             loose.append((kind, ident, path))
         documents.append((kind, ident, doc))
-        bundled = bundled_root() / kind / f"{ident}.yaml"
-        if kind in KINDS and bundled.exists() and Path(doc.path).resolve() != bundled.resolve():
-            # searched first, it is that id's config: meant for a rule change, a surprise for a new game
-            # (a designer's "Quarry" as eiffel-tower.yaml: list showed eiffel-tower as Quarry, unsaid)
-            report.notes.append(f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id "
-                                "adds one beside it)")
     catalog = Catalog.with_folders(roots, files=loose)
     aliases = catalog.alias_entries  # a broken variant file's are unknown: it is reported at its lines below
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
+    bundled = {kind: Catalog([bundled_root()]).paths(kind) for kind in KINDS}
     for kind, ident, doc in documents:
         errors = _misplaced(kind, doc) or Catalog.check_document(kind, doc, ident)
+        if not errors and _replaces(doc, bundled[kind].get(ident)):
+            report.notes.append(f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id "
+                                "adds one beside it)")
         if kind == "decks" and not errors:
             errors += check_deck(doc)
             if errors:
@@ -115,6 +117,15 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
         if doc.data["deck"]["type"] not in bad_decks:
             _check_game(catalog, aliases, gid, doc, report, gid in checked)
     return report
+
+
+def _replaces(doc: Document, bundled: Path | None) -> bool:
+    """Whether ``doc``, in a kind's folder of a designer's (as ``--configs`` reads it, searched first), is the
+    config of a bundled one's id, and so replaces it: meant for a rule change, a surprise for a new game (a
+    designer's "Quarry" saved as eiffel-tower.yaml: ``list`` showed eiffel-tower as Quarry, unsaid). A file
+    outside such a folder replaces nothing, as ``--configs`` does not read it."""
+    path = Path(doc.path)
+    return bundled is not None and path.parent.name in KINDS and path.resolve() != bundled.resolve()
 
 
 def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],

@@ -2091,9 +2091,11 @@ def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
         "id: duo\nname: Duo\napplies_to: [torqu]\naliases: ['duo-{game}']\noptions:\n  partners: true\n")
     path = root / "games" / "torqu3.yaml"
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
-    (root / "variants" / "duo.yaml").rename(root / "duo.yaml")
-    assert validate([str(root)]).ok, "Partners, no alias: the player count is the command line's to choose"
-    (root / "duo.yaml").rename(root / "variants" / "duo.yaml")
+    duo = (root / "variants" / "duo.yaml").read_text()
+    (root / "variants" / "duo.yaml").write_text(duo.replace("aliases: ['duo-{game}']\n", ""))
+    report = validate([str(root)])
+    assert report.ok and report.checked == 2, "Partners, no alias: the player count is the command line's to choose"
+    (root / "variants" / "duo.yaml").write_text(duo)
     assert [str(e) for e in validate([str(root)]).errors] == [
         f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
         "partners) needs an even number of players, 4 or more (not 3)"]
@@ -2209,3 +2211,10 @@ def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run
     assert told.exit_code == 0 and told.stderr == f"note: {note}\n1 config file checked: all valid\n"
     assert json.loads(run_cli("validate", str(tmp_path), "--format", "json").stdout)["notes"] == [note]
     assert validate([str(BUNDLED / "games" / "eiffel-tower.yaml")]).notes == []  # the bundled file itself
+    both = validate([str(tmp_path), str(path)])  # a folder and a file of it: one file checked, one note
+    assert both.checked == 1 and both.notes == [note]
+    loose = tmp_path / "mine.yaml"  # outside a kind's folder --configs reads nothing, so it replaces nothing
+    loose.write_text(path.read_text())
+    assert validate([str(loose)]).notes == []
+    loose.write_text(EIFFEL.replace("id: eiffel-tower", f"id: {'x' * 300}"))  # too long for a file name: no
+    assert validate([str(loose)]).ok  # crash looking for a bundled file of that name (a reviewer's finding)

@@ -396,8 +396,8 @@ def test_a_one_deck_game_says_nothing_of_copies(run_cli, tmp_path):
 
 
 def test_a_card_without_a_value_is_named(tmp_path):
-    """Wizards whose ``wild: true`` a designer left out: named, with what a card without a value may be (it was
-    "some of the suited cards have no value", the Wizards being of no suit)."""
+    """Wizards whose ``wild: true`` a designer left out: named, and why a value is needed (it was "some of the
+    suited cards have no value", the Wizards being of no suit)."""
     from cardgames.engine.validate import validate
 
     (tmp_path / "decks").mkdir()
@@ -405,6 +405,6 @@ def test_a_card_without_a_value_is_named(tmp_path):
     assert deck.count("  wild: true\n") == 4
     (tmp_path / "decks" / "hex-a-deck.yaml").write_text(deck.replace("  wild: true\n", ""))
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
-    assert errors[0] == ("options.match is 17 but in deck hex-a-deck card 'Wizard1' and 3 more have no value: a card "
-                         "pairs by its value (one that is wild says wild: true; one of its own kind, a family) "
-                         "(1 player; its deck is " + str(tmp_path / "decks" / "hex-a-deck.yaml") + ")")
+    assert errors[0] == ("options.match is 17 but in deck hex-a-deck card 'Wizard1' and 3 more have no value: every "
+                         "card pairs by its value, save a wild one (wild: true) (1 player; its deck is "
+                         + str(tmp_path / "decks" / "hex-a-deck.yaml") + ")")

@@ -278,8 +278,8 @@ def _match_problem(values: set[int | None], match: int, cards: str, unvalued: Se
     the cards without a value (a designer's Jesters without ``wild: true`` were "some of the suited cards")."""
     if unvalued:
         more = f" and {len(unvalued) - 1} more" if len(unvalued) > 1 else ""
-        return (f"card {unvalued[0]!r}{more} {'have' if more else 'has'} no value: a card pairs by its value (one "
-                "that is wild says wild: true; one of its own kind, a family)")
+        return (f"card {unvalued[0]!r}{more} {'have' if more else 'has'} no value: every card pairs by its value, "
+                "save a wild one (wild: true)")
     low, high = min(values), max(values)
     alone = sorted(v for v in values if low + high - v not in values)
     if alone:  # no match value pairs them all: the deck is at fault, not the match (a designer's typo there)
