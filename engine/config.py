@@ -38,7 +38,7 @@ from .schema import (
     one_token,
     player_count,
 )
-from .wording import counted, did_you_mean, spans
+from .wording import counted, did_you_mean, spans, written
 from .yamlfile import Document, read_document
 
 KINDS = ("games", "decks", "variants")
@@ -649,10 +649,14 @@ def _title_problem(template: str) -> str | None:
 
 
 def _check_thresholds(mapping: Mapping[Any, Any]) -> tuple[tuple, str] | None:
+    """The first key that is no player count, or value that is no count of decks, and which (a fuzzer's finding:
+    one message for both left the designer to guess)."""
     for key, value in mapping.items():
-        if (player_count(key) is None
-                or isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES):
-            return (key,), f"keys must be player counts (1..{MAX_PLAYERS}) and values deck copies (1..{MAX_COPIES})"
+        if player_count(key) is None:
+            return (key,), f"keys must be player counts (1..{MAX_PLAYERS}), not {written(key)}"
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES:
+            return (key,), f"from {key} players: the copies must be a whole number of decks (1..{MAX_COPIES}), not " \
+                           f"{written(value)}"
     return None
 
 

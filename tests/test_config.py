@@ -787,8 +787,8 @@ def test_a_bad_threshold_is_said_at_its_own_line(tmp_path, run_cli):
     (tmp_path / "games" / "turup.yaml").write_text(changed)
     line = changed.splitlines().index("    8: 0") + 1
     result = run_cli("--configs", str(tmp_path), "validate", str(tmp_path))
-    assert result.stdout.startswith(f"{tmp_path / 'games' / 'turup.yaml'}:{line}: 'deck.copies_by_players': keys "
-                                    "must be player counts")
+    assert result.stdout.startswith(f"{tmp_path / 'games' / 'turup.yaml'}:{line}: 'deck.copies_by_players': from 8 "
+                                    "players: the copies must be a whole number of decks (1..16), not 0")
 
 
 def test_replay_blames_a_broken_config_not_the_log(tmp_path, run_cli):
@@ -1683,7 +1683,8 @@ def test_copies_by_players_thresholds_may_be_written_in_any_order(tmp_path):
 
 @pytest.mark.parametrize("old, new, words", [
     ("copies: 2}", "copies: 17}", "'deck.copies': must be 1..16"),
-    ("copies: 2}", "copies: 2, copies_by_players: {5: 17}}", "'deck.copies_by_players': keys must be player counts"),
+    ("copies: 2}", "copies: 2, copies_by_players: {5: 17}}",
+     "'deck.copies_by_players': from 5 players: the copies must be a whole number of decks (1..16), not 17"),
 ])
 def test_deck_copies_are_at_most_sixteen(tmp_path, old, new, words):
     """A game's deck copies, by default or by player count, are refused above MAX_COPIES (16), at their line."""
@@ -1842,7 +1843,8 @@ def test_copies_by_players_refuses_true_as_a_copy_count(tmp_path: Path) -> None:
     report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
     line = text.splitlines().index("deck: {type: french, copies: 2, copies_by_players: {5: true}}") + 1
     assert len(report.errors) == 1 and str(report.errors[0]).startswith(
-        f"{tmp_path / 'games' / 'eiffel-tower.yaml'}:{line}: 'deck.copies_by_players': keys must be player counts")
+        f"{tmp_path / 'games' / 'eiffel-tower.yaml'}:{line}: 'deck.copies_by_players': from 5 players: the copies "
+        "must be a whole number of decks (1..16), not true")
 
 
 def test_a_number_field_takes_an_integer_but_not_true():
@@ -2218,3 +2220,16 @@ def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run
     assert validate([str(loose)]).notes == []
     loose.write_text(EIFFEL.replace("id: eiffel-tower", f"id: {'x' * 300}"))  # too long for a file name: no
     assert validate([str(loose)]).ok  # crash looking for a bundled file of that name (a reviewer's finding)
+
+
+@pytest.mark.parametrize("table, words", [
+    ("{5: 2.0, 8: 3}", "from 5 players: the copies must be a whole number of decks (1..16), not 2.0"),
+    ("{5: 2, x: 3}", "keys must be player counts (1..64), not 'x'"),
+])
+def test_copies_by_players_says_whether_the_key_or_the_copies_are_wrong(tmp_path, run_cli, table, words):
+    """One message for both left the designer to guess which was wrong (a fuzzer's finding)."""
+    text = (BUNDLED / "games" / "turup.yaml").read_text()
+    assert "copies_by_players: {5: 2, 8: 3}" in text
+    make_root(tmp_path, text.replace("copies_by_players: {5: 2, 8: 3}", f"copies_by_players: {table}"), "turup")
+    report = run_cli("validate", str(tmp_path))
+    assert report.exit_code == 1 and f"'deck.copies_by_players': {words}" in report.stdout, report.stdout
