@@ -94,11 +94,12 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     games: list[tuple[str, Document]] = []
     bad_decks: set[str] = set()  # reported at their own files; their games are not checked on top
     bundled = {kind: Catalog([bundled_root()]).paths(kind) for kind in KINDS}
+    used = {kind: Catalog.with_folders(config_dirs or []).paths(kind) for kind in KINDS}  # what commands read
     for kind, ident, doc in documents:
         errors = _misplaced(kind, doc) or Catalog.check_document(kind, doc, ident)
-        if not errors and _replaces(doc, bundled[kind].get(ident)):
-            report.notes.append(f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id "
-                                "adds one beside it)")
+        note = None if errors else _shadow(doc, kind, ident, bundled[kind].get(ident), used[kind].get(ident))
+        if note:
+            report.notes.append(note)
         if kind == "decks" and not errors:
             errors += check_deck(doc)
             if errors:
@@ -119,13 +120,20 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     return report
 
 
-def _replaces(doc: Document, bundled: Path | None) -> bool:
-    """Whether ``doc``, in a kind's folder of a designer's (as ``--configs`` reads it, searched first), is the
-    config of a bundled one's id, and so replaces it: meant for a rule change, a surprise for a new game (a
-    designer's "Quarry" saved as eiffel-tower.yaml: ``list`` showed eiffel-tower as Quarry, unsaid). A file
-    outside such a folder replaces nothing, as ``--configs`` does not read it."""
+def _shadow(doc: Document, kind: str, ident: str, bundled: Path | None, used: Path | None) -> str | None:
+    """What a designer's file in a kind's folder, read by ``--configs`` (searched first), does to a config of its
+    id elsewhere, or None: it replaces a bundled one (meant for a rule change, a surprise for a new game: a
+    designer's "Quarry" saved as eiffel-tower.yaml made ``list`` show eiffel-tower as Quarry, unsaid), or is
+    itself hidden by one in a ``--configs`` folder searched before its own (a fuzzer's finding). A file outside
+    such a folder replaces nothing, as ``--configs`` does not read it."""
     path = Path(doc.path)
-    return bundled is not None and path.parent.name in KINDS and path.resolve() != bundled.resolve()
+    if path.parent.name not in KINDS:
+        return None
+    if used is not None and used != bundled and used.resolve() != path.resolve():
+        return f"{doc.path} is hidden by {used}, of a --configs folder searched before it: commands read that one"
+    if bundled is not None and path.resolve() != bundled.resolve():
+        return f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id adds one beside it)"
+    return None
 
 
 def _games_taking(catalog: Catalog, documents: list[tuple[str, str, Document]],

@@ -2220,6 +2220,11 @@ def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run
     assert validate([str(loose)]).notes == []
     loose.write_text(EIFFEL.replace("id: eiffel-tower", f"id: {'x' * 300}"))  # too long for a file name: no
     assert validate([str(loose)]).ok  # crash looking for a bundled file of that name (a reviewer's finding)
+    # with a second --configs folder searched first that has one too, this one is read by no command
+    (tmp_path / "first").mkdir()
+    first = make_root(tmp_path / "first", EIFFEL, "eiffel-tower") / "games" / "eiffel-tower.yaml"
+    assert validate([str(tmp_path)], [tmp_path / "first", tmp_path]).notes == [
+        f"{path} is hidden by {first}, of a --configs folder searched before it: commands read that one"]
 
 
 @pytest.mark.parametrize("table, words", [
