@@ -655,8 +655,8 @@ def _check_thresholds(mapping: Mapping[Any, Any]) -> tuple[tuple, str] | None:
         if player_count(key) is None:
             return (key,), f"keys must be player counts (1..{MAX_PLAYERS}), not {written(key)}"
         if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_COPIES:
-            return (key,), f"from {key} players: the copies must be a whole number of decks (1..{MAX_COPIES}), not " \
-                           f"{written(value)}"
+            return (key,), (f"from {key} players: the copies must be a whole number of decks (1..{MAX_COPIES}), "
+                            f"not {written(value)}")
     return None
 
 

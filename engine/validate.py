@@ -28,7 +28,8 @@ class Report:
     checked: int = 0
     errors: list[ConfigError] = field(default_factory=list)
     facts: list[dict[str, Any]] = field(default_factory=list)
-    #: What is worth knowing and no error: a designer's file that replaces a bundled one of its id.
+    #: What is worth knowing and no error: a designer's file that replaces a bundled one of its id, or that a
+    #: file of an earlier ``--configs`` folder hides (:func:`_shadow`).
     notes: list[str] = field(default_factory=list)
 
     @property
