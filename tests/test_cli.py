@@ -986,7 +986,6 @@ def test_list_of_games_names_a_variant_it_cannot_read(run_cli, tmp_path):
     assert result.stderr == f"note: not listed, as it cannot be read: {path}:1: file is empty\n"
 
 
-
 @pytest.mark.parametrize("kind, folder, shown", [("games", "games", "eiffel-tower"), ("decks", "decks", "french")])
 def test_list_shows_the_files_it_can_read_then_fails_on_the_one_it_cannot(run_cli, tmp_path, kind, folder, shown):
     """One broken game or deck file in a --configs folder listed nothing (a designer's finding): the others
@@ -997,6 +996,7 @@ def test_list_shows_the_files_it_can_read_then_fails_on_the_one_it_cannot(run_cl
     result = run_cli("--configs", str(tmp_path), "list", "--kind", kind, "--format", "csv")
     assert result.exit_code == 1 and shown in result.stdout
     assert result.stderr.startswith(f"Error: {path}:3: YAML syntax error")
+
 
 @pytest.mark.parametrize("words,expected", [
     ("cardgames simulate --game strict-e", ["strict-eiffel-tower", "strict-equinox"]),  # an alias too

@@ -686,6 +686,7 @@ def test_a_command_names_the_first_problem_at_the_variants_line(tmp_path, run_cl
     assert result.stderr.startswith(f"Error: {tmp_path / 'variants' / 'strict.yaml'}:{line}: the layout has 120 rows")
     assert located("a bare message") == (("options",), "a bare message")  # an engine's message about its options
 
+
 @pytest.mark.parametrize("kind, name, old, new, words", [
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rnk}"', "card_name '{rnk}' has a field {rnk}; "),
     ("decks", "french", 'card_name: "{rank}{suit}"', 'card_name: "{rank.__class__}{suit}"',
@@ -2067,7 +2068,6 @@ def test_every_engine_option_is_named_on_its_games_rules_page():
     assert unnamed == []
 
 
-
 def test_a_path_validate_cannot_read_is_a_finding_about_that_path(run_cli, tmp_path):
     """A missing path, and one the system refuses (a name too long: it said "cannot write the output", a
     fuzzer's finding, as if stdout had failed), are each one finding naming the path; the rest is checked."""
@@ -2101,6 +2101,7 @@ def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
     assert [str(e) for e in validate([str(root)]).errors] == [
         f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
         "partners) needs an even number of players, 4 or more (not 3)"]
+
 
 def _towers_on(tmp_path: Path, deck: str) -> Path:
     """A Towers game on the deck ``deck`` (the YAML of a deck file whose id is ``mine``), in ``tmp_path``."""

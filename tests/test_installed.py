@@ -88,7 +88,6 @@ def test_a_reader_that_stops_early_does_not_turn_a_failure_into_a_pass(tmp_path)
     assert not (tmp_path / "line.json").exists()
 
 
-
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal (POSIX)")
 def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(tmp_path):
     """stderr a terminal, stdout a pipe: the bar goes to the terminal, ending at 100%, and never into
@@ -118,6 +117,7 @@ def test_the_progress_bar_is_drawn_on_a_terminals_stderr_only(tmp_path):
     bar = drawn.split("\r")[-1].split("\n")[0]
     assert bar.startswith("[" + "#" * 24 + "] 100.0% 10/10 games") and "ETA 0s" in bar
     assert batch("--quiet")[1] == ""
+
 
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 def test_a_full_disk_on_stdout_is_one_line(tmp_path):

@@ -766,7 +766,6 @@ def test_the_log_names_each_seats_agent_in_seat_order():
     assert build_log(game, run)["agents"] == ["random", "greedy"]
 
 
-
 @pytest.mark.parametrize("field, value, words", [
     ("version", "x" * 100, 'log version "' + "x" * 36 + '... is not supported (this is version 1)'),  # 40 long
     ("deal", None, "field 'deal' has the wrong type: a mapping is needed, not null"),

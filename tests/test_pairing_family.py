@@ -384,6 +384,7 @@ def test_a_waste_cap_of_one_is_one_card(tmp_path):
     state = play(game, 7, make_agents([], game)).state
     assert game.describe_end(state)[0].startswith("lost: the waste holds 1 card, its cap, so the stock cannot be ")
 
+
 def test_a_one_deck_game_says_nothing_of_copies(run_cli, tmp_path):
     """The drawing's legend names copy marks only where a deal has copies: a designer's one-deck game has none."""
     (tmp_path / "games").mkdir()

@@ -110,7 +110,6 @@ def test_agent_streams_do_not_change_the_deal():
     assert a.state.deal_json() == b.state.deal_json()
 
 
-
 def option_flips():
     """Every interpretation switch of every multiplayer game (an option with named choices, or true/false)
     set to each value other than the bundled one: one case per game, option and value."""

@@ -454,7 +454,6 @@ def test_optimum_equals_brute_force_under_any_points_validate_accepts(game, drag
     assert pack_value(problem[0], problem[1], pts, *problem[3:]) - sign * own == brute_force(g, codes, sign, pts)
 
 
-
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.sampled_from(POOL), min_size=1, max_size=10, unique=True), st.sampled_from([1, -1]),
        st.booleans(), st.integers(1, 3), st.sampled_from([(), (1,), (20, 5, 1), (150, 60, 25)]))
@@ -601,7 +600,6 @@ def test_bound_terms_match_their_definition(game, dragons, codes, wilds, with_dr
         mine = [k for k in range(n) if not sp.wilds[k] and sp.group[k] == g]
         assert by_group[group_start[g]:group_start[g + 1]].tolist() == mine
         assert uniform[g] == (len({int(sp.per[k]) for k in mine}) <= 1)
-
 
 
 def best_disjoint(sp, candidates, used, wilds, worth):
@@ -865,7 +863,6 @@ def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
     """The hand penalty (Mirrors wild in the hand) is the largest sets' points plus the other
     cards' numbers: brute force with sign -1, negated."""
     assert game.scorer.arrange(codes, -1)["score"] == game.scorer.hand_value(codes) == brute_force(game, codes, -1)
-
 
 
 # `scripts/bench_torqu_score.py --size 36 --seed 5`, tableau 23: HiGHS proves its optimum 926 (`milp.milp_optimum`,
@@ -1416,7 +1413,6 @@ def test_cpsat_stopped_with_a_packing_but_no_proof_gives_none(game, monkeypatch)
     monkeypatch.setattr(sat, "solve", unproven)
     problem = game.scorer.problem(drawn(game, 1, "feasible", 12), 1, True)[2]
     assert aggregate.packing_optimum(*problem, effort=10) is None
-
 
 
 def test_wild_cards_past_four_start_no_larger_table():

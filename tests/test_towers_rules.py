@@ -385,7 +385,6 @@ def test_two_sided_seating_puts_the_larger_half_on_the_near_side():
     assert sides == [geometry.ALIGNMENT_INDEX["CE"]] * 2 + [geometry.ALIGNMENT_INDEX["LG"]]
 
 
-
 def test_the_seeds_example_needs_everyone_on_one_side():
     """As docs/rules/towers.md says of ``two_sided``: C, across with three players, sees every offset
     negated, and no card of his fits the Books tower after B's Midwife, where the seed has C play three."""
@@ -395,6 +394,7 @@ def test_the_seeds_example_needs_everyone_on_one_side():
     state.apply(Play("The Midwife", "Books", "LE"))
     assert state.current_player == C
     assert not [a for a in state.legal_actions() if type(a) is Play and a.tower == "Books"]
+
 
 def test_two_sided_far_seat_plays_do_not_depend_on_earlier_deals():
     """One game deals many times (a batch of seeds): the Cyclone (CE) held by near seat 0 in one deal

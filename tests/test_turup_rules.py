@@ -313,7 +313,6 @@ def test_expert_avoids_leaving_an_easy_capture():
     assert expert.choose(state, state.legal_actions(), None) == Trail("K")
 
 
-
 def test_the_expert_values_each_action_by_the_pile_it_leaves():
     """In whole games, each choice among several actions is the first with the most cards won now less the
     threat on the pile that action leaves, read off a clone after it (the golden logs alone caught an expert
@@ -380,6 +379,7 @@ def test_the_experts_threat_is_the_mean_best_capture_of_the_next_hand():
                    for hand in product(range(len(unseen)), repeat=h)) / total ** h
         assert expert._threat(pile, unseen, total, h) == pytest.approx(mean, rel=1e-12)
     assert gain(Capture("5", ("5", "5", "5"))) == 4 and gain(Trail("K")) == 0
+
 
 def test_deal_in_packets_and_community_first():
     game = with_options(3, deal_packet=4, community_first=True)
