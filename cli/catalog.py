@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Iterator
+
 import click
 
 from cardgames.engine import MAX_PLAYERS
@@ -9,6 +11,9 @@ from cardgames.engine.errors import ConfigError
 
 from .options import catalog, format_option, game_argument, load_game, variant_option
 from .output import emit_json, emit_rows, emit_yaml, message
+
+if TYPE_CHECKING:
+    from cardgames.engine.config import Catalog
 
 
 @click.command("list")
@@ -19,16 +24,13 @@ from .output import emit_json, emit_rows, emit_yaml, message
 def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
     """List games (with their aliases), decks or variants."""
     cat = catalog(ctx)
+    unread: list[ConfigError] = []
+    readable = _readable(cat, kind, unread)
     if kind == "games":
         from cardgames.engine.config import copies_for, game_title
 
-        rows, unread = [], []
-        for gid in cat.ids("games"):
-            try:
-                game = cat.game(gid)
-            except ConfigError as exc:  # the others are still listed (a designer's finding: one broken file in a
-                unread.append(exc)  # --configs folder listed nothing); the command then fails on this one
-                continue
+        rows = []
+        for gid, game in readable:
             players = game["players"]
             count = str(players["min"]) if players["min"] == players["max"] else f"{players['min']}-{players['max']}"
             copies = sorted({copies_for(game["deck"], n) for n in range(players["min"], players["max"] + 1)})
@@ -51,37 +53,32 @@ def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
                     "(`cardgames validate` shows the templates that clash)")
         for broken in cat.unread_variants:  # said, not only left out; the listing itself still works
             message(f"note: not listed, as it cannot be read: {broken}")
-        if unread:
-            raise unread[0]
     elif kind == "decks":
         from cardgames.engine.cards import Deck
 
-        rows, unread = [], []
-        for did in cat.ids("decks"):
-            try:
-                deck = cat.deck(did)
-            except ConfigError as exc:  # as for games
-                unread.append(exc)
-                continue
-            rows.append({"id": did, "name": deck["name"], "cards": len(Deck(deck)),
-                         "suits": len(deck.get("suits", [])), "ranks": len(deck.get("ranks", [])),
-                         "designed_by_project": bool(deck.get("designed_by_project", False))})
-        emit_rows(rows, fmt)
-        if unread:
-            raise unread[0]
+        emit_rows([{"id": did, "name": deck["name"], "cards": len(Deck(deck)),
+                    "suits": len(deck.get("suits", [])), "ranks": len(deck.get("ranks", [])),
+                    "designed_by_project": bool(deck.get("designed_by_project", False))}
+                   for did, deck in readable], fmt)
     else:
-        rows, unread = [], []
-        for vid in cat.ids("variants"):
-            try:
-                v = cat.variant(vid)
-            except ConfigError as exc:  # as for games
-                unread.append(exc)
-                continue
-            rows.append({"id": vid, "name": v["name"], "applies_to": v["applies_to"],
-                         "aliases": v.get("aliases", []), "description": v.get("description", "")})
-        emit_rows(rows, fmt)
-        if unread:
-            raise unread[0]
+        emit_rows([{"id": vid, "name": v["name"], "applies_to": v["applies_to"],
+                    "aliases": v.get("aliases", []), "description": v.get("description", "")}
+                   for vid, v in readable], fmt)
+    if unread:  # the others were listed (a designer's finding: one broken file in a --configs folder listed
+        raise unread[0]  # nothing); the command then fails on the first it could not read
+
+
+def _readable(cat: "Catalog", kind: str, unread: list[ConfigError]) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(id, config) of each config of ``kind`` that can be read, in id order; the errors of the others are
+    added to ``unread``, for the listing to fail on once it has listed the rest."""
+    read = {"games": cat.game, "decks": cat.deck, "variants": cat.variant}[kind]
+    for ident in cat.ids(kind):
+        try:
+            config = read(ident)
+        except ConfigError as exc:
+            unread.append(exc)
+            continue
+        yield ident, config
 
 
 @click.command("show")
