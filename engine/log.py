@@ -19,7 +19,7 @@ from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
 from .rng import GENERATORS
 from .schema import is_names
-from .wording import as_logged, byte_size, counted
+from .wording import as_logged, byte_size, counted, cut_short
 
 if TYPE_CHECKING:
     from .config import Catalog
@@ -229,8 +229,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     except (LogError, ConfigError):  # a broken installed config is the config's fault, said at its line
         raise
     except CardgamesError as exc:  # an unknown game, a variant that does not apply, a player count: the log's
-        variants = "".join(" --variant " + v for v in data["variants"])
-        variants = variants if len(variants) <= 120 else variants[:117] + "..."
+        variants = cut_short("".join(" --variant " + v for v in data["variants"]), 120)
         setup = f"game {as_logged(data['game'], 40)}{variants}, {counted(data['players'], 'player')}"
         raise LogError(f"the log's {setup} cannot be set up here: {exc} (a log made with --configs replays with the "
                        "same --configs)") from None

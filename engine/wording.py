@@ -79,7 +79,13 @@ def as_logged(value: object, limit: int = 120) -> str:
         shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str)
     except (TypeError, ValueError):
         shown = repr(value)
-    return shown if len(shown) <= limit else shown[:limit - 3] + "..."
+    return cut_short(shown, limit)
+
+
+def cut_short(text: str, limit: int) -> str:
+    """``text``, or its first ``limit`` - 3 characters and "...": a value of thousands of characters in a
+    message is no one line."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # What must not reach a terminal raw in a one-line message: line breaks (a file name may hold one),
