@@ -283,6 +283,20 @@ def test_summary_solitaire():
     assert figures["cards_left"]["mean"] == 3.5 and figures["cards_left"]["max"] == 10
 
 
+def test_figures_read_their_numbers_as_numbers():
+    """Headline figures first, then by name with every number in a name in numeric order: a 12-player Turup
+    game's seats and its rounds (round10 after round9, not after round1, as text would sort them)."""
+    record = {"scores": list(range(12)), "winners": [11], "moves": 3}
+    record.update({f"round{r}_scores": list(range(12)) for r in (1, 2, 9, 10, 12)})
+    names = list(summary_of([record]).figures(12))
+    rounds = [name for name in names if name.startswith("round") and "[" not in name]
+    assert rounds == ["round1_scores", "round2_scores", "round9_scores", "round10_scores", "round12_scores"]
+    seats = [name for name in names if name.startswith("round10_scores[")]
+    assert seats == [f"round10_scores[{s}]" for s in range(12)]
+    assert names.index("moves") < names.index("round1_scores") < names.index("round1_scores[0]")
+    assert names.index("round1_scores[11]") < names.index("round2_scores")
+
+
 def synthetic_multiplayer() -> list[dict]:
     """Records shaped like the multiplayer conventions: scores, winners, moves, money, extras."""
     return [

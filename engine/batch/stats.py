@@ -399,10 +399,14 @@ _FIRST = {"won": 0, "wins": 1, "ties": 2, "no_winner": 3, "first_player_advantag
 
 
 def _reading_order(name: str) -> tuple:
-    """Headline figures first (won, wins, ties, scores, moves), then the rest by name, seats
-    in numeric order (``x[10]`` after ``x[9]``)."""
+    """Headline figures first (won, wins, ties, scores, moves), then the rest by name, every number in a
+    name in numeric order: seats (``x[10]`` after ``x[9]``) and numbered figures alike (Turup's
+    ``round10_scores`` after ``round9_scores``)."""
     base = name.split("[", 1)[0].split("=", 1)[0].split(".", 1)[0]
-    parts: list[Any] = []
-    for piece in name.replace("]", "").split("["):
-        parts.extend([(0, int(piece))] if piece.isdigit() else [(1, piece)])
-    return (_FIRST.get(base, len(_FIRST)), base, parts)
+    return (_FIRST.get(base, len(_FIRST)), _natural(base), _natural(name))
+
+
+def _natural(text: str) -> tuple:
+    """``text`` as a sort key that reads its digit runs as numbers."""
+    pieces = re.split(r"(\d+)", text)  # the digit runs at odd places
+    return tuple((0, int(piece)) if place % 2 else (1, piece) for place, piece in enumerate(pieces) if piece)
