@@ -258,7 +258,8 @@ class Catalog:
         if not errors and kind == "games":
             players = doc.data["players"]
             if not players["min"] <= players["default"] <= players["max"]:
-                errors.append(doc.error(("players",), "players: need min <= default <= max"))
+                errors.append(doc.error(("players",), f"players: need min <= default <= max, not min {players['min']}, "
+                                                      f"default {players['default']}, max {players['max']}"))
         return errors
 
     def game(self, ident: str) -> dict[str, Any]:

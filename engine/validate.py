@@ -347,10 +347,14 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     deck = _designers_deck(catalog, doc)
     for origin, keypath, text, variants, at in _alike(met.values()):
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
-        if not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")
+        # the very text at every count (a deck's ranks): which counts says nothing (a designer's finding)
+        everywhere = len(counts) > 1 and len(met[(origin.path, origin.line(keypath), variants, text)][4]) == len(counts)
+        if everywhere:
+            setup.append("every player count")
+        elif not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")
             setup.append(counted(at[0], "player"))
         notes = [", ".join([*setup, *(["+".join(variants)] if variants else [])])]
-        if len(at) > 1:
+        if len(at) > 1 and not everywhere:
             notes.append(f"likewise at {spans(sorted(at[1:]))} players")
         if deck is not None and origin.path == doc.path:
             notes.append(f"its deck is {deck}")

@@ -556,7 +556,8 @@ def test_a_default_player_count_outside_the_range_is_refused(tmp_path):
     text = EIFFEL.replace("players: {min: 1, max: 1, default: 1}", "players: {min: 1, max: 1, default: 2}")
     report = validate([str(make_root(tmp_path, text, "eiffel-tower"))])
     line = text.splitlines().index("players: {min: 1, max: 1, default: 2}") + 1
-    assert [(e.line, e.message) for e in report.errors] == [(line, "players: need min <= default <= max")]
+    message = "players: need min <= default <= max, not min 1, default 2, max 1"
+    assert [(e.line, e.message) for e in report.errors] == [(line, message)]
 
 
 def test_copies_by_players(tmp_path):
@@ -748,6 +749,34 @@ def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
     assert f"strict.yaml:{line}: 'options.strict' must be true or false, not 1" in result.stdout
     both = run_cli("--configs", str(tmp_path), "validate")
     assert both.exit_code == 1 and both.stdout.count("must be true or false") == 1  # once, not once a game
+
+
+def test_a_turup_deal_too_large_is_said_at_the_line_to_change(tmp_path):
+    """Community cards more than the whole deck: said at ``community_size``, not at ``hand_size`` (a designer's
+    finding); hands too many for what the community leaves: at ``hand_size``."""
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    assert "  community_size: 4\n" in turup and "  hand_size: 4\n" in turup
+    for changed, key in (("  community_size: 60\n", "community_size"), ("  community_size: 40\n", "hand_size")):
+        text = turup.replace("  community_size: 4\n", changed)
+        (tmp_path / key).mkdir()
+        root = make_root(tmp_path / key, text, "turup")
+        [error] = validate([str(root)]).errors
+        assert error.line == text.splitlines().index(f"  {key}: " + ("60" if key == "community_size" else "4")) + 1
+        assert "the first deal needs" in error.message
+
+
+def test_a_turup_deck_names_the_ranks_sharing_a_value(tmp_path):
+    """Two numeral ranks of one value (a designer's Jack made a 10) are named with it; a problem of the deck,
+    alike at every player count, says so rather than list them."""
+    french = (BUNDLED / "decks" / "french.yaml").read_text()
+    jack = "{id: J, name: Jack, value: 11, face: true}"
+    assert jack in french
+    (tmp_path / "decks").mkdir(parents=True)
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace(jack, "{id: J, name: Jack, value: 10}"))
+    make_root(tmp_path, (BUNDLED / "games" / "turup.yaml").read_text(), "turup")
+    [error] = [e for e in validate([str(tmp_path)]).errors if "turup.yaml" in str(e.path)]
+    assert error.message.endswith("numeral ranks must have distinct values (a match is by rank), but T and J are "
+                                  "both 10 (every player count)"), error.message
 
 
 def test_a_problem_at_many_player_counts_is_one_line_naming_them(tmp_path, run_cli):
@@ -958,7 +987,7 @@ def test_a_problem_a_designers_variant_makes_is_blamed_on_it(tmp_path, run_cli, 
     path = _variant(tmp_path, "house", body)
     report = run_cli("validate", str(tmp_path))
     assert report.exit_code == 1 and report.stdout.startswith(f"{path}:{line}: ") and words in report.stdout
-    assert "(torqu, 2 players, house" in report.stdout  # the game it reached is named
+    assert "(torqu, every player count, house" in report.stdout  # the game it reached is named
     played = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1", "--variant", "house")
     assert played.exit_code == 1 and played.stderr.startswith(f"Error: {path}:{line}: ")
 
@@ -1096,7 +1125,7 @@ def test_the_variant_that_makes_a_problem_is_blamed_among_several(tmp_path, run_
                                                                           "variants: []"), "my-torqu")
     report = run_cli("validate", str(tmp_path))
     assert [line.split(": ")[0] for line in report.stdout.splitlines()] == [f"{path}:5"] * 2  # my-torqu and torqu
-    assert "(my-torqu, 2 players, expo; likewise at 3-8 players)" in report.stdout
+    assert "(my-torqu, every player count, expo)" in report.stdout
 
 
 def test_an_empty_table_in_a_variant_empties_the_games(tmp_path, run_cli):
@@ -1254,7 +1283,7 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
     line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
     report = run_cli("--configs", str(tmp_path), "validate")
     deck = tmp_path / "decks" / "torqu.yaml"  # a designer's deck under a bundled game: named
-    error = f"{game_file}:{line}: deck torqu: {words} (2 players; likewise at 3-8 players; its deck is {deck})"
+    error = f"{game_file}:{line}: deck torqu: {words} (every player count; its deck is {deck})"
     assert report.exit_code == 1 and error in report.stdout + report.stderr
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
     assert result.exit_code == 1 and result.stderr.startswith(f"Error: {game_file}:{line}: deck torqu: {words}")
@@ -1787,7 +1816,7 @@ def test_a_default_player_count_below_the_minimum_is_refused(tmp_path: Path) -> 
     report = validate([str(make_root(tmp_path, text, "towers"))])
     line = text.splitlines().index("players: {min: 2, max: 4, default: 1}") + 1
     assert [str(e) for e in report.errors] == [f"{tmp_path / 'games' / 'towers.yaml'}:{line}: players: need min <= "
-                                               "default <= max"]
+                                               "default <= max, not min 2, default 1, max 4"]
 
 
 def test_a_games_own_bad_value_is_blamed_on_the_game_under_a_variant_that_leaves_it(tmp_path: Path) -> None:
@@ -2122,9 +2151,9 @@ def test_a_towers_deck_without_alignments_is_said_once(tmp_path):
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
     assert errors[0] == ("52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; the first "
                          "has null); each card's alignment (its key in the deck's cards) must be one of LG, NG, CG, "
-                         "LN, CN, LE, NE, CE, N, as in the Harrow deck (2 players; likewise at 3-4 players)")
-    assert errors[1:] == [f"suit {s} has 0 foundation cards; a tower needs exactly one (2 players; likewise at 3-4 "
-                          "players)" for s in "CSHD"]
+                         "LN, CN, LE, NE, CE, N, as in the Harrow deck (every player count)")
+    assert errors[1:] == [f"suit {s} has 0 foundation cards; a tower needs exactly one (every player count)"
+                          for s in "CSHD"]
 
 
 def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
@@ -2140,8 +2169,8 @@ def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
         harrow = harrow.replace(foundation, foundation.replace("true", "false"))
     _towers_on(tmp_path, harrow)
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
-    assert errors == [f"suit T{i} has 0 foundation cards; a tower needs exactly one (2 players; likewise at 3-4 "
-                      "players)" for i in (1, 2)]
+    assert errors == [f"suit T{i} has 0 foundation cards; a tower needs exactly one (every player count)"
+                      for i in (1, 2)]
 
 
 def test_a_variants_row_for_a_count_its_games_never_play_is_refused(tmp_path):

@@ -889,4 +889,4 @@ def test_validate_bounds_the_points_by_the_deck_under_death(tmp_path, run_cli):
     line = written[:written.index("    perfect_four:")].count("\n") + 1
     assert result.exit_code == 1 and result.output.count("torqu.yaml:") == 1
     assert (f"torqu.yaml:{line}: options.points: the scorer handles a set worth up to 52142 points for 160 cards, "
-            f"not 80000 (2 players, death; likewise at 3-8 players)") in result.output
+            f"not 80000 (every player count, death)") in result.output

@@ -66,7 +66,7 @@ def test_a_deal_packet_larger_than_a_hand_is_refused(tmp_path, run_cli):
     line = turup.splitlines().index("  deal_packet: 1") + 1
     assert result.exit_code == 1 and result.stdout.splitlines() == [
         f"{tmp_path / 'games' / 'turup.yaml'}:{line}: options.deal_packet 5 is more than a hand (hand_size 4): each "
-        "player would get his whole hand at once; write 4 (2 players; likewise at 3-12 players)"]
+        "player would get his whole hand at once; write 4 (every player count)"]
     # a packet of a whole hand is allowed (each player gets his 4 at once): only more is refused
     (tmp_path / "games" / "turup.yaml").write_text(turup.replace("  deal_packet: 1\n", "  deal_packet: 4\n"))
     assert run_cli("validate", str(tmp_path)).exit_code == 0

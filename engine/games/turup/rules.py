@@ -541,7 +541,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((("deck",), f"deck {deck.id}: every numeral rank needs an integer value from 1 to "
                                   f"{MAX_VALUE:,}"))
     elif len(set(values)) != len(values):
-        errors.append((("deck",), f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank)"))
+        value = next(v for v in values if values.count(v) > 1)
+        alike = [r for r, v in zip(numerals, values, strict=True) if v == value]
+        each = "both" if len(alike) == 2 else "all"
+        errors.append((("deck",), f"deck {deck.id}: numeral ranks must have distinct values (a match is by rank), "
+                                  f"but {', '.join(alike[:-1])} and {alike[-1]} are {each} {value}"))
     if deck.ranks and max(Counter(c.rank for c in deck.cards).values()) >= FIELD_MAX:
         errors.append((("deck",), f"at most {FIELD_MAX - 1} cards of one rank are supported"))
     if opts["deal_packet"] > opts["hand_size"]:  # a packet is cut to what the hand still lacks
@@ -549,8 +553,8 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                        f"(hand_size {opts['hand_size']}): each player would get his whole hand at once; write "
                        f"{opts['hand_size']}"))
     first = opts["hand_size"] * spec.players + opts["community_size"]
-    if first > len(deck):
-        errors.append((("options", "hand_size"),
+    if first > len(deck):  # said at the community's line when it alone leaves no card for the hands
+        errors.append((("options", "community_size" if opts["community_size"] >= len(deck) else "hand_size"),
                        f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
                        f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
     return errors
