@@ -141,3 +141,17 @@ def test_agent_names_must_be_one_or_one_per_seat(names: list[str]) -> None:
     with pytest.raises(OptionConflictError, match=f"^{len(names)} agents given for 3 players"):
         make_agents(names, game)
     assert [agent.name for agent in make_agents(["random", "greedy", "random"], game)] == ["random", "greedy", "random"]
+
+
+def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
+    """Where numba finds no folder to keep compiled code in (a read-only install and home: a CI persona's
+    traceback), it refuses ``cache=True`` at the decorator; :func:`compiled` compiles without the cache."""
+    from numba import njit
+
+    from cardgames.engine.compiled import compiled
+
+    space: dict = {}
+    exec(compile("def plus_one(x):\n    return x + 1\n", str(tmp_path / "gone" / "kernel.py"), "exec"), space)
+    with pytest.raises(RuntimeError, match="cannot cache"):  # the case: numba's own refusal
+        njit(cache=True)(space["plus_one"])
+    assert compiled(space["plus_one"])(2) == 3

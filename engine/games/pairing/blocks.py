@@ -52,8 +52,8 @@ from collections.abc import Iterable
 from itertools import combinations
 
 import numpy as np
-from numba import njit
 
+from ...compiled import compiled
 from .rules import WILD, PairingGame, PairingState
 
 # Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
@@ -77,13 +77,13 @@ _OFFSET_BITS = 40  # a relation's place in the store: its chunk's index, then it
 _OFFSET_MASK = (1 << _OFFSET_BITS) - 1
 
 
-@njit(cache=True)
+@compiled
 def _hash(key: np.uint64, mask: int) -> int:
     h = key * _MIX
     return np.int64((h ^ (h >> np.uint64(29))) & np.uint64(mask))
 
 
-@njit(cache=True)
+@compiled
 def _find(keys: np.ndarray, key: np.uint64) -> int:
     """The slot of ``key`` (never 0: 0 marks a free slot) in the table ``keys``, or the free slot
     where it would go: the memo's, and each level's set."""
@@ -94,7 +94,7 @@ def _find(keys: np.ndarray, key: np.uint64) -> int:
     return s
 
 
-@njit(cache=True)
+@compiled
 def _insert(table: np.ndarray, key: np.uint64) -> bool:
     """Put ``key`` in the set ``table``; whether it was new."""
     s = _find(table, key)
@@ -104,7 +104,7 @@ def _insert(table: np.ndarray, key: np.uint64) -> bool:
     return True
 
 
-@njit(cache=True)
+@compiled
 def _add(sets, works, size, d: int, pair: np.uint64) -> None:
     """Add ``pair`` to the relation under computation at level ``d``, growing its set (and work
     list) when half full."""
@@ -121,7 +121,7 @@ def _add(sets, works, size, d: int, pair: np.uint64) -> None:
         size[d] += 1
 
 
-@njit(cache=True)
+@compiled
 def _start(sets, works, size, done, d: int, pair: np.uint64) -> None:
     """Begin the relation of ``pair`` at level ``d``: its set emptied, ``pair`` its first member.
     The set's slots are freed last in first out, so that each is found along a chain of slots
@@ -133,7 +133,7 @@ def _start(sets, works, size, done, d: int, pair: np.uint64) -> None:
     _add(sets, works, size, d, pair)
 
 
-@njit(cache=True)
+@compiled
 def _key(d: int, pair: np.uint64, unit: np.uint64, n: int, level_unit: np.uint64) -> np.uint64:
     """The memo's key of the relation of ``pair`` at level ``d``. With ``n - i`` cards left from stock
     index i, more free places than that change nothing, so the level is counted up to ``n - i``: the
@@ -141,7 +141,7 @@ def _key(d: int, pair: np.uint64, unit: np.uint64, n: int, level_unit: np.uint64
     return np.uint64(min(d, n - np.int64(pair // unit))) * level_unit + pair
 
 
-@njit(cache=True)
+@compiled
 def _lost(seq: np.ndarray, rows: np.uint64, radix: np.uint64, power: np.ndarray, partner: np.ndarray,
           dead: np.ndarray, cap: int, effort: int) -> tuple[int, int]:
     """(1 if lost, 0 if won, -1 if past ``effort`` pairs; pairs stored) for the card classes

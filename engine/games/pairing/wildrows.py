@@ -39,7 +39,8 @@ from itertools import combinations
 from typing import Sequence
 
 import numpy as np
-from numba import njit
+
+from ...compiled import compiled
 
 GROUP_MOST = 6  # the largest group of pairs whose projection is searched
 PAIRS_MOST = 12  # beyond this many pairs the groups and partitions are too many: the bound is not tried
@@ -49,13 +50,13 @@ TABLE_BITS = 22  # the failed-position table's slots (four words and a byte each
 _FIELD = 5  # bits a waste card's class, or a row count, takes in a packed key
 
 
-@njit(cache=True)
+@compiled
 def _holds(s: int, a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, gen: np.uint64) -> bool:
     """Does slot ``s`` hold key (a, b, c) of this query?"""
     return keys[s, 3] == gen and keys[s, 0] == a and keys[s, 1] == b and keys[s, 2] == c
 
 
-@njit(cache=True)
+@compiled
 def _slot(a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, mask: int, gen: np.uint64) -> int:
     """The slot of key (a, b, c): its own, else a free one of its bucket of four, else the one
     it evicts (a forgotten failure is only searched again). A slot of an earlier query, whose
@@ -72,7 +73,7 @@ def _slot(a: np.uint64, b: np.uint64, c: np.uint64, keys: np.ndarray, mask: int,
     return base + np.int64(h >> np.uint64(62))
 
 
-@njit(cache=True)
+@compiled
 def _key(i: int, w: int, depth: int, stack: np.ndarray, counts: np.ndarray) -> tuple[np.uint64, np.uint64, np.uint64]:
     """A position's exact key: (stock index, wild-topped rows, waste size), the waste's classes,
     the rows' counts by top class, :data:`_FIELD` bits each (the caller checks that they fit)."""
@@ -85,7 +86,7 @@ def _key(i: int, w: int, depth: int, stack: np.ndarray, counts: np.ndarray) -> t
     return np.uint64(i | w << 8 | depth << 16), b, c
 
 
-@njit(cache=True)
+@compiled
 def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, stack: np.ndarray,
          accepts: np.ndarray, cap: int, keys: np.ndarray, failed: np.ndarray, state: np.ndarray,
          gen: np.uint64, until: int) -> bool:
@@ -180,7 +181,7 @@ def _win(k0: int, w0: int, depth0: int, seq: np.ndarray, counts: np.ndarray, sta
     return False
 
 
-@njit(cache=True)
+@compiled
 def _least(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accepts: np.ndarray, cap: int,
            low: int, high: int, limit: int, keys: np.ndarray, failed: np.ndarray, gen: np.uint64) -> tuple[int, int]:
     """(least plays onto wild-topped rows that win the projection, or ``high + 1`` if none up to
@@ -197,7 +198,7 @@ def _least(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accep
     return high + 1, state[0]
 
 
-@njit(cache=True)
+@compiled
 def _latest(seq: np.ndarray, counts: np.ndarray, w: int, waste: np.ndarray, accepts: np.ndarray, cap: int,
             k: int, low: int, high: int, limit: int, keys: np.ndarray, failed: np.ndarray,
             gen: np.uint64) -> tuple[int, int, int]:

@@ -8,8 +8,8 @@ positions; in CPython (``optimise.py``'s loops until issue 4's sixth pass) they 
 interpreter per step and made a 72-card tableau take seconds to minutes. The compiled loops make
 the same choices (the first best in the same order, by the same strict comparisons), so the
 values and the arrangements are the ones the Python code gave (the golden logs did not change).
-``cache=True`` keeps the machine code beside this file: only the first process of an
-installation pays the compilation (some seconds); later ones load it (a fraction of a second).
+:func:`~cardgames.engine.compiled.compiled` keeps the machine code on disk: only the first process of
+an installation pays the compilation (some seconds); later ones load it (a fraction of a second).
 
 Packed counts: :data:`.optimise.NUMBER_BITS` (4) bits per number, number n at bits 4(n-1), so up
 to 16 numbers with up to 15 cards each fit one uint64 (checked by the caller).
@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import numpy as np
 from llvmlite import ir
-from numba import njit, objmode, types
+from numba import objmode, types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from ...compiled import compiled
 from .optimise import NUMBER_BITS
 from .specials import MAX_REALS, NO_SPECIAL, UNKNOWN
 
@@ -62,7 +63,7 @@ assert NUMBER_BITS == 4, "_top_number's binary search is written for fields of 4
 _FIELD_LOWS = np.uint64(sum(1 << NUMBER_BITS * k for k in range(1, 64 // NUMBER_BITS)))
 
 
-@njit(cache=True)
+@compiled
 def _home(tab, x, j):
     """The hashed slot of ``(x, j)``: where the search for its slot starts (:func:`_slot`)."""
     h = (x ^ (np.uint64(j) << np.uint64(60))) * _MIX1
@@ -94,7 +95,7 @@ def _prefetch_compiled(tab, i):
     return lambda tab, i: _prefetch_slot(tab, i)
 
 
-@njit(cache=True)
+@compiled
 def _slot(tab, x, j):
     """The slot holding ``(x, j)``, or the empty slot where it would go."""
     mask = tab.shape[0] - 1
@@ -105,24 +106,24 @@ def _slot(tab, x, j):
     return i
 
 
-@njit(cache=True)
+@compiled
 def _value(tab, i):
     return tab[i, 1] >> 40
 
 
-@njit(cache=True)
+@compiled
 def _bound(tab, i):
     return (tab[i, 1] << 24) >> 40
 
 
-@njit(cache=True)
+@compiled
 def _store(tab, i, x, j, value, pick, bound):
     tab[i, 0] = np.int64(x)
     tab[i, 1] = (value << 40) | ((bound & 0xFFFFFF) << 16) | ((pick + 2) << 8) | (j + 1)
     tab[i, 2] = -1  # no slacks: every byte 255
 
 
-@njit(cache=True)
+@compiled
 def _slack_at(tab, i, n):
     """The slack of number ``n`` (1 to :data:`SLACK_NUMBERS`) stored at slot ``i``, a position
     ``(x, 0)``: B(x) - B(x - e_n) - spare[n], what its bound loses beyond ``spare[n]`` when a
@@ -147,13 +148,13 @@ _NO_SLACKS = np.uint64(0xFFFFFFFFFFFFFFFF)
 SLACK_NUMBERS = 8  # numbers 1-8 have a byte: their slacks' searches were the costly ones (every position above)
 
 
-@njit(cache=True)
+@compiled
 def _spread(v):
     """``min(v, 255)`` in every byte."""
     return np.uint64(min(v, 255)) * _ONES
 
 
-@njit(cache=True)
+@compiled
 def _add_bytes(a, b):
     """Each byte of ``a`` plus ``b`` (a byte, repeated in each byte of ``b``), at most 255."""
     s = ((a & _LOWS) + (b & _LOWS)) ^ ((a ^ b) & _HIGHS)
@@ -161,7 +162,7 @@ def _add_bytes(a, b):
     return s | ((carry >> _SEVEN) * _BYTE)
 
 
-@njit(cache=True)
+@compiled
 def _min_bytes(a, c):
     """The smaller of each byte of ``a`` and ``c``."""
     low = (a | _HIGHS) - (c & _LOWS)  # bit 7 of a byte: a's low seven bits >= c's
@@ -170,12 +171,12 @@ def _min_bytes(a, c):
     return (c & mask) | (a & ~mask)
 
 
-@njit(cache=True)
+@compiled
 def _pick(tab, i):
     return ((tab[i, 1] >> 8) & 0xFF) - 2
 
 
-@njit(cache=True)
+@compiled
 def _grown(tab):
     """A table of twice the slots holding every entry of ``tab``, allocated by numpy (object
     mode, once per doubling). At 72 cards the tables reach 2^21-2^24 slots (50-400 MB), every probe
@@ -193,7 +194,7 @@ def _grown(tab):
     return new_tab
 
 
-@njit(cache=True)
+@compiled
 def _fits(x, delta, difference):
     """Whether every number's count in ``x`` is at least its count in ``delta``, given
     ``difference = x - delta``: a field that is short borrows from the next one up, and the
@@ -201,7 +202,7 @@ def _fits(x, delta, difference):
     return x >= delta and ((x ^ delta ^ difference) & _FIELD_LOWS) == 0
 
 
-@njit(cache=True)
+@compiled
 def _top_number(x):
     """The highest number with a card in ``x`` (not 0): a binary search over the 16 fields."""
     n = 1
@@ -219,7 +220,7 @@ def _top_number(x):
     return n
 
 
-@njit(cache=True)
+@compiled
 def number_best(tab, filled, spare, gain, four_wilds, has_four,
                 sh_start, sh_delta, sh_wilds, sh_gain, stack_x, stack, x0, j0):
     """The number side's two values at ``(x0, j0)`` (see ``optimise._NumberSide``): (True, plain,
@@ -326,7 +327,7 @@ def number_best(tab, filled, spare, gain, four_wilds, has_four,
     return True, _value(tab, c), _bound(tab, c)
 
 
-@njit(cache=True)
+@compiled
 def _push(stack_x, stack, sp, x, j):
     if sp >= stack_x.shape[0]:
         raise RuntimeError("the number side's stack is deeper than its cards allow")
@@ -335,7 +336,7 @@ def _push(stack_x, stack, sp, x, j):
     return sp + 1
 
 
-@njit(cache=True)
+@compiled
 def number_sets(tab, sh_start, sh_delta, sh_wilds, x, j, out):
     """The sets of the best packing at ``(x, j)``: each a global shape index or FOUR_WILDS,
     written to ``out``; returns how many, or -1 if ``(x, j)`` has not been valued yet."""
@@ -362,7 +363,7 @@ def number_sets(tab, sh_start, sh_delta, sh_wilds, x, j, out):
         j -= sh_wilds[k]
 
 
-@njit(cache=True)
+@compiled
 def _clashes(k, sp_cards, sp_size, used):
     for t in range(sp_size[k]):
         if used[sp_cards[k, t]]:
@@ -370,7 +371,7 @@ def _clashes(k, sp_cards, sp_size, used):
     return False
 
 
-@njit(cache=True)
+@compiled
 def _keep_best(buf, found, limit, r):
     """Keep the best ``limit`` values met so far in ``buf[:found]``, descending, with ``r`` met now (np.sort
     would allocate); returns the new ``found``."""
@@ -386,7 +387,7 @@ def _keep_best(buf, found, limit, r):
     return found
 
 
-@njit(cache=True)
+@compiled
 def _wild_parts(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_size, sp_wilds, sp_group, sp_per,
                 group_best, group_second, group_per, scratch, scratch0, wild_charge):
     """The specials' part of the Lagrangian bound (``optimise._Search`` explains it), in parts: returns (the
@@ -433,7 +434,7 @@ def _wild_parts(start, used, wilds, left, positive, sp_reduced, sp_cards, sp_siz
     return total, found0, wild_total
 
 
-@njit(cache=True)
+@compiled
 def _levels_bound(levels, j, exact_j, wild_total, scratch0, found0):
     """The number side's part of a node's bound with the specials' wild cards: the least of
     ``exact_j + wild_total`` (B(x, j) with each wild card a special takes charged a Flush share) and
@@ -450,7 +451,7 @@ def _levels_bound(levels, j, exact_j, wild_total, scratch0, found0):
     return min(old, best)
 
 
-@njit(cache=True)
+@compiled
 def _level_at(lv, known, d, i, wild_step):
     """B(x, i) at the node of depth ``d`` if valued (and True), else an upper bound (and False): the
     highest level below it valued plus the steps between (``wild_step``), or :data:`_NO_BOUND`."""
@@ -467,7 +468,7 @@ def _level_at(lv, known, d, i, wild_step):
     return v, False
 
 
-@njit(cache=True)
+@compiled
 def _wild_bound(lv, known, d, j, found0, scratch0, wild_step, wild_total):
     """The number side's part of the bound of the node at depth ``d`` with ``j`` wild cards free, the
     specials from some point on bounded as :func:`_wild_parts` left them: the least of B(x, j) plus
@@ -497,7 +498,7 @@ def _wild_bound(lv, known, d, j, found0, scratch0, wild_step, wild_total):
     return bound, need
 
 
-@njit(cache=True)
+@compiled
 def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, sp_size, sp_wilds, sp_per,
            group_start, group_idx, uniform):
     """An upper bound on what specials from ``start`` on can add (``optimise._Search``): the best
@@ -535,7 +536,7 @@ def _extra(start, used, wilds, left, with_wilds, best_wild, sp_value, sp_cards, 
     return total
 
 
-@njit(cache=True)
+@compiled
 def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
                   stack, slack, x, j, exact, k, sp_cards, sp_size, unit, card_number, need, known_only):
     """Whether special ``k``'s child of the node ``(x, j)`` (number side bound ``exact``) is
@@ -566,7 +567,7 @@ def _slack_prunes(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
     return 0
 
 
-@njit(cache=True)
+@compiled
 def _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
                   stack, x, wilds):
     """:func:`number_best` at (``x``, ``wilds`` free), the table doubled and asked again each time it is full:
@@ -579,7 +580,7 @@ def _number_value(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
         tab = _grown(tab)
 
 
-@njit(cache=True)
+@compiled
 def _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_delta, sh_wilds, sh_gain, stack_x,
                   stack, lv, known, plains, d, x, j, found0, scratch0, wild_step, wild_total, base, best, prune):
     """Value the number side at the levels of wild cards free that the bound of the node at depth ``d``
@@ -596,7 +597,7 @@ def _value_levels(tab, filled, spare, gain, four_wilds, has_four, sh_start, sh_d
         lv[d, need], plains[d, need], known[d, need] = level, plain, True
 
 
-@njit(cache=True)
+@compiled
 def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
            sp_value, sp_cards, sp_size, sp_wilds, sp_group, sp_per, sp_charge, sp_reduced,
            positive, with_wilds, group_start, group_idx, uniform, tab, filled, spare,
@@ -787,7 +788,7 @@ def search(counts, wilds, left, unit, card_suit, card_number, best_wild,
             mode = 1
 
 
-@njit(cache=True)
+@compiled
 def _combinations(m, r):
     """How many ways to choose r of m."""
     if r > m:
@@ -798,7 +799,7 @@ def _combinations(m, r):
     return out
 
 
-@njit(cache=True)
+@compiled
 def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
     """The one-suit specials (``specials.find``): every group of up to ``wilds`` (at most three)
     wild cards and the rest of its four real cards of one suit, valued from ``table``. Returns
@@ -870,7 +871,7 @@ def suit_specials(suit, number, table, offset, base, wilds, sign, best_wild):
     return value[order], cards[order], size[order], wild[order], group[order], missing[:lacking]
 
 
-@njit(cache=True)
+@compiled
 def special_order(value, cards, size, wild, best_wild):
     """The specials' order (``specials.find``): highest value with the wild cards' best own
     numbers first; then by real cards, their set of indices read as a binary number (that is,
@@ -897,7 +898,7 @@ def special_order(value, cards, size, wild, best_wild):
     return order[np.argsort(first[order], kind="mergesort")]
 
 
-@njit(cache=True)
+@compiled
 def bound_terms(value, cards, size, wild, group, per, number, spare, wild_charge, num_suits):
     """What the bounds of ``search`` read about the specials (``optimise._Search``): each one's
     charge (its real cards' ``spare`` plus ``wild_charge`` per wild card) and reduced value
