@@ -214,7 +214,26 @@ def _silence_stdout() -> None:
     os.close(null)
 
 
+def _discard_messages() -> None:
+    """Started with stderr closed (``2>&-``): messages go to the null device, as asked. Python leaves
+    ``sys.stderr`` None, on which a command's ``isatty`` failed (``batch`` exited 1 with nothing said), and
+    Click then wrote errors to stdout, among the data (a CI persona's findings); and the first file the
+    command opened would have become descriptor 2, receiving whatever a library writes there."""
+    import os
+
+    try:
+        os.fstat(2)
+    except OSError:  # descriptor 2 is free: the null device takes it
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 2:
+            os.dup2(null, 2)
+            os.close(null)
+    sys.stderr = open(os.devnull, "w", encoding="utf-8")  # the process's stderr, open until exit
+
+
 def main() -> None:
+    if sys.stderr is None:
+        _discard_messages()
     if sys.stdout is None:  # started with stdout closed (`>&-`): every command's data would be lost
         click.echo("Error: stdout is closed (redirect it to /dev/null to discard the output)", err=True)
         sys.exit(1)

@@ -91,5 +91,10 @@ def _cell(value: Any) -> Any:
 
 def message(text: str) -> None:
     """A message for the user (not data): stderr, in one line as errors are (a file name it names
-    may hold a line break or a terminal escape)."""
-    click.echo(one_line(text), err=True)
+    may hold a line break or a terminal escape). A stderr that cannot be written (``2>/dev/full``)
+    loses the message, not the command's work: its data and exit code stand (a CI persona's finding:
+    ``batch`` lost its statistics, and ``simulate --log`` exited 1 having written the log)."""
+    try:
+        click.echo(one_line(text), err=True)
+    except OSError:
+        pass

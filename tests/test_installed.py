@@ -144,6 +144,37 @@ def test_a_closed_stdout_is_one_line(tmp_path, args):
     assert result.stderr.decode() == "Error: stdout is closed (redirect it to /dev/null to discard the output)\n"
 
 
+def test_a_closed_stderr_discards_the_messages_only(tmp_path):
+    """Started with stderr closed (``2>&-``), messages are discarded as asked, the data and exit codes
+    kept: ``batch`` exited 1 with nothing on stdout, and an error went to stdout among the data (a CI
+    persona's findings)."""
+    def closed(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(SCRIPT), *args], cwd=tmp_path, capture_output=True, timeout=120,
+                              preexec_fn=lambda: os.close(2))
+
+    batch = closed("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--format", "json")
+    assert batch.returncode == 0 and orjson.loads(batch.stdout)["games"] == 10
+    bad = closed("deal", "eiffel-tower", "--seed", "x")
+    assert bad.returncode == 1 and bad.stdout == b""
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_a_stderr_that_cannot_be_written_loses_the_messages_only(tmp_path: Path) -> None:
+    """``2>/dev/full``: a message that cannot be written does not fail the command that did its work
+    (``simulate --log`` exited 1 having written the log, ``batch`` lost its statistics: a CI persona's
+    findings); a failing command still exits 1."""
+    def full_stderr(*args: str) -> subprocess.CompletedProcess:
+        with open("/dev/full", "wb") as full:
+            return subprocess.run([str(SCRIPT), *args], cwd=tmp_path, stdout=subprocess.PIPE, stderr=full,
+                                  timeout=120)
+
+    logged = full_stderr("simulate", "--game", "eiffel-tower", "--seed", "7", "--log", "game.json")
+    assert logged.returncode == 0 and orjson.loads((tmp_path / "game.json").read_bytes())["seed"] == 7
+    batch = full_stderr("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--workers", "1", "--format", "json")
+    assert batch.returncode == 0 and orjson.loads(batch.stdout)["games"] == 10
+    assert full_stderr("deal", "eiffel-tower", "--seed", "x").returncode == 1
+
+
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 def test_a_full_disk_under_a_json_document_is_one_line(tmp_path: Path) -> None:
     """A JSON document smaller than stdout's buffer is flushed where it is written, so a full disk is
