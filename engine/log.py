@@ -315,10 +315,12 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
 
 
 def _legal_here(game: "Game", state: "State", shown: int = 3) -> str:
-    """The first ``shown`` legal actions, as the narration words them: what a reader of a log that no
-    longer replays (a rule changed since, an edit) needs to see why its step is not among them."""
+    """The first ``shown`` legal actions, as a log writes them: what a reader of a log that no longer
+    replays (a rule changed since, an edit) needs to see why its step is not among them, in the words of
+    the step it quotes. (The narration's words, used before, tell what each action would cause: a
+    Towers play's ran to 300 characters, a rules expert's finding.)"""
     legal = state.legal_actions()
-    words = [game.describe_action(state, action) for action in legal[:shown]]
+    words = [as_logged(game.action_to_json(action)) for action in legal[:shown]]
     more = f"; {len(legal) - shown} more" if len(legal) > shown else ""
     return f"legal here: {'; '.join(words)}{more}"
 
