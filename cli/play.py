@@ -34,10 +34,14 @@ def deal_cmd(ctx: click.Context, game_id: str, seed: str, players: int | None, v
 
 
 def _drawn_deal(game: "Game", state: "State") -> str:
-    """The deal in play drawn, and who plays first in it: the state knows, by whatever rule the game has
-    (a dealer, a card)."""
+    """The deal in play drawn, who dealt it (in a game with a dealer, who rotates: a Turup designer's
+    finding, the rounds never said) and who plays first in it: the state knows, by whatever rule the game
+    has (a dealer, a card)."""
     drawn = game.render_deal(game.current_deal(state))
-    return drawn + f"\nfirst to play: player {state.current_player}" if game.num_players > 1 else drawn
+    if game.num_players == 1:
+        return drawn
+    dealt = "" if state.dealer is None else f"\ndealer: player {state.dealer}"
+    return f"{drawn}{dealt}\nfirst to play: player {state.current_player}"
 
 
 @click.command("simulate")

@@ -171,6 +171,8 @@ class State(ABC):
     game: Game
     #: Matches or rounds completed, for games of several (``simulate --matches``); else None.
     rounds_played: int | None = None
+    #: The seat that dealt the deal in play, for games with a dealer (the narration names him); else None.
+    dealer: int | None = None
 
     @property
     @abstractmethod

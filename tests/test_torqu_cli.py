@@ -325,7 +325,7 @@ def test_deal_text_lists_every_stack_bottom_to_top_as_the_json_does(run_cli):
     # the 9 cards a deal exposes: the centre's top and each secondary's (every secondary holds cards)
     expected += [f"exposed: {' '.join([deal['center'][-1], *(stack[-1] for stack in deal['secondaries'])])}"]
     expected += [f"player {seat} hand: {' '.join(hand)}" for seat, hand in enumerate(deal["hands"])]
-    assert lines == [*expected, "first to play: player 0"]  # the dealer is seat 3 in the first match
+    assert lines == [*expected, "dealer: player 3", "first to play: player 0"]  # the dealer's left starts
 
 
 def test_partners_narration_names_both_seats_and_counts_the_shared_tableau_for_each(run_cli):
