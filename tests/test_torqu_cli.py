@@ -419,7 +419,13 @@ def test_narrated_sets_say_what_a_mirror_stands_for_and_list_only_cards_left_out
     tableaus are all in sets, both hands are not)."""
     lines = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "1",
                     "--format", "text").stdout.splitlines()
-    assert "    tableau: Perfect Four (Seedling), Plant-5 Plant-7 Plant-8 Magic-14 as Plant-6: 300" in lines
+    assert "    tableau: Perfect Four (Seedling), Plant-5 Plant-7 Plant-8 Magic-14 (Magic-14 as Plant-6): 300" in lines
+    # the stand-in after the cards, as `score` writes it, even where the Mirror comes first (a player's finding:
+    # "Magic-13 as Dragon-6 Dragon-5 Dragon-7 Dragon-8" read as the Mirror standing for all four)
+    seed5 = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "5", "--matches", "1",
+                    "--format", "text").stdout.splitlines()
+    assert ("    tableau: Perfect Four (Earth Dragons), Magic-13 Dragon-5 Dragon-7 Dragon-8 (Magic-13 as Dragon-6): 300"
+            in seed5)
     left = [line for line in lines if re.match(r"    .*: (left out|in no set)", line)]
     assert left == ["    hand: in no set, Water-13 Magic-12: 25", "    hand: in no set, Fire-1 Fire-2: 3"]
 
