@@ -48,8 +48,11 @@ def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_
         raise OptionConflictError(f"--side far: {game.id} seats every player on the near side (seating: "
                                   f"{game.options['seating']}); a game with seating: two_sided has a far side")
     seat = game.far_seats[0] if side == "far" else 0
-    positions = game.placements(card, tower, parse_played(played), seat)
+    positions, closed = game.placements(card, tower, parse_played(played), seat)
     if fmt == "json":
         emit_json({"positions": positions})
+    elif positions:
+        click.echo(" ".join(positions))
     else:
-        click.echo(" ".join(positions) if positions else "(no position: the card fits nowhere on this tower)")
+        click.echo("(no position: the tower is closed, no card fits it)" if closed
+                   else "(no position: the card fits nowhere on this tower)")

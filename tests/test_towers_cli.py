@@ -32,7 +32,27 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
     result = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed)
     assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": []}
     text = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed, "--format", "text")
-    assert "nowhere" in text.stdout
+    assert text.stdout == "(no position: the tower is closed, no card fits it)\n"  # why nowhere (a rules expert's)
+    crowded = "NG=The Rakshasa,LG=The Joke,LN=The Big Sky"  # open, but no place for the Cyclone's alignment
+    text = run_cli("placements", "--card", "The Cyclone", "--tower", "Books", "--played", crowded, "--format", "text")
+    assert text.stdout == "(no position: the card fits nowhere on this tower)\n"
+
+
+@pytest.mark.parametrize("played, why", [
+    ("NE=The Rakshasa", "NE=The Rakshasa cannot be played on a tower holding only its foundation (it would cover "
+                        "the foundation's symbol)"),
+    ("NG=The Rakshasa,LG=The Joke,CE=The Midwife", "CE=The Midwife cannot be played after NG=The Rakshasa, LG=The "
+                                                   "Joke (CE is next to no played card's symbol)"),
+    ("NG=The Rakshasa,LG=The Joke,LN=The Big Sky,NE=The Midwife,CG=The Inquisitor,CN=The Hidden Truth,CE=The Theater",
+     "CE=The Theater cannot be played after NG=The Rakshasa, LG=The Joke, LN=The Big Sky, NE=The Midwife, CG=The "
+     "Inquisitor, CN=The Hidden Truth (it would cover the symbol on NE)"),
+])
+def test_placements_says_why_no_legal_plays_make_a_layout(run_cli, played, why):
+    """A layout no legal plays make is refused naming the card that cannot join the most that can be placed,
+    and the rule it breaks (a rules expert's finding: no reason was given)."""
+    result = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", played)
+    assert result.exit_code == 1
+    assert result.stderr == f"Error: no sequence of legal plays puts the played cards on those positions: {why}\n"
 
 
 def two_sided_configs(folder: Path) -> Path:

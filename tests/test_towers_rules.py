@@ -277,8 +277,8 @@ def test_the_adjacency_option_reaches_the_placements():
     audit's break, the engine building its tables for 8 whatever the option, passed every test): on the seed's
     example tower, The Keep (NG) may go on LE or NE with diagonal neighbours, on LE alone without."""
     played = [("NG", "The Rakshasa"), ("LG", "The Joke"), ("LN", "The Big Sky")]
-    assert towers_game(3).placements("The Keep", "Books", played) == ["LE", "NE"]
-    assert towers_game(3, adjacency=4).placements("The Keep", "Books", played) == ["LE"]
+    assert towers_game(3).placements("The Keep", "Books", played).positions == ["LE", "NE"]
+    assert towers_game(3, adjacency=4).placements("The Keep", "Books", played).positions == ["LE"]
 
 
 @pytest.mark.parametrize("adjacency", [8, 4])
@@ -918,8 +918,8 @@ def test_placements_read_the_card_from_the_given_seats_side():
     """``seating: two_sided``: a far-side seat sees every offset negated, so for seat 1 of two the Cyclone
     (CE) goes where an LG card goes on an empty tower; for seat 0 where a CE card goes."""
     game = towers_game(2, seating="two_sided")
-    assert game.placements("The Cyclone", "Keys", [], seat=1) == FIRST_PLAYS["LG"]
-    assert game.placements("The Cyclone", "Keys", [], seat=0) == FIRST_PLAYS["CE"]
+    assert game.placements("The Cyclone", "Keys", [], seat=1).positions == FIRST_PLAYS["LG"]
+    assert game.placements("The Cyclone", "Keys", [], seat=0).positions == FIRST_PLAYS["CE"]
 
 
 def test_final_payments_pair_the_players_in_seat_order():

@@ -62,19 +62,23 @@ def _next_to(a: tuple[int, int], b: tuple[int, int], adjacency: int) -> bool:
     return (dx + dy == 1) if adjacency == 4 else (max(dx, dy) == 1)
 
 
-def fits(alignment: int, position: int, occupied: int, adjacency: int) -> bool:
-    """The four conditions for one play, evaluated directly (the tables are built from this)."""
+def refusal(alignment: int, position: int, occupied: int, adjacency: int) -> str | None:
+    """Which of the four conditions a play breaks, in words, or None when it is legal: evaluated directly
+    (the tables are built from this; ``placements`` says why a layout cannot be reached)."""
     if occupied >> position & 1:
-        return False
+        return f"a symbol is on {POSITIONS[position]} already"
     ax, ay = OFFSETS[alignment]
     bx, by = OFFSETS[position]
     centre = (bx - ax, by - ay)
     if not _far(centre, (0, 0)):
-        return False
-    symbols = [OFFSETS[p] for p in range(len(POSITIONS)) if occupied >> p & 1]
-    if any(not _far(centre, s) for s in symbols):
-        return False
-    return not symbols or any(_next_to(OFFSETS[position], s, adjacency) for s in symbols)
+        return "it would cover the foundation's symbol"
+    held = [p for p in range(len(POSITIONS)) if occupied >> p & 1]
+    covered = [POSITIONS[p] for p in held if not _far(centre, OFFSETS[p])]
+    if covered:
+        return f"it would cover the symbol on {covered[0]}"
+    if held and not any(_next_to(OFFSETS[position], OFFSETS[p], adjacency) for p in held):
+        return f"{POSITIONS[position]} is next to no played card's symbol"
+    return None
 
 
 class Tables(NamedTuple):
@@ -95,8 +99,8 @@ class Tables(NamedTuple):
 @cache
 def tables(adjacency: int) -> Tables:
     """Build (once per adjacency) every table a game needs."""
-    legal = tuple(tuple(tuple(p for p in range(len(POSITIONS)) if fits(a, p, mask, adjacency)) for mask in MASKS)
-                  for a in range(len(ALIGNMENTS)))
+    legal = tuple(tuple(tuple(p for p in range(len(POSITIONS)) if refusal(a, p, mask, adjacency) is None)
+                        for mask in MASKS) for a in range(len(ALIGNMENTS)))
     fitting = tuple(sum(1 << a for a in range(len(ALIGNMENTS)) if legal[a][mask]) for mask in MASKS)
     closed = tuple(f == 0 for f in fitting)
     closable = tuple(any(closed[mask | 1 << p] for a in range(len(ALIGNMENTS)) for p in legal[a][mask])

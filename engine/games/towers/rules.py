@@ -86,6 +86,14 @@ class Stop(NamedTuple):
     """Decline an optional bonus play: end the turn."""
 
 
+class Placements(NamedTuple):
+    """Where a card may go on a tower (``placements``), and whether that tower is closed: no card of any
+    alignment fits it, which is why a card would fit nowhere (a rules expert's finding: it was not said)."""
+
+    positions: list[str]
+    closed: bool
+
+
 FLEE, PASS, STOP = Flee(), Pass(), Stop()
 ALIGNMENT_COUNT = len(geometry.ALIGNMENTS)
 
@@ -149,7 +157,8 @@ class TowersGame(Game):
         self.cut_from: str = opts["house_cut_from"]
         self.flee_cut = self.cut if opts["house_cut_on_flee"] else ZERO
         self.netted: bool = opts["settlement"] == "net"
-        self.tables = geometry.tables(opts["adjacency"])
+        self.adjacency: int = opts["adjacency"]
+        self.tables = geometry.tables(self.adjacency)
         self.suits: tuple[str, ...] = tuple(self.deck.suits)
         cards = self.deck.cards
         tower_of = {s: i for i, s in enumerate(self.suits)}
@@ -199,10 +208,10 @@ class TowersGame(Game):
         raise CardgamesError(f"unknown tower {name!r}: name it by suit ({known}), by its ability or by its "
                              "foundation card")
 
-    def placements(self, card: str, tower: str, played: list[tuple[str, str]], seat: int = 0) -> list[str]:
+    def placements(self, card: str, tower: str, played: list[tuple[str, str]], seat: int = 0) -> Placements:
         """Positions where ``card`` may go on ``tower`` holding ``played`` (position, card name) pairs,
         as seen from ``seat``'s side. Rejects a card that cannot be played (a foundation, already
-        placed) and a ``played`` layout that no sequence of legal plays produces."""
+        placed) and a ``played`` layout that no sequence of legal plays produces, saying why."""
         code = self.card_named(card)
         self.tower_named(tower)  # checks the name: every tower has the same geometry
         if self.is_foundation[code]:
@@ -221,19 +230,22 @@ class TowersGame(Game):
         if len({p for p, _ in layout}) != len(layout):
             raise CardgamesError("two played cards share a position")
         # A played card may have been laid from either side of the table (seating: two_sided), whoever asks.
-        sides = [({seat_alignment[c] for seat_alignment in self.alignment}, p) for p, c in layout]
-        if not self._reachable(sides):
-            raise CardgamesError("no sequence of legal plays puts the played cards on those positions")
+        sides = [(sorted({seat_alignment[c] for seat_alignment in self.alignment}), p) for p, c in layout]
+        placed = self._most_placed(sides)
+        if placed != (1 << len(layout)) - 1:
+            raise CardgamesError("no sequence of legal plays puts the played cards on those positions: "
+                                 + self._stuck(layout, sides, placed))
         mask = geometry.mask_of([geometry.POSITIONS[p] for p, _ in layout])
-        return [geometry.POSITIONS[p] for p in self.tables.legal[self.alignment[seat][code]][mask]]
+        positions = [geometry.POSITIONS[p] for p in self.tables.legal[self.alignment[seat][code]][mask]]
+        return Placements(positions, self.tables.closed[mask])
 
-    def _reachable(self, layout: list[tuple[set[int], int]]) -> bool:
-        """Can the (alignments, position) placements be made one by one, each legal when made under
-        one of its card's alignments?"""
+    def _most_placed(self, layout: list[tuple[list[int], int]]) -> int:
+        """The most of the (alignments, position) placements that can be made one by one, each legal when
+        made under one of its card's alignments: a bit set of their indices (all of them, when the layout
+        can be reached), the first of the largest found."""
         legal = self.tables.legal
         done = {0}
         frontier = [0]
-        full = (1 << len(layout)) - 1
         while frontier:
             subset = frontier.pop()
             mask = sum(1 << layout[i][1] for i in range(len(layout)) if subset >> i & 1)
@@ -242,7 +254,21 @@ class TowersGame(Game):
                 if bigger not in done and any(p in legal[a][mask] for a in alignments):
                     done.add(bigger)
                     frontier.append(bigger)
-        return full in done
+        return max(sorted(done), key=int.bit_count)
+
+    def _stuck(self, layout: list[tuple[int, int]], sides: list[tuple[list[int], int]], placed: int) -> str:
+        """Why the first played card left out of ``placed`` cannot join it (a rules expert's finding: a layout
+        was refused without a reason)."""
+        def named(i: int) -> str:
+            return f"{geometry.POSITIONS[layout[i][0]]}={self.deck.names[layout[i][1]]}"
+
+        after = [named(i) for i in range(len(layout)) if placed >> i & 1]
+        stuck = next(i for i in range(len(layout)) if not placed >> i & 1)
+        alignments, p = sides[stuck]
+        mask = sum(1 << layout[i][0] for i in range(len(layout)) if placed >> i & 1)
+        why = geometry.refusal(alignments[0], p, mask, self.adjacency)
+        where = f"after {', '.join(after)}" if after else "on a tower holding only its foundation"
+        return f"{named(stuck)} cannot be played {where} ({why})"
 
     def new_state(self, seed: int | str, rng: str = "native") -> "TowersState":
         order = [c for c in self.shuffled(seed, rng) if not self.is_foundation[c]]
