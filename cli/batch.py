@@ -205,7 +205,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     if failed:
         failing(verdict)
     if fmt == "json":
-        emit_json({"files": [run.to_json() for run in runs], "comparisons": tests})
+        verdicts = {"gates": [{"figure": figure, "tolerance": tolerance,
+                               "passed": not any(t["figure"] == figure for t in failed)}
+                              for figure, tolerance in gates.items()]} if gates else {}
+        emit_json({"files": [run.to_json() for run in runs], "comparisons": tests, **verdicts})
     else:
         _emit_tables(runs, fmt, each)
     if plot_path is not None:

@@ -1021,3 +1021,9 @@ def test_every_gate_is_checked_not_only_the_first(run_cli, tmp_path):
     gate = run_cli("stats", str(base), str(flipped), "--fail-if-different", "plays", "--fail-if-different", "won")
     assert gate.exit_code == 1 and gate.stderr.splitlines()[-1].startswith(
         f"check failed: won differs in {flipped} from {base} (p = ")
+    as_json = run_cli("stats", str(base), str(flipped), "--fail-if-different", "plays", "--fail-if-different",
+                      "won:0.01", "--format", "json")
+    assert as_json.exit_code == 1  # each gate's verdict in the JSON too, for a job reading it (a CI persona's wish)
+    assert orjson.loads(as_json.stdout)["gates"] == [{"figure": "plays", "tolerance": 0.0, "passed": True},
+                                                     {"figure": "won", "tolerance": 0.01, "passed": False}]
+    assert "gates" not in orjson.loads(run_cli("stats", str(base), str(flipped), "--format", "json").stdout)
