@@ -75,9 +75,15 @@ def score_names(scorer: Scorer, names: list[str], where: str, budget: int | None
 MAX_LINE = 64 << 10
 
 
+class _Pairs(list):
+    """A JSON object's (key, value) pairs as written, for :func:`_read_lines`."""
+
+
 def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
-    """(``file:line``, card names) for each non-blank line of ``path``'s JSON lines."""
-    import orjson
+    """(``file:line``, card names) for each non-blank line of ``path``'s JSON lines. Read by the standard
+    library, which shows every key as written: orjson keeps the last of a key given twice, so a line's
+    first ``cards`` went unscored without a word (a CI persona's finding; a log is refused alike)."""
+    import json
 
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
@@ -92,10 +98,15 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
             if not line.strip():
                 continue
             try:
-                data = orjson.loads(line)
-            except orjson.JSONDecodeError:
+                pairs = json.loads(line, object_pairs_hook=_Pairs)
+            except ValueError:  # invalid JSON, or not UTF-8
                 raise CardgamesError(f"{where}: not valid JSON (or not UTF-8)") from None
-            if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
+            data = dict(pairs) if isinstance(pairs, _Pairs) else None
+            if data is not None and len(data) < len(pairs):
+                keys = [key for key, _ in pairs]
+                twice = next(key for index, key in enumerate(keys) if key in keys[:index])
+                raise CardgamesError(f"{where}: key {as_logged(twice, 40)} given twice")
+            if data is None or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
             other = next((key for key in data if key != "cards"), None)
             if other is not None:  # a line's own "variant" or "budget" would be ignored: the options hold for all

@@ -130,6 +130,16 @@ def test_score_input_refuses_a_key_beside_cards(run_cli):
                              "options apply to every line)\n")
 
 
+@pytest.mark.parametrize("line", ['{"cards": ["Air-1"], "cards": ["Air-2"]}',
+                                  '{"variant": 1, "cards": ["Air-1"], "cards": ["Air-2"]}'])
+def test_score_input_refuses_a_key_given_twice(run_cli, line):
+    """orjson kept the last "cards" of a line giving it twice, the first unscored without a word (a CI persona's
+    finding; a log is refused alike, another reader taking the other value): refused, naming the key."""
+    result = run_cli("score", "torqu", "--input", "-", "--format", "jsonl", input=f'{{"cards": ["Air-1"]}}\n{line}\n')
+    assert result.exit_code == 1 and json.loads(result.stdout)["tableau_score"] == -1
+    assert result.stderr == 'Error: <stdin>:2: key "cards" given twice\n'
+
+
 def test_a_bad_card_is_named_with_its_option_or_line(run_cli, tmp_path):
     """The message says where the bad name was: --cards, or the --input file and line."""
     assert run_cli("score", "torqu", "--cards", "Air-1,Nope-3").stderr == \
