@@ -1027,3 +1027,19 @@ def test_every_gate_is_checked_not_only_the_first(run_cli, tmp_path):
     assert orjson.loads(as_json.stdout)["gates"] == [{"figure": "plays", "tolerance": 0.0, "passed": True},
                                                      {"figure": "won", "tolerance": 0.01, "passed": False}]
     assert "gates" not in orjson.loads(run_cli("stats", str(base), str(flipped), "--format", "json").stdout)
+
+
+def test_blank_lines_in_a_result_file_hold_no_record(run_cli, tmp_path):
+    """A blank line (an editor's last one, files joined) is skipped, as ``score --input`` skips one: ``stats``
+    refused a file ending in one as "not a result record" (a CI persona's finding)."""
+    base, spaced = tmp_path / "base.jsonl", tmp_path / "spaced.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--workers", "1", "--out", str(base))
+    header, *records = base.read_bytes().splitlines(keepends=True)
+    spaced.write_bytes(b"".join([header, b"\n", *records[:5], b"  \n", *records[5:], b"\n"]))
+    read = [orjson.loads(run_cli("stats", str(path), "--format", "json").stdout)["files"][0]["figures"]
+            for path in (base, spaced)]
+    assert read[0] == read[1] and read[0]["won"]["n"] == 10
+    resumed = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-14", "--workers", "1", "--out", str(spaced),
+                      "--resume", "--quiet")
+    assert resumed.exit_code == 0 and orjson.loads(run_cli("stats", str(spaced), "--format", "json").stdout)[
+        "files"][0]["figures"]["won"]["n"] == 15

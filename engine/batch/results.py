@@ -151,6 +151,9 @@ class Reader:
         handle, path, players = self._handle, self.path, self.header["players"]
         try:
             for number, line in bounded_lines(handle, MAX_LINE, path, "a result record", first=2):
+                if not line.strip():  # a blank line (an editor's last one, files joined): no record, as score's input
+                    self.good_end += len(line)
+                    continue
                 try:
                     record = orjson.loads(line)
                 except orjson.JSONDecodeError:
