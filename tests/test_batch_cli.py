@@ -534,6 +534,10 @@ def test_out_must_be_a_file(run_cli, tmp_path):
         result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", str(tmp_path), *extra)
         assert result.exit_code == 1
         assert result.stderr == f"Error: --out {tmp_path}: a file name, not a folder, is needed\n"
+    for out, why in (("", "--out '': no file name"), (f"{folder}/games.jsonl", f"--out {folder}/games.jsonl: there is "
+                                                                            f"no folder {folder}")):
+        result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "0-9", "--out", out)  # as simulate --log says
+        assert result.exit_code == 1 and result.stderr == f"Error: {why}\n"  # (was ": cannot write: No such ...")
 
 
 def test_cli_import_stays_light():

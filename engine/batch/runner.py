@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import CardgamesError
+from ..files import target_problem
 from .executors import check_backend, make_executor
 from .results import Reader, Writer, check_same_experiment, fold_records, header_line, make_header
 from .seeds import Pace, SeedRange, SeedSet, chunk_size, chunks
@@ -46,8 +47,10 @@ def run_batch(game: "Game", agents: list[str], rng: str, seeds: SeedRange, *, co
     outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
     done = SeedSet()
     keep = 0
-    if out is not None and os.path.isdir(out):
-        raise CardgamesError(f"--out {out}: a file name, not a folder, is needed")
+    if out is not None and (os.path.isdir(out) or not os.path.exists(out)):  # a new file: where can it be made?
+        problem = target_problem(out)  # before any game (``--out ''`` said ": cannot write: No such file ...")
+        if problem is not None:
+            raise CardgamesError(f"--out {out or repr('')}: {problem}")
     if out is not None and os.path.exists(out):
         if not resume:
             raise CardgamesError(f"{out} exists: pass --resume to continue it, or choose another --out")
