@@ -106,7 +106,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     try:
         to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path)
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
-        if seed is None and fmt != "jsonl" and rows:  # lost (jsonl has written them already)
+        if seed is None and rows:  # lost (jsonl has written them already, and says how far it went as the rest do)
             _emit(rows, fmt, True)
             stopped = how_stopped(exc)[0]
             message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
