@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import comma_list, format_option, load_game, variant_option
+from .options import catalog, comma_list, format_option, game_option, load_game, variant_option
 from .output import emit_json
 
 
@@ -12,15 +12,25 @@ from .output import emit_json
 @click.option("--card", required=True, metavar="CARD", help="The card played, e.g. 5S (tens are T: TS).")
 @click.option("--table", default="", metavar="CARDS",
               help="The community pile, comma-separated, e.g. 3C,2D,KS,5H; a name may repeat (several decks).")
+@game_option("The game whose capture rules and deck apply: Turup, or a designer's own Turup game.",
+             default="turup", show_default=True)
 @variant_option("Turup variant to apply (repeatable).")
 @format_option("json", "text")
 @click.pass_context
-def captures_cmd(ctx: click.Context, card: str, table: str, variants: tuple[str, ...], fmt: str) -> None:
+def captures_cmd(ctx: click.Context, card: str, table: str, game_id: str, variants: tuple[str, ...],
+                 fmt: str) -> None:
     """List every capture CARD can make on the community pile TABLE, as the game lists them
-    (one per set of ranks taken; the cards shown are those the game would pick)."""
+    (one per set of ranks taken; the cards shown are those the game would pick). Exit 2 for a game
+    that is not Turup's."""
+    from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.games.turup.rules import captures_on
 
-    game = load_game(ctx, "turup", variants, _most_decks(ctx))
+    game = load_game(ctx, game_id, variants)
+    if game.spec.engine != "turup":  # as placements asks for a Towers game (a designer's finding: Turup's alone)
+        raise OptionConflictError(f"{game.id} is not played by the turup engine: captures applies to Turup games")
+    most = catalog(ctx).game(game.id)["players"]["max"]  # the table may hold as many copies of a card as the
+    if most != game.num_players:  # game ever uses
+        game = load_game(ctx, game_id, variants, most)
     found = captures_on(game, card.strip(), comma_list(table, "--table", "card"))
     if fmt == "json":
         emit_json({"captures": found})
@@ -28,10 +38,3 @@ def captures_cmd(ctx: click.Context, card: str, table: str, variants: tuple[str,
         click.echo("\n".join(" ".join(capture) for capture in found))
     else:
         click.echo("(no capture: the card can only be trailed)")
-
-
-def _most_decks(ctx: click.Context) -> int:
-    """The largest player count, so that the table may hold as many copies of a card as Turup uses."""
-    from .options import catalog
-
-    return catalog(ctx).game("turup")["players"]["max"]

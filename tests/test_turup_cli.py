@@ -133,6 +133,27 @@ def test_captures_applies_its_variants(run_cli) -> None:
     assert "variant 'strict' applies to pairing, not to turup (family turup)" in result.stderr
 
 
+def test_captures_of_a_designers_turup_game(run_cli, tmp_path) -> None:
+    """--game takes a designer's Turup game, its deck and copies (four decks: four 3C on the table, which Turup's
+    three refuse), as placements takes a Towers game (a designer's finding: captures knew Turup alone); a game of
+    another engine is a usage error."""
+    from cardgames.engine.config import bundled_root
+
+    shipped = (bundled_root() / "games" / "turup.yaml").read_text()
+    deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
+    assert deck in shipped
+    (tmp_path / "games").mkdir()
+    (tmp_path / "games" / "turup-four.yaml").write_text(
+        shipped.replace("id: turup\n", "id: turup-four\n").replace(deck, "deck: {type: french, copies: 4}"))
+    table = ("--card", "3S", "--table", "3C,3C,3C,3C")
+    four = run_cli("--configs", str(tmp_path), "captures", "--game", "turup-four", *table)
+    assert four.exit_code == 0 and json.loads(four.stdout) == {"captures": [["3C"] * n for n in range(1, 5)]}
+    three = run_cli("--configs", str(tmp_path), "captures", *table)
+    assert three.exit_code == 1 and three.stderr.startswith("Error: 3C appears 4 times, but turup uses at most 3")
+    other = run_cli("captures", "--game", "towers", *table)
+    assert other.exit_code == 2 and "towers is not played by the turup engine" in other.stderr
+
+
 def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
     """Turup on the Uta Karuta deck (two suits of poems 1-100), a designer's YAML alone: its games
     used to stop on a 99 ("too many cards of values 1-98", seed 3) or run out of memory listing

@@ -510,7 +510,7 @@ def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]
         game.deck.code(name, plain=True)  # an unknown name gets the deck's own error
     for name, count in Counter(names).items():
         if count > game.deck.copies:
-            raise CardgamesError(f"{name} appears {count} times, but Turup uses at most {game.deck.copies} deck(s)")
+            raise CardgamesError(f"{name} appears {count} times, but {game.id} uses at most {game.deck.copies} deck(s)")
     seen: Counter[str] = Counter()
     codes = []
     for name in names:
