@@ -2152,14 +2152,26 @@ def test_a_towers_deck_without_alignments_is_said_once(tmp_path):
     assert errors[0] == ("52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; the first "
                          "has null); each card's alignment (its key in the deck's cards) must be one of LG, NG, CG, "
                          "LN, CN, LE, NE, CE, N, as in the Harrow deck (every player count)")
-    assert errors[1:] == [f"suit {s} has 0 foundation cards; a tower needs exactly one (every player count)"
-                          for s in "CSHD"]
+    assert errors[1:] == ["suits C, S, H, D each have 0 foundation cards; a tower needs exactly one (every player "
+                          "count)"]
 
 
-def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
-    """Two suits, T1 and T2, each without its foundation: two problems at every player count, not one merged
+def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path, monkeypatch):
+    """Two problems alike but for a number at every player count ("suit T1 ...", "suit T2 ..."), not one merged
     with the other's counts ("likewise at 2, 2-3, 3, 4 players", a designer's finding): texts alike but for a
     number are merged only across counts (Turup's "deals 161 cards for 3 players", "165 ... for 4")."""
+    from cardgames.engine.games.towers import rules
+
+    monkeypatch.setattr(rules, "check_config", lambda spec: [(("deck",), f"suit T{i} lacks its foundation")
+                                                             for i in (1, 2)])
+    _towers_on(tmp_path, (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n"))
+    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
+    assert errors == [f"suit T{i} lacks its foundation (every player count)" for i in (1, 2)]
+
+
+def test_a_towers_deck_says_suits_alike_in_one_line(tmp_path):
+    """Two suits, T1 and T2, each without its foundation: one line naming both (a deck taken twice gave six
+    lines alike, a rules expert's finding), and a count that the deck's copies make is said to be theirs."""
     harrow = (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n")
     for i, suit in enumerate(("Hammers", "Keys", "Shields", "Books", "Stars", "Crowns"), 1):
         harrow = harrow.replace(f"id: {suit},", f"id: T{i},").replace(f"suit: {suit},", f"suit: T{i},")
@@ -2169,8 +2181,15 @@ def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path):
         harrow = harrow.replace(foundation, foundation.replace("true", "false"))
     _towers_on(tmp_path, harrow)
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
-    assert errors == [f"suit T{i} has 0 foundation cards; a tower needs exactly one (every player count)"
-                      for i in (1, 2)]
+    assert errors == ["suits T1, T2 each have 0 foundation cards; a tower needs exactly one (every player count)"]
+    towers = (BUNDLED / "games" / "towers.yaml").read_text()
+    assert "deck: {type: harrow, copies: 1}" in towers
+    twice = tmp_path / "twice"
+    twice.mkdir()
+    make_root(twice, towers.replace("copies: 1}", "copies: 2}"), "towers")
+    [error] = validate([str(twice)]).errors
+    assert error.message == ("suits Hammers, Keys, Shields, Books, Stars, Crowns each have 2 foundation cards, the "
+                             "game taking 2 copies of the deck; a tower needs exactly one (every player count)")
 
 
 def test_a_variants_row_for_a_count_its_games_never_play_is_refused(tmp_path):

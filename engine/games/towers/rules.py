@@ -122,10 +122,16 @@ def deck_problems(deck: Any) -> list[str]:
                       f"has {written(first.attrs.get('alignment'))})")
         problems.append(f"{shown}; each card's alignment (its key in the deck's cards) must be one of "
                         f"{', '.join(geometry.ALIGNMENTS)}, as in the Harrow deck")
-    for suit in suits:
+    founded: dict[int, list[str]] = {}  # foundation count -> the suits with it: one line for all (a deck taken
+    for suit in suits:  # twice gave six alike, a rules expert's finding)
         count = sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation"))
         if count != 1:
-            problems.append(f"suit {suit} has {count} foundation cards; a tower needs exactly one")
+            founded.setdefault(count, []).append(suit)
+    for count, alike in founded.items():
+        twice = f", the game taking {deck.copies} copies of the deck" if count == deck.copies > 1 else ""
+        which = f"suit {alike[0]} has" if len(alike) == 1 else f"suits {', '.join(alike)} each have"
+        problems.append(f"{which} {count} foundation cards{twice}; a tower needs exactly one")
+    for suit in suits:
         ability = deck.suits[suit].get("ability", "")
         if not isinstance(ability, str):  # a tower is named by it (a config fuzzer's 5 ended placements in a traceback)
             problems.append(f"suit {suit}'s ability must be a name (text), not {written(ability)}")
