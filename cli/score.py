@@ -75,18 +75,15 @@ def score_names(scorer: Scorer, names: list[str], where: str, budget: int | None
 MAX_LINE = 64 << 10
 
 
-class _Pairs(list):
-    """A JSON object's (key, value) pairs as written, for :func:`_read_lines`."""
-
-
 def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
-    """(``file:line``, card names) for each non-blank line of ``path``'s JSON lines. Read by the standard
-    library, which shows every key as written: orjson keeps the last of a key given twice, so a line's
-    first ``cards`` went unscored without a word (a CI persona's finding; a log is refused alike)."""
-    import json
+    """(``file:line``, card names) for each non-blank line of ``path``'s JSON lines. A key given twice is
+    refused, as in a log: orjson keeps the last, so a line's first ``cards`` went unscored without a word
+    (a CI persona's finding)."""
+    import orjson
 
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
+    from cardgames.engine.jsonkeys import read_keyed
     from cardgames.engine.lines import bounded_lines
     from cardgames.engine.schema import is_names
     from cardgames.engine.wording import as_logged
@@ -98,15 +95,17 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
             if not line.strip():
                 continue
             try:
-                pairs = json.loads(line, object_pairs_hook=_Pairs)
-            except ValueError:  # invalid JSON, or not UTF-8
+                data = orjson.loads(line)
+            except orjson.JSONDecodeError:
                 raise CardgamesError(f"{where}: not valid JSON (or not UTF-8)") from None
-            data = dict(pairs) if isinstance(pairs, _Pairs) else None
-            if data is not None and len(data) < len(pairs):
-                keys = [key for key, _ in pairs]
-                twice = next(key for index, key in enumerate(keys) if key in keys[:index])
-                raise CardgamesError(f"{where}: key {as_logged(twice, 40)} given twice")
-            if data is None or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
+            if isinstance(data, dict):  # read again, each key as written
+                try:
+                    twice = read_keyed(line).twice
+                except RecursionError:  # a value orjson's depth admits, the standard library's does not
+                    raise CardgamesError(f"{where}: values nested too deeply") from None
+                if twice is not None:
+                    raise CardgamesError(f"{where}: key {as_logged(twice, 40)} given twice")
+            if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
             other = next((key for key in data if key != "cards"), None)
             if other is not None:  # a line's own "variant" or "budget" would be ignored: the options hold for all

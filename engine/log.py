@@ -17,6 +17,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
+from .jsonkeys import Keyed, read_keyed
 from .rng import GENERATORS
 from .schema import is_names
 from .wording import as_logged, byte_size, counted, cut_short
@@ -149,38 +150,17 @@ def _nesting(value: Any, limit: int) -> int:
     return deepest
 
 
-class _Object(dict):
-    """A JSON object as :func:`_key_twice` reads it: the first key it holds twice, if any."""
-
-    twice: str | None = None
-
-
-def _object(pairs: list[tuple[str, Any]]) -> _Object:
-    """The standard library's JSON object hook: the object, noting its first key given twice."""
-    found = _Object(pairs)
-    if len(found) < len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                found.twice = key
-                break
-            seen.add(key)
-    return found
-
-
 def _key_twice(raw: bytes) -> str | None:
     """Where a log (valid JSON, no deeper than :data:`MAX_NESTING`) gives a key twice in one object
     ("step N: key 'k' given twice", or a field's), or None. orjson keeps the last value without a word,
     so the log is read again by the standard library, which shows every pair: a log is read once per
     replay, and it is small beside the game it replays."""
-    import json
-
-    data = json.loads(raw, object_pairs_hook=_object)
+    data = read_keyed(raw)
     if data.twice is not None:
         return f"key {as_logged(data.twice, 40)} given twice"
     for where, value, _ in _parts(data):
         twice = next((item.twice for item, _ in _walk(value)
-                      if isinstance(item, _Object) and item.twice is not None), None)
+                      if isinstance(item, Keyed) and item.twice is not None), None)
         if twice is not None:
             return f"{where}: key {as_logged(twice, 40)} given twice"
     return None

@@ -140,6 +140,16 @@ def test_score_input_refuses_a_key_given_twice(run_cli, line):
     assert result.stderr == 'Error: <stdin>:2: key "cards" given twice\n'
 
 
+@pytest.mark.parametrize("line, said", [("[" * 30000 + "]" * 30000, "not valid JSON (or not UTF-8)"),
+                                        ('{"cards": ' + "[" * 1000 + "]" * 1000 + ', "cards": ["Air-1"]}',
+                                         "values nested too deeply")])
+def test_score_input_nested_deeply_is_one_line(run_cli, line, said):
+    """A line deeper than orjson reads, or than the standard library reads again to find a key given twice
+    (a reviewer's traceback: RecursionError), is one line naming it."""
+    result = run_cli("score", "torqu", "--input", "-", input=line + "\n")
+    assert result.exit_code == 1 and result.stderr == f"Error: <stdin>:1: {said}\n"
+
+
 def test_a_bad_card_is_named_with_its_option_or_line(run_cli, tmp_path):
     """The message says where the bad name was: --cards, or the --input file and line."""
     assert run_cli("score", "torqu", "--cards", "Air-1,Nope-3").stderr == \

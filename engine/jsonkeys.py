@@ -1,0 +1,36 @@
+"""JSON read with its keys as written, to find a key one object gives twice.
+
+orjson, which reads every JSON file here, keeps the last value of a key given twice without a word, and
+another reader may keep the first: a file read as data (a game log, a ``score --input`` line) that gives a
+key twice would mean one thing here and another there, so it is refused. The standard library hands its
+object hook every pair, so the text is read again by it, once orjson has found it valid and bounded its
+depth (the standard library's reader recurses: a deeper text raises RecursionError).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+
+class Keyed(dict):
+    """A JSON object as :func:`read_keyed` reads it: ``twice`` is the first key it gives twice, if any."""
+
+    twice: str | None = None
+
+
+def _keyed(pairs: list[tuple[str, Any]]) -> Keyed:
+    found = Keyed(pairs)
+    if len(found) < len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                found.twice = key
+                break
+            seen.add(key)
+    return found
+
+
+def read_keyed(raw: bytes | str) -> Any:
+    """``raw`` (JSON orjson has read: valid, and no deeper than its limit) with each object a :class:`Keyed`."""
+    return json.loads(raw, object_pairs_hook=_keyed)
