@@ -1589,3 +1589,10 @@ def test_the_exact_sum_of_a_games_seats_is_the_sum_of_their_fractions(numbers):
     """The one-denominator sum (a float's denominator is a power of two, so the largest is a common one) is
     exactly the sum of each number's Fraction, subnormals, huge floats and big ints included."""
     assert _exact_sum(numbers) == sum(map(fractions.Fraction, numbers), fractions.Fraction(0))
+
+
+def test_a_figure_named_with_a_long_number_is_sorted_without_reading_it():
+    """A run of 5,000 digits in a figure's name (past int()'s 4,300: a reviewer's ``stats`` failed) sorts by
+    its length, shorter numbers first."""
+    names = list(summary_of([{"x" + "7" * 5000: 1, "x9": 2, "x10": 3}]).figures(1))
+    assert names == ["x9", "x10", "x" + "7" * 5000]

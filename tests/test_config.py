@@ -752,16 +752,20 @@ def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
 
 
 def test_a_turup_deal_too_large_is_said_at_the_line_to_change(tmp_path):
-    """Community cards more than the whole deck: said at ``community_size``, not at ``hand_size`` (a designer's
-    finding); hands too many for what the community leaves: at ``hand_size``."""
+    """Community cards leaving the hands less than a card each: said at ``community_size``, not at ``hand_size``
+    (a designer's finding), and at every count alike (100 cards: one line for 2-7 players, where the deck grows
+    from one copy to two; a reviewer's finding); hands too many for what the community leaves: at ``hand_size``."""
     turup = (BUNDLED / "games" / "turup.yaml").read_text()
     assert "  community_size: 4\n" in turup and "  hand_size: 4\n" in turup
-    for changed, key in (("  community_size: 60\n", "community_size"), ("  community_size: 40\n", "hand_size")):
+    for changed, key in (("  community_size: 60\n", "community_size"), ("  community_size: 40\n", "hand_size"),
+                         ("  community_size: 100\n", "community_size")):
         text = turup.replace("  community_size: 4\n", changed)
-        (tmp_path / key).mkdir()
-        root = make_root(tmp_path / key, text, "turup")
+        root = tmp_path / changed.split(":")[1].strip()
+        root.mkdir()
+        make_root(root, text, "turup")
         [error] = validate([str(root)]).errors
-        assert error.line == text.splitlines().index(f"  {key}: " + ("60" if key == "community_size" else "4")) + 1
+        assert error.line == text.splitlines().index(changed.rstrip("\n") if key == "community_size" else
+                                                     "  hand_size: 4") + 1
         assert "the first deal needs" in error.message
 
 

@@ -403,10 +403,13 @@ def _reading_order(name: str) -> tuple:
     name in numeric order: seats (``x[10]`` after ``x[9]``) and numbered figures alike (Turup's
     ``round10_scores`` after ``round9_scores``)."""
     base = name.split("[", 1)[0].split("=", 1)[0].split(".", 1)[0]
-    return (_FIRST.get(base, len(_FIRST)), _natural(base), _natural(name))
+    return (_FIRST.get(base, len(_FIRST)), _natural(base), _natural(name), name)  # name: "x01" and "x1" apart
 
 
 def _natural(text: str) -> tuple:
-    """``text`` as a sort key that reads its digit runs as numbers."""
+    """``text`` as a sort key that reads its digit runs as numbers: by length without leading zeros, then
+    digit by digit (not by ``int``, which refuses runs past 4,300 digits: a reviewer's figure name of 5,000
+    sevens failed ``stats``)."""
     pieces = re.split(r"(\d+)", text)  # the digit runs at odd places
-    return tuple((0, int(piece)) if place % 2 else (1, piece) for place, piece in enumerate(pieces) if piece)
+    return tuple((0, len(piece.lstrip("0")), piece.lstrip("0")) if place % 2 else (1, piece)
+                 for place, piece in enumerate(pieces) if piece)

@@ -553,8 +553,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                        f"(hand_size {opts['hand_size']}): each player would get his whole hand at once; write "
                        f"{opts['hand_size']}"))
     first = opts["hand_size"] * spec.players + opts["community_size"]
-    if first > len(deck):  # said at the community's line when it alone leaves no card for the hands
-        errors.append((("options", "community_size" if opts["community_size"] >= len(deck) else "hand_size"),
+    # said at the community's line when it leaves the hands less than a card each (a designer's 60 community
+    # cards were blamed on the hands), else at the hands'
+    short_of_hands = opts["community_size"] > len(deck) - spec.players
+    if first > len(deck):
+        errors.append((("options", "community_size" if short_of_hands else "hand_size"),
                        f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
                        f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
     return errors
