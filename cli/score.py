@@ -133,7 +133,6 @@ def _text(scorer: Scorer, result: dict[str, Any]) -> str:
     unproven = "" if result["proven"] else " (the best found: --budget ran out before the proof)"
     lines = [f"tableau score {result['tableau_score']}, hand penalty {result['hand_penalty']}{unproven}"]
     for s in result["sets"]:
-        stands = "".join(f" ({w} as {card(a)})" for w, a in s.get("wild", {}).items())
-        lines.append(f"  {scorer.set_title(s):<28} {s['points']:>4}  {' '.join(map(card, s['cards']))}{stands}")
+        lines.append(f"  {scorer.set_title(s):<28} {s['points']:>4}  {scorer.set_cards(s, card)}")
     lines.append(f"  left out: {' '.join(map(card, result['leftover'])) or '(none)'}")
     return "\n".join(lines)

@@ -213,10 +213,7 @@ class TorquGame(Game):
         (against a tableau, ``sign`` -1; into a hand's penalty, +1)."""
         lines = []
         for entry in arranged["sets"]:
-            # each wild card's stand-in after the cards, as ``score`` writes it: "Magic-13 as Dragon-6 Dragon-5 ..."
-            # read as the Mirror standing for all four (a Torqu player's finding)
-            stands = "".join(f" ({c} as {w})" for c, w in entry.get("wild", {}).items())
-            cards = " ".join(entry["cards"]) + stands
+            cards = self.scorer.set_cards(entry)
             lines.append(f"    {owner}: {self.scorer.set_title(entry)}, {cards}: {entry['points']}")
         if arranged["leftover"]:
             total = sum(self.deck.cards[self.deck.code(n)].value for n in arranged["leftover"])

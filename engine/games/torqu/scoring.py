@@ -7,7 +7,7 @@ optimisation itself is in :mod:`.optimise`; this module turns its packing into n
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ...cards import Deck
 from ...errors import CardgamesError
@@ -230,6 +230,13 @@ class Scorer:
             return kind_title(entry["kind"])
         wild = entry.get("wild", {})
         return f"{kind_title(PERFECT_FOUR)} ({self.picture_of([wild.get(c, c) for c in entry['cards']])})"
+
+    def set_cards(self, entry: Mapping[str, Any], name: Callable[[str], str] = str) -> str:
+        """A set's cards, each written by ``name``, then each wild card's stand-in: "Plant-5 Plant-7 Plant-8
+        Magic-14 (Magic-14 as Plant-6)". Narration and ``score`` both write sets so (a player's finding: "Magic-13
+        as Dragon-6 Dragon-5 ..." read as the Mirror standing for all four)."""
+        stands = "".join(f" ({wild} as {name(card)})" for wild, card in entry.get("wild", {}).items())
+        return " ".join(map(name, entry["cards"])) + stands
 
     def title(self, name: str) -> str | None:
         """A card's own name where the deck gives one (``Dragon-9``: "Rain Dragon"), else None."""
