@@ -49,8 +49,8 @@ def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_
                                   f"{game.options['seating']}); a game with seating: two_sided has a far side")
     seat = game.far_seats[0] if side == "far" else 0
     positions, closed = game.placements(card, tower, parse_played(played), seat)
-    if fmt == "json":
-        emit_json({"positions": positions})
+    if fmt == "json":  # closed: why a card fits nowhere, for a script too (a reviewer's finding)
+        emit_json({"positions": positions, "closed": closed})
     elif positions:
         click.echo(" ".join(positions))
     else:

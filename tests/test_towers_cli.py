@@ -14,7 +14,7 @@ EXAMPLE = ["placements", "--card", "The Midwife", "--tower", "The Foreign Trader
 def test_placements_example(run_cli):
     result = run_cli(*EXAMPLE)
     assert result.exit_code == 0
-    assert json.loads(result.stdout) == {"positions": ["LE", "NE"]}
+    assert json.loads(result.stdout) == {"positions": ["LE", "NE"], "closed": False}
 
 
 @pytest.mark.parametrize("tower", ["Books", "books", "Intelligence", "the foreign trader"])
@@ -26,11 +26,11 @@ def test_placements_tower_by_suit_or_foundation(run_cli, tower):
 
 def test_placements_empty_tower_and_closed_tower(run_cli):
     result = run_cli("placements", "--card", "The Paladin", "--tower", "Hammers")
-    assert json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"]}
+    assert json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"], "closed": False}
     closed = ("NG=The Rakshasa,LG=The Joke,LN=The Big Sky,LE=The Midwife,CG=The Inquisitor,"
               "CN=The Hidden Truth,CE=The Theater")
     result = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed)
-    assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": []}
+    assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": [], "closed": True}
     text = run_cli("placements", "--card", "The Wanderer", "--tower", "Books", "--played", closed, "--format", "text")
     assert text.stdout == "(no position: the tower is closed, no card fits it)\n"  # why nowhere (a rules expert's)
     crowded = "NG=The Rakshasa,LG=The Joke,LN=The Big Sky"  # open, but no place for the Cyclone's alignment
@@ -74,7 +74,7 @@ def test_placements_on_the_far_side(run_cli, tmp_path):
     cyclone = ["placements", "--card", "The Cyclone", "--tower", "Keys"]
     for side, positions in (("far", ["CG", "CN", "LE", "NE", "CE"]), ("near", ["LG", "NG", "CG", "LN", "LE"])):
         result = run_cli("--configs", str(tmp_path), *cyclone, "--game", "towers-across", "--side", side)
-        assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions}, side
+        assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions, "closed": False}, side
     result = run_cli(*cyclone, "--side", "far")
     assert result.exit_code == 2 and "seats every player on the near side (seating: same_side)" in result.stderr
 
@@ -87,7 +87,8 @@ def test_placements_take_a_house_rules_variant(run_cli, tmp_path):
         "id: across\nname: Across the table\napplies_to: [towers]\noptions: {seating: two_sided}\n")
     cyclone = ["--configs", str(tmp_path), "placements", "--card", "The Cyclone", "--tower", "Keys", "--side", "far"]
     result = run_cli(*cyclone, "--variant", "across")
-    assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"]}
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"positions": ["CG", "CN", "LE", "NE", "CE"], "closed": False}
     assert run_cli(*cyclone).exit_code == 2
 
 
@@ -103,7 +104,8 @@ def test_placements_take_cards_laid_from_either_side(run_cli, tmp_path, played, 
     joke = ["placements", "--card", "The Joke", "--tower", tower, "--played", played]
     for side, positions in (("near", near), ("far", far)):
         result = run_cli("--configs", str(tmp_path), *joke, "--game", "towers-across", "--side", side)
-        assert result.exit_code == 0 and json.loads(result.stdout) == {"positions": positions}, (side, result.stderr)
+        assert result.exit_code == 0, (side, result.stderr)
+        assert json.loads(result.stdout) == {"positions": positions, "closed": False}, side
     assert "no sequence" in run_cli(*joke).stderr
 
 
