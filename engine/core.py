@@ -136,8 +136,11 @@ class Game(ABC):
         return state.deal_json()
 
     def describe_action(self, state: "State", action: Any) -> str:
-        """One line of narration for ``action`` about to be applied in ``state``."""
-        return f"player {state.current_player}: {self.action_to_json(action)}"
+        """One line of narration for ``action`` about to be applied in ``state``; games override it to say it in
+        words. The default writes the action as the log does (it was Python's spelling of it)."""
+        from .wording import as_logged
+
+        return f"player {state.current_player}: {as_logged(self.action_to_json(action))}"
 
     def describe_deal_end(self, state: "State") -> list[str]:
         """Narration of the deal (round, match) ``state`` has just completed: what it scored and

@@ -40,8 +40,11 @@ def players_named(seats: Iterable[int]) -> str:
 def wins_phrase(groups: Sequence[Sequence[int]], lead: bool = False) -> str:
     """Who won, each winner a group of seats (a lone seat, or a team): "player 1 wins", "players 0 and 2
     win" (one team), "players 1 and 2 share the win", "players 0 and 2, players 1 and 3 share the win";
-    with ``lead``, of a game stopped early, "leads", "lead", "share the lead"."""
+    with ``lead``, of a game stopped early, "leads", "lead", "share the lead"; "nobody wins" for a game with no
+    winner (a drawn game of a contributor's: the default narration failed on it)."""
     noun = "lead" if lead else "win"
+    if not groups:
+        return f"nobody {noun}s"
     if len(groups) == 1:
         return f"{players_named(groups[0])} {noun}{'s' if len(groups[0]) == 1 else ''}"
     if all(len(group) == 1 for group in groups):

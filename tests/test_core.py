@@ -107,12 +107,17 @@ def test_tuple_fields_are_json_lists_and_come_back_as_the_same_action() -> None:
         assert rebuilt == action and hash(rebuilt) == hash(action)
 
 
-def test_the_base_narration_and_drawing_a_new_game_inherits() -> None:
+def test_the_base_narration_and_drawing_a_new_game_inherits(monkeypatch) -> None:
     """Every bundled game overrides them; a new game inherits these: an action narrated as "player <seat>:
-    <its JSON form>" with the seat 0-based as in logs, and a deal drawn as its JSON indented by two spaces."""
+    <its JSON form>" with the seat 0-based as in logs (it was Python's spelling), a deal drawn as its JSON
+    indented by two spaces, and an end naming the winners, or nobody (a contributor's drawn game failed)."""
     game = load_game("eiffel-tower")
     state = game.new_state(3)
-    assert Game.describe_action(game, state, state.legal_actions()[0]) == "player 0: {'type': 'play', 'row': 2}"
+    assert Game.describe_action(game, state, state.legal_actions()[0]) == 'player 0: {"row":2,"type":"play"}'
+    towers = load_game("towers", (), 2)
+    drawn = towers.new_state(1)
+    monkeypatch.setattr(type(drawn), "winners", lambda self: [])
+    assert Game.describe_end(towers, drawn) == ["the game is over: nobody wins"]
     deal = state.deal_json()
     drawing = Game.render_deal(game, deal)
     assert drawing.splitlines()[:2] == ["{", '  "rows": ['] and orjson.loads(drawing) == deal

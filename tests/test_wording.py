@@ -88,6 +88,7 @@ def test_wins_phrase_names_seats_and_teams():
     assert wins_phrase([[1], [2], [3]]) == "players 1, 2 and 3 share the win"
     assert wins_phrase([[0], [2]], lead=True) == "players 0 and 2 share the lead"
     assert wins_phrase([[0, 2], [1, 3]], lead=True) == "players 0 and 2, players 1 and 3 share the lead"
+    assert wins_phrase([]) == "nobody wins" and wins_phrase([], lead=True) == "nobody leads"  # a draw (IndexError)
 
 
 def test_a_json_files_value_is_quoted_in_json_sorted_and_cut_at_its_limit():
