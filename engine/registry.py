@@ -42,16 +42,49 @@ ENGINES = {
 }
 
 
+#: What a rules module must define (above): a contributor's half-built engine lacking one failed every command
+#: that met it, validate too, in a traceback; now each says which engine lacks what.
+REQUIRED = ("OPTIONS", "GAME", "check_config")
+_CHECKED: set[str] = set()  # the rules modules found whole
+
+
 def engine_module(name: str) -> ModuleType:
-    """The rules module of engine ``name``."""
+    """The rules module of engine ``name``, checked to define what an engine must, its Game and State classes
+    whole (none left abstract)."""
     if name not in ENGINES:
         raise UnknownNameError("engine", name, list(ENGINES))
-    return importlib.import_module(ENGINES[name])
+    module = _imported(name, ENGINES[name])
+    if module.__name__ not in _CHECKED:
+        missing = [attribute for attribute in REQUIRED if not hasattr(module, attribute)]
+        if missing:
+            raise CardgamesError(f"engine {name}: {module.__name__} does not define {', '.join(missing)} "
+                                 "(docs/architecture.md, 'Adding a game family')")
+        from .core import Game, State
+
+        for kind in vars(module).values():
+            if (isinstance(kind, type) and issubclass(kind, (Game, State)) and kind.__module__ == module.__name__
+                    and getattr(kind, "__abstractmethods__", None)):
+                raise CardgamesError(f"engine {name}: {kind.__name__} does not define "
+                                     f"{', '.join(sorted(kind.__abstractmethods__))} (docs/architecture.md)")
+        _CHECKED.add(module.__name__)
+    return module
+
+
+def _imported(name: str, module: str) -> ModuleType:
+    """``module``, imported for engine ``name``; one that cannot be (not written yet, a dependency missing)
+    is an error naming both."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise CardgamesError(f"engine {name}: cannot import {module}: {exc}") from None
 
 
 def engine_agents(name: str) -> dict[str, Callable[[Any], Any]]:
     """The policies of engine ``name``: ``AGENTS`` of the ``agents`` module beside its rules."""
-    return importlib.import_module(engine_module(name).__name__.rpartition(".")[0] + ".agents").AGENTS
+    module = _imported(name, engine_module(name).__name__.rpartition(".")[0] + ".agents")
+    if not hasattr(module, "AGENTS"):
+        raise CardgamesError(f"engine {name}: {module.__name__} does not define AGENTS (docs/architecture.md)")
+    return module.AGENTS
 
 
 def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:

@@ -275,6 +275,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     if data["engine"] not in ENGINES:
         report.errors.append(doc.error(("engine",), f"unknown engine {data['engine']!r} (known: {', '.join(ENGINES)})"))
         return
+    try:
+        module = engine_module(data["engine"])
+    except CardgamesError as exc:  # a contributor's half-built engine: said at the line of a game it plays
+        report.errors.append(doc.error(("engine",), str(exc)))
+        return
     for problem in (catalog.family_clash(doc), catalog.unknown_deck(doc)):
         if problem is not None:
             report.errors.append(problem)
@@ -291,7 +296,6 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         if misfit is not None:
             report.errors.append(misfit)
             return
-    module = engine_module(data["engine"])
     option_errors = _option_errors(doc)
     if option_errors:
         report.errors.extend(option_errors)

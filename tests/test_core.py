@@ -160,3 +160,44 @@ def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
     with pytest.raises(RuntimeError, match="cannot cache"):  # the case: numba's own refusal
         njit(cache=True)(space["plus_one"])
     assert compiled(space["plus_one"])(2) == 3
+
+
+HALF_BUILT = {
+    "nothing yet": None,
+    "no check_config": ("from cardgames.engine.core import Game\nOPTIONS = {}\nclass SnapGame(Game):\n    pass\n"
+                        "GAME = SnapGame\n"),
+    "an abstract state": ("from cardgames.engine.core import Game, State\nOPTIONS = {}\nclass SnapGame(Game):\n"
+                          "    def new_state(self, seed, rng='native'):\n        return SnapState()\n"
+                          "class SnapState(State):\n    def result(self):\n        return {}\nGAME = SnapGame\n"
+                          "def check_config(spec):\n    return []\n"),
+}
+
+
+@pytest.mark.parametrize("stage", list(HALF_BUILT))
+def test_a_half_built_engine_is_one_line_naming_what_it_lacks(stage, tmp_path, monkeypatch, run_cli) -> None:
+    """A contributor's engine registered before it is whole: its package missing, its rules module without
+    ``check_config``, its State class abstract. validate (every config), show and simulate ended in a traceback
+    (ModuleNotFoundError, AttributeError, TypeError); each now says which engine lacks what, validate at the
+    line of the game it plays, and the other games still validate."""
+    import cardgames.engine.registry as registry
+
+    name = "snap_" + stage.replace(" ", "_")  # a package of its own: the import system keeps what it imported
+    package = tmp_path / "code" / name
+    package.mkdir(parents=True)
+    if HALF_BUILT[stage] is not None:
+        (package / "__init__.py").write_text("")
+        (package / "rules.py").write_text(HALF_BUILT[stage])
+    monkeypatch.syspath_prepend(str(tmp_path / "code"))
+    monkeypatch.setitem(registry.ENGINES, "snap", f"{name}.rules")
+    eiffel = (importlib.import_module("cardgames.engine.config").bundled_root() / "games" / "eiffel-tower.yaml")
+    (tmp_path / "games").mkdir()
+    game = eiffel.read_text().replace("id: eiffel-tower", "id: snap-lite").replace("engine: pairing", "engine: snap")
+    (tmp_path / "games" / "snap-lite.yaml").write_text(game.replace("family: pairing", "family: snap"))
+    lacks = {"nothing yet": f"cannot import {name}.rules", "no check_config": "does not define check_config",
+             "an abstract state": "SnapState does not define all_cards, apply, current_player"}[stage]
+    checked = run_cli("validate", str(tmp_path))
+    assert checked.exit_code == 1 and "snap-lite.yaml:" in checked.stdout and lacks in checked.stdout
+    assert checked.stdout.count("\n") == 1, checked.stdout
+    for command in (["show", "snap-lite"], ["simulate", "--game", "snap-lite", "--seed", "1"]):
+        result = run_cli("--configs", str(tmp_path), *command)
+        assert result.exit_code == 1 and result.stderr.startswith("Error: engine snap: ") and lacks in result.stderr
