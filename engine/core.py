@@ -138,8 +138,6 @@ class Game(ABC):
     def describe_action(self, state: "State", action: Any) -> str:
         """One line of narration for ``action`` about to be applied in ``state``; games override it to say it in
         words. The default writes the action as the log does (it was Python's spelling of it)."""
-        from .wording import as_logged
-
         return f"player {state.current_player}: {as_logged(self.action_to_json(action))}"
 
     def describe_deal_end(self, state: "State") -> list[str]:
@@ -292,13 +290,18 @@ def play(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "nativ
     seed, state, choosers, rngs = _start(game, seed, agents, rng)
     history: list[tuple[int, Any]] = []
     append, legal_actions, apply = history.append, state.legal_actions, state.apply
-    while True:
-        player = state.current_player
-        if player is None or (stop is not None and stop(state)):
-            break
-        action = choosers[player](state, legal_actions(), rngs[player])
-        apply(action)
-        append((player, action))
+    try:
+        while True:
+            player = state.current_player
+            if player is None or (stop is not None and stop(state)):
+                break
+            action = choosers[player](state, legal_actions(), rngs[player])
+            apply(action)
+            append((player, action))
+    except CardgamesError as exc:  # a game that cannot go on (a designer's pile past the capture listing's
+        if type(exc) is not CardgamesError:  # limit): at which step, as replay names a log's (a designer's wish)
+            raise
+        raise CardgamesError(f"step {len(history) + 1}: {exc}") from None
     return Playthrough(state, seed, rng, [a.name for a in agents], history)
 
 

@@ -61,6 +61,32 @@ def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
     assert len(asked) == 6 and stopped.history == full.history[:5] and not stopped.state.is_terminal()
 
 
+def test_a_game_that_cannot_go_on_names_its_step(monkeypatch):
+    """A rules error met in play (a designer's Turup pile past the capture listing's limit) says at which step,
+    as replay names a log's; an error of another kind (an illegal action's) keeps its own type and words."""
+    from cardgames.engine.errors import IllegalActionError
+
+    game = load_game("eiffel-tower")
+    agents = make_agents([], game)
+    state_type = type(game.new_state(3))
+    apply = state_type.apply
+    applied = []
+
+    def failing_sixth(self, action):
+        applied.append(action)
+        if len(applied) == 6:
+            raise CardgamesError("the pile cannot take it")
+        apply(self, action)
+
+    monkeypatch.setattr(state_type, "apply", failing_sixth)
+    with pytest.raises(CardgamesError, match="^step 6: the pile cannot take it$"):
+        play(game, 3, agents)
+    applied.clear()
+    monkeypatch.setattr(state_type, "apply", lambda self, action: (_ for _ in ()).throw(IllegalActionError("no")))
+    with pytest.raises(IllegalActionError, match="^no$"):
+        play(game, 3, agents)
+
+
 @pytest.mark.parametrize(("game_id", "players"),
                          [("eiffel-tower", None), ("turup", 3), ("towers", 4), ("castle", None)])
 @pytest.mark.parametrize("names", [[], ["random"], ["random", "greedy", "random", "greedy"]])
