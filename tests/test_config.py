@@ -769,6 +769,23 @@ def test_a_turup_deal_too_large_is_said_at_the_line_to_change(tmp_path):
         assert "the first deal needs" in error.message
 
 
+def test_a_turup_community_pile_too_crowded_to_list_captures_is_refused(tmp_path):
+    """100 community cards from three decks passed validate, then every game stopped at its first capture
+    (a designer's finding): a first pile that size, each value in its share of the deck, is refused at the
+    community's line with the capture listing's reason."""
+    turup = (BUNDLED / "games" / "turup.yaml").read_text()
+    deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
+    assert deck in turup
+    text = turup.replace(deck, "deck: {type: french, copies: 3}").replace("  community_size: 4\n",
+                                                                          "  community_size: 100\n")
+    make_root(tmp_path, text, "turup")
+    [error] = validate([str(tmp_path)]).errors
+    assert error.line == text.splitlines().index("  community_size: 100") + 1
+    assert error.message.startswith("options.community_size 100: a first community pile that size, each value in "
+                                    "its share of the deck, is more than the game can list captures on (the "
+                                    "community pile holds too many cards of values 1-9 to list every capture of a 10")
+
+
 def test_a_turup_deck_names_the_ranks_sharing_a_value(tmp_path):
     """Two numeral ranks of one value (a designer's Jack made a 10) are named with it; a problem of the deck,
     alike at every player count, says so rather than list them."""

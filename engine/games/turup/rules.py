@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from typing import Any, NamedTuple
+from functools import lru_cache
+from typing import Any, Mapping, NamedTuple
 
 from ...cards import COPY_MARK, copy_name, stock_line
 from ...config import GameSpec
@@ -560,7 +561,36 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         errors.append((("options", "community_size" if short_of_hands else "hand_size"),
                        f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
                        f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
+    elif not errors:
+        crowded = _crowded_pile(deck, opts)
+        if crowded is not None:
+            errors.append((("options", "community_size"), crowded))
     return errors
+
+
+def _crowded_pile(deck: Any, opts: Mapping[str, Any]) -> str | None:
+    """Why a first community pile of ``community_size`` cards, each numeral value in its share of the deck,
+    is more than the capture listing takes (:mod:`.captures`' limits), or None: then most games would stop at
+    their first capture (a designer's 100 community cards from three decks passed validate, and every game
+    stopped so)."""
+    size = opts["community_size"]
+    held = Counter(deck.ranks[c.rank]["value"] for c in deck.cards if not deck.ranks[c.rank].get("face", False))
+    counts = tuple(held.get(value, 0) * size // len(deck) for value in range(1, max(held, default=0) + 1))
+    why = _unlistable(counts, tuple(sorted(held, reverse=True)), opts["capture_groups"] == "any")
+    return None if why is None else (f"options.community_size {size}: a first community pile that size, each value "
+                                     f"in its share of the deck, is more than the game can list captures on ({why})")
+
+
+@lru_cache(maxsize=64)
+def _unlistable(counts: tuple[int, ...], values: tuple[int, ...], any_groups: bool) -> str | None:
+    """Why the captures of some card of ``values`` on the pile ``counts`` cannot be listed, or None: once for
+    every player count and variant that deal the same pile (a crowded one takes seconds)."""
+    for value in values:  # the highest first: the most cards add up to it, so it fails first
+        try:
+            capture_vectors(value, counts, any_groups)
+        except CardgamesError as exc:
+            return str(exc)
+    return None
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
