@@ -752,21 +752,20 @@ def test_validate_checks_a_variants_folder_alone(tmp_path, run_cli):
 
 
 def test_a_turup_deal_too_large_is_said_at_the_line_to_change(tmp_path):
-    """Community cards leaving the hands less than a card each: said at ``community_size``, not at ``hand_size``
-    (a designer's finding), and at every count alike (100 cards: one line for 2-7 players, where the deck grows
-    from one copy to two; a reviewer's finding); hands too many for what the community leaves: at ``hand_size``."""
+    """A first deal larger than the deck is said at the line of its larger part: 60 community cards at
+    ``community_size``, not at ``hand_size`` (a designer's finding), alike at every count (100 cards at 2-7
+    players, the deck growing from one copy to two: one line, a reviewer's finding); hands of 20 at
+    ``hand_size``."""
     turup = (BUNDLED / "games" / "turup.yaml").read_text()
     assert "  community_size: 4\n" in turup and "  hand_size: 4\n" in turup
-    for changed, key in (("  community_size: 60\n", "community_size"), ("  community_size: 40\n", "hand_size"),
-                         ("  community_size: 100\n", "community_size")):
-        text = turup.replace("  community_size: 4\n", changed)
-        root = tmp_path / changed.split(":")[1].strip()
+    for before, after in (("  community_size: 4", "  community_size: 60"),
+                          ("  community_size: 4", "  community_size: 100"), ("  hand_size: 4", "  hand_size: 20")):
+        text = turup.replace(before + "\n", after + "\n")
+        root = tmp_path / after.split(":")[1].strip()
         root.mkdir()
         make_root(root, text, "turup")
-        [error] = validate([str(root)]).errors
-        assert error.line == text.splitlines().index(changed.rstrip("\n") if key == "community_size" else
-                                                     "  hand_size: 4") + 1
-        assert "the first deal needs" in error.message
+        deals = [e for e in validate([str(root)]).errors if "the first deal needs" in e.message]
+        assert [error.line for error in deals] == [text.splitlines().index(after) + 1], deals
 
 
 def test_a_turup_community_pile_too_crowded_to_list_captures_is_refused(tmp_path):
@@ -798,6 +797,11 @@ def test_a_turup_deck_names_the_ranks_sharing_a_value(tmp_path):
     [error] = [e for e in validate([str(tmp_path)]).errors if "turup.yaml" in str(e.path)]
     assert error.message.endswith("numeral ranks must have distinct values (a match is by rank), but T and J are "
                                   "both 10 (every player count)"), error.message
+    queen = "{id: Q, name: Queen, value: 12, face: true}"
+    (tmp_path / "decks" / "french.yaml").write_text(french.replace(jack, "{id: J, name: Jack, value: 10}").replace(
+        queen, "{id: Q, name: Queen, value: 10}"))
+    [error] = [e for e in validate([str(tmp_path)]).errors if "turup.yaml" in str(e.path)]
+    assert error.message.endswith("but T, J and Q are all 10 (every player count)"), error.message
 
 
 def test_a_problem_at_many_player_counts_is_one_line_naming_them(tmp_path, run_cli):

@@ -188,6 +188,20 @@ def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
     assert compiled(space["plus_one"])(2) == 3
 
 
+def test_a_compile_error_other_than_the_cache_is_raised(monkeypatch):
+    """Only numba's refusal to cache falls back to compiling without it; any other error is the caller's."""
+    from cardgames.engine import compiled as module
+
+    def failing(**options):
+        def decorate(func):
+            raise RuntimeError("boom")
+        return decorate
+
+    monkeypatch.setattr(module, "njit", failing)
+    with pytest.raises(RuntimeError, match="^boom$"):
+        module.compiled(lambda x: x)
+
+
 HALF_BUILT = {
     "nothing yet": None,
     "no check_config": ("from cardgames.engine.core import Game\nOPTIONS = {}\nclass SnapGame(Game):\n    pass\n"

@@ -11,6 +11,13 @@ EXAMPLE = ["placements", "--card", "The Midwife", "--tower", "The Foreign Trader
            "NG=The Rakshasa,LG=The Joke,LN=The Big Sky"]
 
 
+def test_a_towers_deal_names_no_dealer(run_cli):
+    """Towers has no dealer (the alphabetical first card decides who starts): the deal says who plays first only
+    (a mutation audit's: a State's dealer defaulting to seat 0 would name one)."""
+    lines = run_cli("deal", "towers", "--seed", "1").stdout.splitlines()
+    assert lines[-1].startswith("first to play: player ") and not any(line.startswith("dealer") for line in lines)
+
+
 def test_placements_example(run_cli):
     result = run_cli(*EXAMPLE)
     assert result.exit_code == 0
@@ -46,6 +53,12 @@ def test_placements_empty_tower_and_closed_tower(run_cli):
     ("NG=The Rakshasa,LG=The Joke,LN=The Big Sky,NE=The Midwife,CG=The Inquisitor,CN=The Hidden Truth,CE=The Theater",
      "CE=The Theater cannot be played after NG=The Rakshasa, LG=The Joke, LN=The Big Sky, NE=The Midwife, CG=The "
      "Inquisitor, CN=The Hidden Truth (it would cover the symbol on NE)"),
+    # the first card left out is named, not another (a mutation audit's): neither can be the first played
+    ("NG=The Keep,LE=The Beating", "NG=The Keep cannot be played on a tower holding only its foundation (it would "
+                                   "cover the foundation's symbol)"),
+    # the first symbol covered, in position order: the Paladin on CG would cover CN's and CE's
+    ("CN=The Forge,CG=The Paladin,CE=The Keep", "CG=The Paladin cannot be played after CN=The Forge, CE=The Keep (it "
+                                                "would cover the symbol on CN)"),
 ])
 def test_placements_says_why_no_legal_plays_make_a_layout(run_cli, played, why):
     """A layout no legal plays make is refused naming the card that cannot join the most that can be placed,

@@ -377,6 +377,18 @@ def test_two_sided_seating_negates_far_side_offsets():
     assert same_side.alignment[1][cyclone] == geometry.ALIGNMENT_INDEX["CE"]
 
 
+def test_a_two_sided_layout_is_refused_with_the_near_sides_reason():
+    """Under ``two_sided`` a played card may have come from either side; a card that cannot join is explained as
+    the near side would place it (a mutation audit's: the reason followed the order of alignment numbers)."""
+    from cardgames.engine.errors import CardgamesError
+
+    game = towers_game(4, seating="two_sided")
+    assert game.placements("The Idiot", "Books", [("NG", "The Keep")]).positions == []  # the Keep from across
+    with pytest.raises(CardgamesError, match=r"LE=The Beating cannot be played after NG=The Keep \(it would cover "
+                                             r"the foundation's symbol\)$"):
+        game.placements("The Idiot", "Books", [("NG", "The Keep"), ("LE", "The Beating")])
+
+
 def test_two_sided_seating_puts_the_larger_half_on_the_near_side():
     """Seats ceil(n/2)..n-1 sit across (docs/rules/towers.md): with 3 players, seat 2 alone."""
     game = towers_game(3, seating="two_sided")

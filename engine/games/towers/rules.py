@@ -235,8 +235,9 @@ class TowersGame(Game):
             raise CardgamesError("a card appears twice among the card and the played cards")
         if len({p for p, _ in layout}) != len(layout):
             raise CardgamesError("two played cards share a position")
-        # A played card may have been laid from either side of the table (seating: two_sided), whoever asks.
-        sides = [(sorted({seat_alignment[c] for seat_alignment in self.alignment}), p) for p, c in layout]
+        # A played card may have been laid from either side of the table (seating: two_sided), whoever asks: its
+        # alignments as the seats see it, the near side's first (the one a refusal is explained by).
+        sides = [(list(dict.fromkeys(seat_alignment[c] for seat_alignment in self.alignment)), p) for p, c in layout]
         placed = self._most_placed(sides)
         if placed != (1 << len(layout)) - 1:
             raise CardgamesError("no sequence of legal plays puts the played cards on those positions: "

@@ -554,11 +554,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
                        f"(hand_size {opts['hand_size']}): each player would get his whole hand at once; write "
                        f"{opts['hand_size']}"))
     first = opts["hand_size"] * spec.players + opts["community_size"]
-    # said at the community's line when it leaves the hands less than a card each (a designer's 60 community
-    # cards were blamed on the hands), else at the hands'
-    short_of_hands = opts["community_size"] > len(deck) - spec.players
+    # said at the line of the deal's larger part, the community or the hands together (a designer's 60 community
+    # cards were blamed on the hands of 4)
+    crowd = opts["community_size"] >= opts["hand_size"] * spec.players
     if first > len(deck):
-        errors.append((("options", "community_size" if short_of_hands else "hand_size"),
+        errors.append((("options", "community_size" if crowd else "hand_size"),
                        f"the first deal needs {first} cards ({spec.players} hands of {opts['hand_size']} and "
                        f"{opts['community_size']} community cards) but the deck holds {len(deck)}"))
     elif not errors:
