@@ -575,7 +575,9 @@ def _crowded_pile(deck: Any, opts: Mapping[str, Any]) -> str | None:
     stopped so)."""
     size = opts["community_size"]
     held = Counter(deck.ranks[c.rank]["value"] for c in deck.cards if not deck.ranks[c.rank].get("face", False))
-    counts = tuple(held.get(value, 0) * size // len(deck) for value in range(1, max(held, default=0) + 1))
+    cards = len(deck)  # each value's share, rounded to the nearest (half up): rounded down, a share of 5.85
+    counts = tuple((2 * held.get(value, 0) * size + cards) // (2 * cards)  # passed piles most deals of 76 broke
+                   for value in range(1, max(held, default=0) + 1))
     why = _unlistable(counts, tuple(sorted(held, reverse=True)), opts["capture_groups"] == "any")
     return None if why is None else (f"options.community_size {size}: a first community pile that size, each value "
                                      f"in its share of the deck, is more than the game can list captures on ({why})")
