@@ -43,15 +43,10 @@ def capture_vectors(value: int, counts: Sequence[int], any_groups: bool = True) 
     Byte ``i`` of a returned vector is how many cards of value ``i + 1`` the capture takes. With
     ``any_groups`` false, a capture takes at most one addition and one match.
     """
-    vector = bytes(min(counts[i], FIELD_MAX) if i < len(counts) else 0 for i in range(value))
-    if max(vector) >= FIELD_MAX:
-        raise CardgamesError(f"at most {FIELD_MAX - 1} community cards of one value are supported")
-    bound = prod(c + 1 for c in vector[:-1])  # the additions' search; matches only multiply its result
-    if bound > SUBSET_LIMIT:
-        bound = _subpiles_to_consider(value, vector)
-    if bound > SUBSET_LIMIT:
-        raise CardgamesError(f"the community pile holds too many cards of values 1-{value - 1} to list every "
-                             f"capture of a {value} (over the limit of {SUBSET_LIMIT:,} sub-piles to consider)")
+    vector = _vector(value, counts)
+    problem = _past_limits(value, vector)
+    if problem is not None:
+        raise CardgamesError(problem)
     unit = 1 << (8 * (value - 1))
     if not any_groups:  # each addition alone (each fits the pile), with or without one match
         matches = range(min(vector[value - 1], 1) + 1)
@@ -76,6 +71,30 @@ def capture_vectors(value: int, counts: Sequence[int], any_groups: bool = True) 
     vectors = [(p + k * unit).to_bytes(value, "little") for p in sets for k in matches]
     vectors.sort()
     return vectors[1:]  # the first is the empty vector: taking nothing is a trail, not a capture
+
+
+def subpile_problem(value: int, counts: Sequence[int]) -> str | None:
+    """Why a card of ``value`` on the pile ``counts`` (as for :func:`capture_vectors`) has too many captures to
+    list, by the count of cards of one value and the sub-piles alone, or None: what :func:`capture_vectors`
+    checks before it lists (in milliseconds; the listing's own step limit is met only by listing)."""
+    return _past_limits(value, _vector(value, counts))
+
+
+def _vector(value: int, counts: Sequence[int]) -> bytes:
+    """The pile's counts of values 1..``value``, one byte each (capped past :data:`FIELD_MAX`, then refused)."""
+    return bytes(min(counts[i], FIELD_MAX) if i < len(counts) else 0 for i in range(value))
+
+
+def _past_limits(value: int, vector: bytes) -> str | None:
+    if max(vector) >= FIELD_MAX:
+        return f"at most {FIELD_MAX - 1} community cards of one value are supported"
+    bound = prod(c + 1 for c in vector[:-1])  # the additions' search; matches only multiply its result
+    if bound > SUBSET_LIMIT:
+        bound = _subpiles_to_consider(value, vector)
+    if bound > SUBSET_LIMIT:
+        return (f"the community pile holds too many cards of values 1-{value - 1} to list every capture of a "
+                f"{value} (over the limit of {SUBSET_LIMIT:,} sub-piles to consider)")
+    return None
 
 
 def _subpiles_to_consider(value: int, vector: bytes) -> int:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from bisect import insort
 from collections import Counter
-from functools import lru_cache
 from typing import Any, Mapping, NamedTuple
 
 from ...cards import COPY_MARK, copy_name, stock_line
@@ -31,7 +30,7 @@ from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, OPT_INT, STR, Field, between, non_negative, positive
 from ...wording import clip, counted
-from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table
+from .captures import FIELD_MAX, capture_vectors, expand, match_captures, run_table, subpile_problem
 
 OPTIONS = {
     "hand_size": Field(INT, "cards dealt to each player in every deal", check=positive),
@@ -569,29 +568,20 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
 
 
 def _crowded_pile(deck: Any, opts: Mapping[str, Any]) -> str | None:
-    """Why a first community pile of ``community_size`` cards, each numeral value in its share of the deck,
-    is more than the capture listing takes (:mod:`.captures`' limits), or None: then most games would stop at
-    their first capture (a designer's 100 community cards from three decks passed validate, and every game
-    stopped so)."""
-    size = opts["community_size"]
+    """Why a first community pile of ``community_size`` cards, each numeral value in its share of the deck, is
+    past the capture listing's sub-pile limit (:func:`.captures.subpile_problem`), or None: then most games would
+    stop at their first capture (a designer's 100 community cards from three decks passed validate, and every
+    game stopped so). Milliseconds: it runs wherever the game is loaded."""
+    size, cards = opts["community_size"], len(deck)
     held = Counter(deck.ranks[c.rank]["value"] for c in deck.cards if not deck.ranks[c.rank].get("face", False))
-    cards = len(deck)  # each value's share, rounded to the nearest (half up): rounded down, a share of 5.85
-    counts = tuple((2 * held.get(value, 0) * size + cards) // (2 * cards)  # passed piles most deals of 76 broke
-                   for value in range(1, max(held, default=0) + 1))
-    why = _unlistable(counts, tuple(sorted(held, reverse=True)), opts["capture_groups"] == "any")
-    return None if why is None else (f"options.community_size {size}: a first community pile that size, each value "
-                                     f"in its share of the deck, is more than the game can list captures on ({why})")
-
-
-@lru_cache(maxsize=64)
-def _unlistable(counts: tuple[int, ...], values: tuple[int, ...], any_groups: bool) -> str | None:
-    """Why the captures of some card of ``values`` on the pile ``counts`` cannot be listed, or None: once for
-    every player count and variant that deal the same pile (a crowded one takes seconds)."""
-    for value in values:  # the highest first: the most cards add up to it, so it fails first
-        try:
-            capture_vectors(value, counts, any_groups)
-        except CardgamesError as exc:
-            return str(exc)
+    # each value's share rounded to the nearest (half up): rounded down, 76 cards from two decks passed while
+    # most of their deals broke
+    counts = [(2 * held.get(value, 0) * size + cards) // (2 * cards) for value in range(1, max(held, default=0) + 1)]
+    for value in sorted(held, reverse=True):  # the highest first: the most cards add up to it, so it fails first
+        problem = subpile_problem(value, counts)
+        if problem is not None:
+            return (f"options.community_size {size}: a first community pile that size, each value in its share of "
+                    f"the deck, is more than the game can list captures on ({problem})")
     return None
 
 
