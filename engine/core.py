@@ -138,7 +138,7 @@ class Game(ABC):
     def describe_action(self, state: "State", action: Any) -> str:
         """One line of narration for ``action`` about to be applied in ``state``; games override it to say it in
         words. The default writes the action as the log does (it was Python's spelling of it)."""
-        return f"player {state.current_player}: {as_logged(self.action_to_json(action))}"
+        return f"player {state.current_player}: {as_logged(self.action_to_json(action), None)}"
 
     def describe_deal_end(self, state: "State") -> list[str]:
         """Narration of the deal (round, match) ``state`` has just completed: what it scored and
@@ -310,8 +310,13 @@ def play_out(game: Game, seed: int | str, agents: Sequence[Agent], rng: str = "n
     needs). The same choices in the same order as :func:`play`, so the same state."""
     _, state, choosers, rngs = _start(game, seed, agents, rng)
     legal_actions, apply = state.legal_actions, state.apply
-    while True:
-        player = state.current_player
-        if player is None:
-            return state
-        apply(choosers[player](state, legal_actions(), rngs[player]))
+    try:
+        while True:
+            player = state.current_player
+            if player is None:
+                return state
+            apply(choosers[player](state, legal_actions(), rngs[player]))
+    except CardgamesError as exc:
+        if type(exc) is CardgamesError:  # a game that cannot go on: played again with its history (the same
+            play(game, seed, agents, rng)  # choices), whose error names the step; no count is kept on the way
+        raise

@@ -71,18 +71,18 @@ def written(value: object) -> str:
     return clip(value)
 
 
-def as_logged(value: object, limit: int = 120) -> str:
+def as_logged(value: object, limit: int | None = 120) -> str:
     """A JSON file's value (a log's, an input line's) as the file writes it (``{"row":14,"type":"play"}``,
     true, null, "text"), cut short: a message quotes a file in its own spelling. A mapping whose keys cannot
     be sorted (text and numbers mixed) or written (tuples) is shown as Python shows it; a value JSON has no
-    form for (a set, a Decimal) as its text. Values read from JSON have neither."""
+    form for (a set, a Decimal) as its text. Values read from JSON have neither. ``limit`` None: whole."""
     import json
 
     try:
         shown = json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True, default=str)
     except (TypeError, ValueError):
         shown = repr(value)
-    return cut_short(shown, limit)
+    return shown if limit is None else cut_short(shown, limit)
 
 
 def cut_short(text: str, limit: int) -> str:

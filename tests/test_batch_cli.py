@@ -914,9 +914,10 @@ def test_ctrl_c_ends_the_progress_bars_line_before_its_message(run_cli, monkeypa
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_a_game_refused_mid_batch_names_its_seed(run_cli, tmp_path, workers):
     """A designer's Turup deal of 70 community cards from two decks: validate passes it (a pile that size, each
-    value in its share of the deck, can be listed), but seed 12's first capture listing is refused (its pile's
-    sub-piles are past the limit). The batch stops with that refusal and the seed it met it in, a line the
-    designer can replay with ``simulate --seed``. (96 cards, used before, are now refused by validate.)"""
+    value in its share of the deck, can be listed), but a capture listing of seed 12 is refused at its 35th step
+    (the pile's sub-piles past the limit). The batch stops with that refusal, the seed and the step it met it
+    at, which the designer can replay with ``simulate --seed``. (96 cards, used before, are now refused by
+    validate.)"""
     (tmp_path / "games").mkdir()
     from cardgames.engine.config import bundled_root
 
@@ -930,7 +931,7 @@ def test_a_game_refused_mid_batch_names_its_seed(run_cli, tmp_path, workers):
     result = run_cli("--configs", str(tmp_path), "batch", "--game", "turup-pile", "--seeds", "1-20", "--workers",
                      workers, "--quiet", "--out", str(tmp_path / "out.jsonl"))
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
-    assert result.stderr.startswith("Error: seed 12: the community pile holds too many cards of values 1-9")
+    assert result.stderr.startswith("Error: seed 12: step 35: the community pile holds too many cards of values 1-9")
 
 
 def test_a_run_cut_short_is_named_and_fails_a_gate(run_cli, tmp_path):

@@ -81,6 +81,18 @@ def test_a_game_that_cannot_go_on_names_its_step(monkeypatch):
     monkeypatch.setattr(state_type, "apply", failing_sixth)
     with pytest.raises(CardgamesError, match="^step 6: the pile cannot take it$"):
         play(game, 3, agents)
+
+    def failing_third_turn(self, action):  # by the game's position, so that playing again meets it at the same step
+        if self.num_turns == 3:
+            raise CardgamesError("the pile cannot take it")
+        apply(self, action)
+
+    monkeypatch.setattr(state_type, "apply", failing_third_turn)
+    with pytest.raises(CardgamesError, match="^step (\\d+): the pile cannot take it$") as played:
+        play(game, 3, agents)
+    with pytest.raises(CardgamesError) as played_out:  # batch's loop keeps no count: it plays the game again
+        play_out(game, 3, agents)
+    assert str(played_out.value) == str(played.value)
     applied.clear()
     monkeypatch.setattr(state_type, "apply", lambda self, action: (_ for _ in ()).throw(IllegalActionError("no")))
     with pytest.raises(IllegalActionError, match="^no$"):
@@ -140,6 +152,9 @@ def test_the_base_narration_and_drawing_a_new_game_inherits(monkeypatch) -> None
     game = load_game("eiffel-tower")
     state = game.new_state(3)
     assert Game.describe_action(game, state, state.legal_actions()[0]) == 'player 0: {"row":2,"type":"play"}'
+    long = {"cards": ["x" * 50] * 4, "type": "play"}  # whole, as the log holds it (a message's 120 cut it)
+    monkeypatch.setattr(type(game), "action_to_json", lambda self, action: long)
+    assert Game.describe_action(game, state, state.legal_actions()[0]) == f"player 0: {orjson.dumps(long).decode()}"
     towers = load_game("towers", (), 2)
     drawn = towers.new_state(1)
     monkeypatch.setattr(type(drawn), "winners", lambda self: [])
@@ -202,8 +217,13 @@ def test_a_compile_error_other_than_the_cache_is_raised(monkeypatch):
         module.compiled(lambda x: x)
 
 
+WHOLE_RULES = ("from cardgames.engine.core import Game\nOPTIONS = {}\nclass SnapGame(Game):\n"
+               "    def new_state(self, seed, rng='native'):\n        return None\n"
+               "GAME = SnapGame\ndef check_config(spec):\n    return []\n")
 HALF_BUILT = {
     "nothing yet": None,
+    "an import that fails": "from cardgames.engine.core import NoSuchThing\n",
+    "no OPTIONS": WHOLE_RULES.replace("OPTIONS = {}\n", ""),
     "no check_config": ("from cardgames.engine.core import Game\nOPTIONS = {}\nclass SnapGame(Game):\n    pass\n"
                         "GAME = SnapGame\n"),
     "an abstract state": ("from cardgames.engine.core import Game, State\nOPTIONS = {}\nclass SnapGame(Game):\n"
@@ -234,6 +254,8 @@ def test_a_half_built_engine_is_one_line_naming_what_it_lacks(stage, tmp_path, m
     game = eiffel.read_text().replace("id: eiffel-tower", "id: snap-lite").replace("engine: pairing", "engine: snap")
     (tmp_path / "games" / "snap-lite.yaml").write_text(game.replace("family: pairing", "family: snap"))
     lacks = {"nothing yet": f"cannot import {name}.rules", "no check_config": "does not define check_config",
+             "an import that fails": f"cannot import {name}.rules: cannot import name 'NoSuchThing'",
+             "no OPTIONS": "does not define OPTIONS",
              "an abstract state": "SnapState does not define all_cards, apply, current_player"}[stage]
     checked = run_cli("validate", str(tmp_path))
     assert checked.exit_code == 1 and "snap-lite.yaml:" in checked.stdout and lacks in checked.stdout
@@ -241,3 +263,18 @@ def test_a_half_built_engine_is_one_line_naming_what_it_lacks(stage, tmp_path, m
     for command in (["show", "snap-lite"], ["simulate", "--game", "snap-lite", "--seed", "1"]):
         result = run_cli("--configs", str(tmp_path), *command)
         assert result.exit_code == 1 and result.stderr.startswith("Error: engine snap: ") and lacks in result.stderr
+
+
+def test_an_engines_agents_module_without_agents_is_named(tmp_path, monkeypatch) -> None:
+    """An agents module beside the rules that does not define AGENTS: one line naming it, not an AttributeError."""
+    import cardgames.engine.registry as registry
+
+    package = tmp_path / "snap_agents"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "rules.py").write_text(WHOLE_RULES)
+    (package / "agents.py").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(registry.ENGINES, "snap", "snap_agents.rules")
+    with pytest.raises(CardgamesError, match="^engine snap: snap_agents.agents does not define AGENTS"):
+        engine_agents("snap")
