@@ -73,6 +73,7 @@ def score_names(scorer: Scorer, names: list[str], where: str, budget: int | None
 
 #: The longest --input line read (80 card names take about a kilobyte).
 MAX_LINE = 64 << 10
+TOO_DEEP = "values nested too deeply"
 
 
 def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
@@ -83,7 +84,7 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
 
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
-    from cardgames.engine.jsonkeys import read_keyed
+    from cardgames.engine.jsonkeys import given_twice, read_keyed
     from cardgames.engine.lines import bounded_lines
     from cardgames.engine.schema import is_names
     from cardgames.engine.wording import as_logged
@@ -96,15 +97,16 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
                 continue
             try:
                 data = orjson.loads(line)
-            except orjson.JSONDecodeError:
-                raise CardgamesError(f"{where}: not valid JSON (or not UTF-8)") from None
+            except orjson.JSONDecodeError as exc:
+                deep = str(exc).startswith("depth limit")  # said as the standard library's limit is, below
+                raise CardgamesError(f"{where}: {TOO_DEEP if deep else 'not valid JSON (or not UTF-8)'}") from None
             if isinstance(data, dict):  # read again, each key as written
                 try:
                     twice = read_keyed(line).twice
                 except RecursionError:  # a value orjson's depth admits, the standard library's does not
-                    raise CardgamesError(f"{where}: values nested too deeply") from None
+                    raise CardgamesError(f"{where}: {TOO_DEEP}") from None
                 if twice is not None:
-                    raise CardgamesError(f"{where}: key {as_logged(twice, 40)} given twice")
+                    raise CardgamesError(f"{where}: {given_twice(twice)}")
             if not isinstance(data, dict) or not isinstance(data.get("cards"), list) or not is_names(data["cards"]):
                 raise CardgamesError(f"{where}: expected {{\"cards\": [card names]}}")
             other = next((key for key in data if key != "cards"), None)

@@ -31,6 +31,13 @@ def _keyed(pairs: list[tuple[str, Any]]) -> Keyed:
     return found
 
 
+def given_twice(key: str) -> str:
+    """The words for a key some object gives twice, as every reader says them."""
+    from .wording import as_logged
+
+    return f"key {as_logged(key, 40)} given twice"
+
+
 def read_keyed(raw: bytes | str) -> Any:
     """``raw`` (JSON orjson has read: valid, and no deeper than its limit) with each object a :class:`Keyed`."""
     return json.loads(raw, object_pairs_hook=_keyed)

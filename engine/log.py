@@ -17,7 +17,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
-from .jsonkeys import Keyed, read_keyed
+from .jsonkeys import Keyed, given_twice, read_keyed
 from .rng import GENERATORS
 from .schema import is_names
 from .wording import as_logged, byte_size, counted, cut_short
@@ -157,12 +157,12 @@ def _key_twice(raw: bytes) -> str | None:
     replay, and it is small beside the game it replays."""
     data = read_keyed(raw)
     if data.twice is not None:
-        return f"key {as_logged(data.twice, 40)} given twice"
+        return given_twice(data.twice)
     for where, value, _ in _parts(data):
         twice = next((item.twice for item, _ in _walk(value)
                       if isinstance(item, Keyed) and item.twice is not None), None)
         if twice is not None:
-            return f"{where}: key {as_logged(twice, 40)} given twice"
+            return f"{where}: {given_twice(twice)}"
     return None
 
 

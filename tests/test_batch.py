@@ -1596,3 +1596,13 @@ def test_a_figure_named_with_a_long_number_is_sorted_without_reading_it():
     its length, shorter numbers first."""
     names = list(summary_of([{"x" + "7" * 5000: 1, "x9": 2, "x10": 3}]).figures(1))
     assert names == ["x9", "x10", "x" + "7" * 5000]
+
+
+@pytest.mark.parametrize("names, read", [(["x9", "x01"], ["x01", "x9"]),  # leading zeros do not lengthen a number
+                                         (["x1", "x01"], ["x01", "x1"]),  # and ties break by the name itself
+                                         (["a", "2x"], ["2x", "a"]),  # a number before a letter
+                                         (["x\u0664", "x\u0663", "x4"], ["x4", "x\u0663", "x\u0664"])])  # ASCII only
+def test_figure_names_sort_as_read(names, read):
+    """The reading order's number runs (a mutation audit's gaps): by value, zeros aside, ties by name; digits of
+    other scripts are text, compared as written (their zeros are not ASCII's, a reviewer's finding)."""
+    assert list(summary_of([{name: 1 for name in names}]).figures(1)) == read

@@ -780,3 +780,11 @@ def test_a_logs_header_values_are_quoted_as_the_log_writes_them(tmp_path, log, f
     with pytest.raises(LogError) as err:
         read_log(path)
     assert str(err.value) == f"{path}: {words}"
+
+
+def test_the_first_key_given_twice_is_named() -> None:
+    """Two keys each given twice in one object: the first met is named (a mutation audit's gap)."""
+    from cardgames.engine.jsonkeys import read_keyed
+
+    assert read_keyed('{"cards": [1], "cards": [2], "x": 1, "x": 2}').twice == "cards"
+    assert read_keyed('{"cards": [1]}').twice is None

@@ -140,14 +140,12 @@ def test_score_input_refuses_a_key_given_twice(run_cli, line):
     assert result.stderr == 'Error: <stdin>:2: key "cards" given twice\n'
 
 
-@pytest.mark.parametrize("line, said", [("[" * 30000 + "]" * 30000, "not valid JSON (or not UTF-8)"),
-                                        ('{"cards": ' + "[" * 1000 + "]" * 1000 + ', "cards": ["Air-1"]}',
-                                         "values nested too deeply")])
-def test_score_input_nested_deeply_is_one_line(run_cli, line, said):
+@pytest.mark.parametrize("line", ["[" * 30000 + "]" * 30000, '{"cards": ' + "[" * 1000 + "]" * 1000 + ', "cards": []}'])
+def test_score_input_nested_deeply_is_one_line(run_cli, line):
     """A line deeper than orjson reads, or than the standard library reads again to find a key given twice
-    (a reviewer's traceback: RecursionError), is one line naming it."""
+    (a reviewer's traceback: RecursionError), is one line saying so, the same either way."""
     result = run_cli("score", "torqu", "--input", "-", input=line + "\n")
-    assert result.exit_code == 1 and result.stderr == f"Error: <stdin>:1: {said}\n"
+    assert result.exit_code == 1 and result.stderr == "Error: <stdin>:1: values nested too deeply\n"
 
 
 def test_a_bad_card_is_named_with_its_option_or_line(run_cli, tmp_path):

@@ -410,6 +410,6 @@ def _natural(text: str) -> tuple:
     """``text`` as a sort key that reads its digit runs as numbers: by length without leading zeros, then
     digit by digit (not by ``int``, which refuses runs past 4,300 digits: a reviewer's figure name of 5,000
     sevens failed ``stats``)."""
-    pieces = re.split(r"(\d+)", text)  # the digit runs at odd places
+    pieces = re.split(r"([0-9]+)", text)  # the digit runs at odd places (ASCII: other scripts' zeros strip not)
     return tuple((0, len(piece.lstrip("0")), piece.lstrip("0")) if place % 2 else (1, piece)
                  for place, piece in enumerate(pieces) if piece)
