@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 
 def test_captures_json(run_cli):
@@ -133,18 +134,23 @@ def test_captures_applies_its_variants(run_cli) -> None:
     assert "variant 'strict' applies to pairing, not to turup (family turup)" in result.stderr
 
 
+def designers_turup(folder: Path, game_id: str, deck: str) -> None:
+    """A config folder holding ``game_id``: the bundled Turup on another deck line."""
+    from cardgames.engine.config import bundled_root
+
+    shipped = (bundled_root() / "games" / "turup.yaml").read_text()
+    bundled_deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
+    assert bundled_deck in shipped
+    (folder / "games").mkdir()
+    (folder / "games" / f"{game_id}.yaml").write_text(
+        shipped.replace("id: turup\n", f"id: {game_id}\n").replace(bundled_deck, deck))
+
+
 def test_captures_of_a_designers_turup_game(run_cli, tmp_path) -> None:
     """--game takes a designer's Turup game, its deck and copies (four decks: four 3C on the table, which Turup's
     three refuse), as placements takes a Towers game (a designer's finding: captures knew Turup alone); a game of
     another engine is a usage error."""
-    from cardgames.engine.config import bundled_root
-
-    shipped = (bundled_root() / "games" / "turup.yaml").read_text()
-    deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
-    assert deck in shipped
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "turup-four.yaml").write_text(
-        shipped.replace("id: turup\n", "id: turup-four\n").replace(deck, "deck: {type: french, copies: 4}"))
+    designers_turup(tmp_path, "turup-four", "deck: {type: french, copies: 4}")
     table = ("--card", "3S", "--table", "3C,3C,3C,3C")
     four = run_cli("--configs", str(tmp_path), "captures", "--game", "turup-four", *table)
     assert four.exit_code == 0 and json.loads(four.stdout) == {"captures": [["3C"] * n for n in range(1, 5)]}
@@ -158,14 +164,7 @@ def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
     """Turup on the Uta Karuta deck (two suits of poems 1-100), a designer's YAML alone: its games
     used to stop on a 99 ("too many cards of values 1-98", seed 3) or run out of memory listing
     the partitions of a large value (``captures``); now they play to their end and replay."""
-    from cardgames.engine.config import bundled_root
-
-    shipped = (bundled_root() / "games" / "turup.yaml").read_text()
-    deck = "deck: {type: french, copies: 1, copies_by_players: {5: 2, 8: 3}}"
-    assert deck in shipped
-    (tmp_path / "games").mkdir()
-    (tmp_path / "games" / "turup-uta.yaml").write_text(
-        shipped.replace("id: turup\n", "id: turup-uta\n").replace(deck, "deck: {type: uta-karuta, copies: 1}"))
+    designers_turup(tmp_path, "turup-uta", "deck: {type: uta-karuta, copies: 1}")
     configs = ("--configs", str(tmp_path))
     log = tmp_path / "uta.json"
     result = run_cli(*configs, "simulate", "--game", "turup-uta", "--seed", "3", "--players", "2", "--log", str(log))
