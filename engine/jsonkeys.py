@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .wording import as_logged
+
 
 class Keyed(dict):
     """A JSON object as :func:`read_keyed` reads it: ``twice`` is the first key it gives twice, if any."""
@@ -33,8 +35,6 @@ def _keyed(pairs: list[tuple[str, Any]]) -> Keyed:
 
 def given_twice(key: str) -> str:
     """The words for a key some object gives twice, as every reader says them."""
-    from .wording import as_logged
-
     return f"key {as_logged(key, 40)} given twice"
 
 

@@ -352,7 +352,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     for origin, keypath, text, variants, at in _alike(met.values()):
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
         # the very text at every count (a deck's ranks): which counts says nothing (a designer's finding)
-        everywhere = len(counts) > 1 and len(met[(origin.path, origin.line(keypath), variants, text)][4]) == len(counts)
+        own = met[origin.path, origin.line(keypath), variants, text][4]  # the counts of this very text
+        everywhere = len(counts) > 1 and len(set(own)) == len(counts)
         if everywhere:
             setup.append("every player count")
         elif not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")

@@ -86,6 +86,7 @@ def _vector(value: int, counts: Sequence[int]) -> bytes:
 
 
 def _past_limits(value: int, vector: bytes) -> str | None:
+    """Why ``vector`` is past the count or sub-pile limit for a card of ``value``, or None."""
     if max(vector) >= FIELD_MAX:
         return f"at most {FIELD_MAX - 1} community cards of one value are supported"
     bound = prod(c + 1 for c in vector[:-1])  # the additions' search; matches only multiply its result
