@@ -206,7 +206,9 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         failing(verdict)
     if fmt == "json":
         verdicts = {"gates": [{"figure": figure, "tolerance": tolerance,
-                               "passed": not any(t["figure"] == figure for t in failed)}
+                               "passed": not any(t["figure"] == figure for t in failed),
+                               # a gate no test could judge passes, checking nothing (said on stderr too)
+                               "tested": all(t["p_value"] is not None for t in tests if t["figure"] == figure)}
                               for figure, tolerance in gates.items()]} if gates else {}
         emit_json({"files": [run.to_json() for run in runs], "comparisons": tests, **verdicts})
     else:

@@ -987,6 +987,10 @@ def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
     assert gate.stderr == (f"--fail-if-different plays: no test between {other} and {one} (a side with a single "
                            "game, or a spread beyond a float): the gate checks nothing there\n"
                            "--fail-if-different won: no significant difference (p = 1.0000): passed\n")
+    as_json = run_cli("stats", str(one), str(other), "--fail-if-different", "plays", "--fail-if-different", "won",
+                      "--format", "json")
+    assert [(g["figure"], g["passed"], g["tested"]) for g in orjson.loads(as_json.stdout)["gates"]] == [
+        ("plays", True, False), ("won", True, True)]
 
 
 def test_a_file_given_twice_is_said_to_be_compared_with_itself(run_cli, tmp_path):
@@ -1030,8 +1034,9 @@ def test_every_gate_is_checked_not_only_the_first(run_cli, tmp_path):
     as_json = run_cli("stats", str(base), str(flipped), "--fail-if-different", "plays", "--fail-if-different",
                       "won:0.01", "--format", "json")
     assert as_json.exit_code == 1  # each gate's verdict in the JSON too, for a job reading it (a CI persona's wish)
-    assert orjson.loads(as_json.stdout)["gates"] == [{"figure": "plays", "tolerance": 0.0, "passed": True},
-                                                     {"figure": "won", "tolerance": 0.01, "passed": False}]
+    assert orjson.loads(as_json.stdout)["gates"] == [
+        {"figure": "plays", "tolerance": 0.0, "passed": True, "tested": True},
+        {"figure": "won", "tolerance": 0.01, "passed": False, "tested": True}]
     assert "gates" not in orjson.loads(run_cli("stats", str(base), str(flipped), "--format", "json").stdout)
 
 
