@@ -336,8 +336,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                 problems = [(("deck", "type"), str(exc))]
             for problem in problems:
                 keypath, text = located(problem)
-                if seen.setdefault(text, variants) != variants:  # said already, without or with another variant
+                first = seen.setdefault(text, variants)
+                if first != variants and variants:  # said already, without or with another variant
                     continue
+                if first != variants:  # the game's own, met first with a variant at a count the game cannot deal
+                    seen[text] = variants  # (a designer's: it was left the variant's, the game's never said)
                 # said first without variants (``seen``), a problem met with one is the variant's doing, even
                 # where it shows at a key of the game's
                 origin = catalog.variant_origin(spec, keypath) or (catalog.made_by_variants(spec, keypath, variants)
