@@ -377,16 +377,22 @@ def test_two_sided_seating_negates_far_side_offsets():
     assert same_side.alignment[1][cyclone] == geometry.ALIGNMENT_INDEX["CE"]
 
 
-def test_a_two_sided_layout_is_refused_with_the_near_sides_reason():
+def test_a_two_sided_layout_is_refused_with_each_sides_reason():
     """Under ``two_sided`` a played card may have come from either side; a card that cannot join is explained as
-    the near side would place it (a mutation audit's: the reason followed the order of alignment numbers)."""
+    the near side would place it (a mutation audit's: the reason followed the order of alignment numbers), then
+    as the far side would where that differs (a rules expert's: the far side's reason was not given)."""
     from cardgames.engine.errors import CardgamesError
 
     game = towers_game(4, seating="two_sided")
     assert game.placements("The Idiot", "Books", [("NG", "The Keep")]).positions == []  # the Keep from across
     with pytest.raises(CardgamesError, match=r"LE=The Beating cannot be played after NG=The Keep \(it would cover "
-                                             r"the foundation's symbol\)$"):
+                                             r"the foundation's symbol; from across, LE is next to no played card's "
+                                             r"symbol\)$"):
         game.placements("The Idiot", "Books", [("NG", "The Keep"), ("LE", "The Beating")])
+    with pytest.raises(CardgamesError, match=r"NG=The Keep cannot be played after CG=The Beating \(it would cover "
+                                             r"the foundation's symbol; from across, it would cover the symbol on "
+                                             r"CG\)$"):
+        game.placements("The Midwife", "Books", [("CG", "The Beating"), ("NG", "The Keep")])
 
 
 def test_two_sided_seating_puts_the_larger_half_on_the_near_side():

@@ -273,7 +273,8 @@ class TowersGame(Game):
         stuck = next(i for i in range(len(layout)) if not placed >> i & 1)
         alignments, p = sides[stuck]
         mask = sum(1 << layout[i][0] for i in range(len(layout)) if placed >> i & 1)
-        why = geometry.refusal(alignments[0], p, mask, self.adjacency)
+        # the near side's reason, and the far side's where it differs (seating: two_sided: a rules expert's)
+        why = "; from across, ".join(dict.fromkeys(geometry.refusal(a, p, mask, self.adjacency) for a in alignments))
         where = f"after {', '.join(after)}" if after else "on a tower holding only its foundation"
         return f"{named(stuck)} cannot be played {where} ({why})"
 
