@@ -25,12 +25,13 @@ def captures_cmd(ctx: click.Context, card: str, table: str, game_id: str, varian
     from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.games.turup.rules import captures_on
 
-    game = load_game(ctx, game_id, variants)
-    if game.spec.engine != "turup":  # as placements asks for a Towers game (a designer's finding: Turup's alone)
-        raise OptionConflictError(f"{game.id} is not played by the turup engine: captures applies to Turup games")
-    most = catalog(ctx).game(game.id)["players"]["max"]  # the table may hold as many copies of a card as the
-    if most != game.num_players:  # game ever uses
-        game = load_game(ctx, game_id, variants, most)
+    cat = catalog(ctx)
+    gid, _ = cat.lookup(game_id)  # an alias's game: its engine and players, before the game is built once
+    config = cat.game(gid)
+    if config["engine"] != "turup":  # as placements asks for a Towers game (a designer's finding: Turup's alone)
+        raise OptionConflictError(f"{gid} is not played by the turup engine: captures applies to Turup games")
+    # at the most players, so that the table may hold as many copies of a card as the game ever uses
+    game = load_game(ctx, game_id, variants, config["players"]["max"])
     found = captures_on(game, card.strip(), comma_list(table, "--table", "card"))
     if fmt == "json":
         emit_json({"captures": found})
