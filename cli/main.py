@@ -101,14 +101,16 @@ class LazyGroup(click.Group):
             raise click.ClickException(one_line(_as_typed(exc, ctx))) from None
         except BrokenPipeError:  # the reader stopped (`cardgames list | head -1`): not an error, unless the
             _silence_stdout()  # command had failed already, its output only saying why (.output.failing)
-            from .output import VERDICT
+            from .output import VERDICT, message
 
             reason = ctx.meta.get(VERDICT)
             if reason:
-                click.echo(reason, err=True)
+                message(reason)
             ctx.exit(1 if reason else 0)
         except KeyboardInterrupt as exc:
-            click.echo("Terminated." if isinstance(exc, Terminated) else "Aborted!", err=True)
+            from .output import message
+
+            message("Terminated." if isinstance(exc, Terminated) else "Aborted!")
             ctx.exit(how_stopped(exc)[1])
         except OSError as exc:  # every file write says its own path: what is left is stdout (a full disk)
             _silence_stdout()
