@@ -41,6 +41,9 @@ class Card:
     rank: str | None = None
     value: int | None = None
     attrs: Mapping[str, Any] = field(default_factory=dict)
+    #: Where the deck file defines the card's own keys: ``("cards", i)``, or ``("ranks", j)`` for a card a
+    #: template makes, so that a problem with one card is said at the deck's line, not at a game's
+    at: tuple = ()
 
 
 class Deck:
@@ -57,7 +60,7 @@ class Deck:
             for face in faces:
                 cards.append(Card(code=len(cards), name=copy_name(face["name"], copy), face=face["name"], copy=copy,
                                   suit=face.get("suit"), rank=face.get("rank"), value=face.get("value"),
-                                  attrs=face["attrs"]))
+                                  attrs=face["attrs"], at=face["at"]))
         self.cards: tuple[Card, ...] = tuple(cards)
         self.names: tuple[str, ...] = tuple(c.name for c in cards)
         self.by_name: dict[str, Card] = {c.name: c for c in cards}
@@ -138,20 +141,20 @@ def card_name_problem(config: Mapping[str, Any]) -> str | None:
 
 
 def _faces(config: Mapping[str, Any]) -> Iterable[dict[str, Any]]:
-    """The cards of one deck, in creation order, each a dict with name, suit, rank, value, attrs."""
+    """The cards of one deck, in creation order, each a dict with name, suit, rank, value, attrs, at."""
     template = config.get("card_name", DEFAULT_CARD_NAME)
     problem = card_name_problem(config)
     if problem:
         raise CardgamesError(f"deck {config.get('id')}: {problem}")
     for suit in config.get("suits", []):
-        for rank in config.get("ranks", []):
+        for j, rank in enumerate(config.get("ranks", [])):
             attrs = {k: v for k, v in rank.items() if k not in ("id", "name", "value")}
             yield {"name": template.format(**_name_fields(suit, rank)), "suit": suit["id"], "rank": rank["id"],
-                   "value": rank.get("value"), "attrs": attrs}
-    for card in config.get("cards", []):
+                   "value": rank.get("value"), "attrs": attrs, "at": ("ranks", j)}
+    for i, card in enumerate(config.get("cards", [])):
         attrs = {k: v for k, v in card.items() if k not in ("name", "suit", "rank", "value")}
         yield {"name": card["name"], "suit": card.get("suit"), "rank": card.get("rank"),
-               "value": card.get("value"), "attrs": attrs}
+               "value": card.get("value"), "attrs": attrs, "at": ("cards", i)}
 
 
 #: A deck's named items: each list, and the key naming its items (each name used once, and free of the copy mark).

@@ -159,6 +159,12 @@ class GameSpec:
         return hashlib.sha256(orjson.dumps(self.canonical(), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
+#: The first key of a ``check_config`` problem's path when the problem lies in the game's deck file, the rest of
+#: the path being the deck file's (``(DECK_FILE, "cards", 3, "alignment")``): a card's mistake is mended there,
+#: so it is said there, once for every game taking the deck, not at each game's ``deck`` line.
+DECK_FILE = "<deck file>"
+
+
 #: Why a config-like file or a folder inside ``games/``, ``decks/`` or ``variants/`` counts for nothing.
 UNREAD = "not read: config files end in .yaml and lie directly in games/, decks/ or variants/"
 
@@ -233,6 +239,13 @@ class Catalog:
 
     def ids(self, kind: str) -> list[str]:
         return list(self.paths(kind))
+
+    def in_deck_file(self, spec: GameSpec, keypath: tuple) -> tuple[Document, tuple] | None:
+        """The deck file of ``spec`` and the key path in it, for a problem's path that starts with
+        :data:`DECK_FILE`; else None."""
+        if keypath[:1] != (DECK_FILE,):
+            return None
+        return self.document("decks", spec.deck["id"]), keypath[1:]
 
     def document(self, kind: str, ident: str) -> Document:
         """The parsed config ``kind/ident``; schema-checked once (first error raised)."""

@@ -134,6 +134,9 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
         problems = module.check_config(spec)
         if problems:
             keypath, text = located(problems[0])
+            in_deck = catalog.in_deck_file(spec, keypath)
+            if in_deck is not None:  # the deck's own, whatever the variants
+                raise in_deck[0].error(in_deck[1], f"{text} (`cardgames validate` lists them all)")
             where = catalog.variant_origin(spec, keypath) or _made_by_variants(catalog, spec, module, keypath, text)
             # validate checks each variant alone: a problem of several together is theirs only
             hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2

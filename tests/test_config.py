@@ -2202,12 +2202,46 @@ def test_a_towers_deck_without_alignments_is_said_once(tmp_path):
     designer's finding: 52 lines, one a card), then the foundations it lacks."""
     french = (BUNDLED / "decks" / "french.yaml").read_text().replace("id: french\n", "id: mine\n")
     _towers_on(tmp_path, french)
-    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
-    assert errors[0] == ("52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; the first "
-                         "has null); each card's alignment (its key in the deck's cards) must be one of LG, NG, CG, "
-                         "LN, CN, LE, NE, CE, N, as in the Harrow deck (every player count)")
-    assert errors[1:] == ["suits C, S, H, D each have 0 foundation cards; a tower needs exactly one (every player "
-                          "count)"]
+    deck = tmp_path / "decks" / "mine.yaml"
+    errors = [str(e) for e in validate([str(tmp_path)]).errors]
+    # at the deck's lines, the first rank's (the template's cards take their keys there) and the first suit's
+    assert errors[0] == (f"{deck}:12: 52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; "
+                         "the first has null); a card's alignment must be one of LG, NG, CG, LN, CN, LE, NE, CE, N, "
+                         "as in the Harrow deck")
+    assert errors[1:] == [f"{deck}:7: suits C, S, H, D each have 0 foundation cards; a tower needs exactly one"]
+
+
+def test_a_towers_deck_card_is_refused_once_at_the_deck_line(tmp_path, run_cli):
+    """A card's mistake in a designer's deck taken by two games is one line, at the card's line of the deck
+    file (a designer's finding: one line a game, each at its ``deck`` line, the deck never named); ``simulate``
+    stops at the same line."""
+    harrow = (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n")
+    keep = '{name: "The Keep", suit: Hammers, alignment: NG,'
+    assert harrow.count(keep) == 1
+    game = _towers_on(tmp_path, harrow.replace(keep, keep.replace("NG,", "GN,")))
+    game.with_name("other.yaml").write_text(game.read_text().replace("id: my-towers\n", "id: other\n"))
+    line = 1 + harrow.splitlines().index(next(t for t in harrow.splitlines() if keep in t))
+    said = (f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Keep' has alignment 'GN'; a card's alignment "
+            "must be one of LG, NG, CG, LN, CN, LE, NE, CE, N, as in the Harrow deck")
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [said]
+    played = run_cli("--configs", str(tmp_path), "simulate", "--game", "other", "--seed", "1")
+    assert played.exit_code == 1
+    assert played.stderr == f"Error: {said} (`cardgames --configs {tmp_path} validate` lists them all)\n"
+
+
+def test_a_towers_card_that_could_never_be_played_is_refused(tmp_path):
+    """A True Neutral card that is not a foundation would cover a foundation's symbol wherever it went (a
+    designer's finding: validate passed it, and it could only ever be a debt): said at its ``foundation`` key,
+    in a suit that has its foundation; the Harrow deck's own foundations pass."""
+    harrow = (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n")
+    keep = '{name: "The Keep", suit: Hammers, alignment: NG, foundation: false}'
+    assert harrow.count(keep) == 1
+    _towers_on(tmp_path, harrow.replace(keep, keep.replace("NG,", "N,")))
+    line = 1 + harrow.splitlines().index(next(t for t in harrow.splitlines() if keep in t))
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Keep' (alignment N) is not a foundation, and a card "
+        "of its alignment would cover a foundation's symbol wherever it went: it could never be played (the True "
+        "Neutral cards are the foundations)"]
 
 
 def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path, monkeypatch):
@@ -2234,8 +2268,9 @@ def test_a_towers_deck_says_suits_alike_in_one_line(tmp_path):
         assert foundation in harrow
         harrow = harrow.replace(foundation, foundation.replace("true", "false"))
     _towers_on(tmp_path, harrow)
-    errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
-    assert errors == ["suits T1, T2 each have 0 foundation cards; a tower needs exactly one (every player count)"]
+    # one line, at the first suit's line of the deck (T1's): each N card not a foundation is said by it, not again
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{tmp_path / 'decks' / 'mine.yaml'}:11: suits T1, T2 each have 0 foundation cards; a tower needs exactly one"]
     towers = (BUNDLED / "games" / "towers.yaml").read_text()
     assert "deck: {type: harrow, copies: 1}" in towers
     twice = tmp_path / "twice"

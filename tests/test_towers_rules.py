@@ -446,14 +446,15 @@ def test_two_sided_game_goes_on_while_a_far_seat_card_fits():
 
 def test_a_foundation_must_be_true_neutral():
     from cardgames.engine.cards import Deck
-    from cardgames.engine.config import Catalog
+    from cardgames.engine.config import DECK_FILE, Catalog
     from cardgames.engine.games.towers.rules import deck_problems
 
     config = Catalog().deck("harrow")
     assert deck_problems(Deck(config)) == []
     bear = next(c for c in config["cards"] if c["name"] == "The Bear")
     bear["alignment"] = "CE"
-    assert deck_problems(Deck(config)) == ["foundation 'The Bear' must be True Neutral (alignment N)"]
+    assert deck_problems(Deck(config)) == [((DECK_FILE, "cards", 4, "alignment"),
+                                            "foundation 'The Bear' must be True Neutral (alignment N)")]
 
 
 @pytest.mark.parametrize("unaligned, said", [
@@ -466,14 +467,15 @@ def test_a_foundation_must_be_true_neutral():
 def test_cards_without_an_alignment_are_said_in_one_problem(unaligned, said):
     """One problem for all of them, naming three (a designer's French deck had 52, one line each)."""
     from cardgames.engine.cards import Deck
-    from cardgames.engine.config import Catalog
+    from cardgames.engine.config import DECK_FILE, Catalog
     from cardgames.engine.games.towers.rules import deck_problems
 
     config = Catalog().deck("harrow")
     for card in config["cards"][:unaligned]:
         del card["alignment"]
-    assert deck_problems(Deck(config)) == [f"{said}; each card's alignment (its key in the deck's cards) must be "
-                                           "one of LG, NG, CG, LN, CN, LE, NE, CE, N, as in the Harrow deck"]
+    assert deck_problems(Deck(config)) == [((DECK_FILE, "cards", 0, "alignment"),
+                                            f"{said}; a card's alignment must be one of LG, NG, CG, LN, CN, LE, NE, "
+                                            "CE, N, as in the Harrow deck")]
 
 
 def test_validate_accepts_caches_that_take_the_whole_stock():
@@ -923,13 +925,14 @@ def test_a_suit_without_a_foundation_cannot_found_a_tower():
     """"Les six cartes neutres ... représentent les fondations des tours": each suit needs exactly one
     foundation card; a deck whose Hammers have none is refused."""
     from cardgames.engine.cards import Deck
-    from cardgames.engine.config import Catalog
+    from cardgames.engine.config import DECK_FILE, Catalog
     from cardgames.engine.games.towers.rules import deck_problems
 
     config = Catalog().deck("harrow")
     bear = next(c for c in config["cards"] if c["name"] == "The Bear")
     bear["foundation"] = False
-    assert deck_problems(Deck(config)) == ["suit Hammers has 0 foundation cards; a tower needs exactly one"]
+    assert deck_problems(Deck(config)) == [((DECK_FILE, "suits", 0),
+                                            "suit Hammers has 0 foundation cards; a tower needs exactly one")]
 
 
 def test_placements_read_the_card_from_the_given_seats_side():

@@ -81,6 +81,12 @@ def refusal(alignment: int, position: int, occupied: int, adjacency: int) -> str
     return None
 
 
+#: The alignments whose card covers the foundation's symbol wherever it goes (the centre, N): only a foundation
+#: may have one. On an empty tower only that condition applies, so the adjacency does not matter.
+NEVER_PLACED = frozenset(a for a in range(len(ALIGNMENTS))
+                         if all(refusal(a, p, 0, 8) for p in range(len(POSITIONS))))
+
+
 class Tables(NamedTuple):
     """The precomputed geometry for one adjacency rule.
 

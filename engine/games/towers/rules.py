@@ -25,7 +25,7 @@ from itertools import chain
 from typing import Any, NamedTuple
 
 from ...cards import stock_line
-from ...config import GameSpec
+from ...config import DECK_FILE, GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError
 from ...schema import BOOL, INT, STR, Field, positive
@@ -98,21 +98,31 @@ FLEE, PASS, STOP = Flee(), Pass(), Stop()
 ALIGNMENT_COUNT = len(geometry.ALIGNMENTS)
 
 
-def deck_problems(deck: Any) -> list[str]:
-    """Why a deck cannot play Towers (empty when it can): one foundation per suit, alignments known."""
-    problems = []
+def deck_problems(deck: Any) -> list[tuple[tuple, str]]:
+    """Why a deck cannot play Towers (empty when it can): one foundation per suit, alignments known, every
+    other card placeable. Each at its line of the deck file (:data:`~cardgames.engine.config.DECK_FILE`), where
+    it is mended once for every game taking the deck, but for a foundation count that the game's copies make."""
+    problems: list[tuple[tuple, str]] = []
     suits = list(deck.suits)
     if not suits:
-        return [f"deck {deck.id} has no suits (the towers are its suits)"]
+        return [((DECK_FILE, "suits"), f"deck {deck.id} has no suits (the towers are its suits)")]
+    founded = {suit: sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation")) for suit in suits}
     unaligned = []  # said once for all: a deck of another game has none (a designer's french deck: 52 lines)
-    for card in deck.cards:
+    for card in deck.cards[:len(deck.cards) // deck.copies]:  # a copy has its first's problems
         alignment = card.attrs.get("alignment")
         if card.suit not in deck.suits:
-            problems.append(f"card {card.name!r} has no suit of deck {deck.id}")
+            problems.append(((DECK_FILE, *card.at, "suit"), f"card {card.name!r} has no suit of deck {deck.id}"))
         elif alignment not in geometry.ALIGNMENT_INDEX:
             unaligned.append(card)
         elif card.attrs.get("foundation") and alignment != "N":
-            problems.append(f"foundation {card.name!r} must be True Neutral (alignment N)")
+            problems.append(((DECK_FILE, *card.at, "alignment"),
+                             f"foundation {card.name!r} must be True Neutral (alignment N)"))
+        elif (not card.attrs.get("foundation") and geometry.ALIGNMENT_INDEX[alignment] in geometry.NEVER_PLACED
+              and founded[card.suit]):  # in a suit without one, the suit's line below says it
+            problems.append(((DECK_FILE, *card.at, "foundation"),
+                             f"card {card.name!r} (alignment {alignment}) is not a foundation, and a card of its "
+                             "alignment would cover a foundation's symbol wherever it went: it could never be "
+                             "played (the True Neutral cards are the foundations)"))
     if unaligned:
         first = unaligned[0]
         names = ", ".join(repr(c.name) for c in unaligned[:3]) + (
@@ -120,21 +130,26 @@ def deck_problems(deck: Any) -> list[str]:
         shown = (f"card {first.name!r} has alignment {written(first.attrs.get('alignment'))}" if len(unaligned) == 1
                  else f"{len(unaligned)} cards have an alignment Towers does not know ({names}; the first "
                       f"has {written(first.attrs.get('alignment'))})")
-        problems.append(f"{shown}; each card's alignment (its key in the deck's cards) must be one of "
-                        f"{', '.join(geometry.ALIGNMENTS)}, as in the Harrow deck")
-    founded: dict[int, list[str]] = {}  # foundation count -> the suits with it: one line for all (a deck taken
-    for suit in suits:  # twice gave six alike, a rules expert's finding)
-        count = sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation"))
+        problems.append(((DECK_FILE, *first.at, "alignment"),
+                         f"{shown}; a card's alignment must be one of {', '.join(geometry.ALIGNMENTS)}, "
+                         "as in the Harrow deck"))
+    counted: dict[int, list[str]] = {}  # foundation count -> the suits with it: one line for all (a deck taken
+    for suit, count in founded.items():  # twice gave six alike, a rules expert's finding)
         if count != 1:
-            founded.setdefault(count, []).append(suit)
-    for count, alike in founded.items():
-        twice = f", the game taking {deck.copies} copies of the deck" if count == deck.copies > 1 else ""
+            counted.setdefault(count, []).append(suit)
+    for count, alike in counted.items():
         which = f"suit {alike[0]} has" if len(alike) == 1 else f"suits {', '.join(alike)} each have"
-        problems.append(f"{which} {count} foundation cards{twice}; a tower needs exactly one")
-    for suit in suits:
+        if count == deck.copies > 1:  # each copy's one: the game's copies make it
+            problems.append((("deck", "copies"), f"{which} {count} foundation cards, the game taking {deck.copies} "
+                                                 "copies of the deck; a tower needs exactly one"))
+        else:
+            problems.append(((DECK_FILE, "suits", suits.index(alike[0])),
+                             f"{which} {count // deck.copies} foundation cards; a tower needs exactly one"))
+    for i, suit in enumerate(suits):
         ability = deck.suits[suit].get("ability", "")
         if not isinstance(ability, str):  # a tower is named by it (a config fuzzer's 5 ended placements in a traceback)
-            problems.append(f"suit {suit}'s ability must be a name (text), not {written(ability)}")
+            problems.append(((DECK_FILE, "suits", i, "ability"),
+                             f"suit {suit}'s ability must be a name (text), not {written(ability)}"))
     return problems
 
 
@@ -152,7 +167,7 @@ class TowersGame(Game):
         super().__init__(spec)
         problems = deck_problems(self.deck)
         if problems:
-            raise CardgamesError(f"{spec.id}: {problems[0]}")
+            raise CardgamesError(f"{spec.id}: {problems[0][1]}")
         opts = spec.options
         self.cache_size: int = opts["cache_size"]
         self.first_seat = None if opts["first_player"] == "alphabetical" else 0
@@ -659,7 +674,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
         return [(("players", "min"), "Towers needs 2 players or more: the game ends when only one is still in, so "
                                      "a game of one would end at its deal")]
     deck = Deck(spec.deck, spec.copies)
-    problems: list[str | tuple[tuple, str]] = [(("deck",), p) for p in deck_problems(deck)]
+    problems: list[str | tuple[tuple, str]] = list(deck_problems(deck))
     if problems:
         return problems
     stock = sum(1 for c in deck.cards if not c.attrs.get("foundation"))
