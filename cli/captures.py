@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import catalog, comma_list, format_option, game_option, load_game, variant_option
+from .options import catalog, check_engine, comma_list, format_option, game_option, load_game, variant_option
 from .output import emit_json
 
 
@@ -22,14 +22,13 @@ def captures_cmd(ctx: click.Context, card: str, table: str, game_id: str, varian
     """List every capture CARD can make on the community pile TABLE, as the game lists them
     (one per set of ranks taken; the cards shown are those the game would pick). Exit 2 for a game
     that is not Turup's."""
-    from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.games.turup.rules import captures_on
 
     cat = catalog(ctx)
     gid, _ = cat.lookup(game_id)  # an alias's game: its engine and players, before the game is built once
     config = cat.game(gid)
-    if config["engine"] != "turup":  # as placements asks for a Towers game (a designer's finding: Turup's alone)
-        raise OptionConflictError(f"{gid} is not played by the turup engine: captures applies to Turup games")
+    # any Turup game, as placements takes any Towers game (a designer's finding: Turup's alone)
+    check_engine("captures", "Turup games", "turup", gid, config["engine"])
     # at the most players, so that the table may hold as many copies of a card as the game ever uses
     game = load_game(ctx, game_id, variants, config["players"]["max"])
     found = captures_on(game, card.strip(), comma_list(table, "--table", "card"))

@@ -77,15 +77,44 @@ def variant_option(help: str = "Variant to apply (repeatable).") -> Callable[[F]
                         help=help)
 
 
+def help_from(module: str) -> type[click.Option]:
+    """An option class whose help is a template filled from ``module``'s names (``{DEFAULT_BUDGET:,}``) only
+    when the help is shown: importing an engine for every command line would slow them all, and a copy of its
+    numbers in the help would go stale."""
+    class Help(click.Option):
+        def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+            import importlib
+
+            template, self.help = self.help, (self.help or "").format_map(vars(importlib.import_module(module)))
+            try:
+                return super().get_help_record(ctx)
+            finally:
+                self.help = template
+
+    return Help
+
+
+def check_engine(command: str, games: str, engine: str, gid: str, played_by: str) -> None:
+    """Refuse, as a usage error (exit 2), a game of another engine than ``engine``, whose games (``games``,
+    as a user names them) ``command`` plays: one wording for every such command."""
+    if played_by != engine:
+        from cardgames.engine.errors import OptionConflictError
+
+        raise OptionConflictError(f"{command} applies to {games}; {gid} is played by the {played_by} engine")
+
+
+#: ``--players``: a game's player count.
+players_option = click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
+                              help="Player count (default: the game's; `cardgames list` shows each game's range).")
+
+
 def game_options(f: F) -> F:
     """``--players``, ``--variant`` (repeatable) and ``--rng``."""
     f = click.option("--rng", type=click.Choice(RNG_MODES), default="native", show_default=True,
                      help="Deal generator: the project's own, or PySolFC's game numbers "
                           "(French-deck pairing games).")(f)
     f = variant_option()(f)
-    f = click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
-                     help="Player count (default: the game's; `cardgames list` shows each game's range).")(f)
-    return f
+    return players_option(f)
 
 
 def game_option(help: str = "Game id (see `cardgames list`).", **kwargs: Any) -> Callable[[F], F]:

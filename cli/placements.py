@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .options import comma_list, format_option, game_option, load_game, variant_option
+from .options import check_engine, comma_list, format_option, game_option, load_game, variant_option
 from .output import emit_json
 
 
@@ -42,8 +42,7 @@ def placements_cmd(ctx: click.Context, card: str, tower: str, played: str, game_
     from cardgames.engine.errors import OptionConflictError
 
     game = load_game(ctx, game_id, variants)
-    if not hasattr(game, "placements"):
-        raise OptionConflictError(f"{game.id} has no towers: placements applies to Towers games")
+    check_engine("placements", "Towers games", "towers", game.id, game.spec.engine)
     if side == "far" and not game.far_seats:
         raise OptionConflictError(f"--side far: {game.id} seats every player on the near side (seating: "
                                   f"{game.options['seating']}); a game with seating: two_sided has a far side")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from .options import comma_list, format_option, game_argument, load_game, variant_option
+from .options import check_engine, comma_list, format_option, game_argument, help_from, load_game, variant_option
 from .output import emit_json
 
 if TYPE_CHECKING:  # the commands import the engine when they run, not when the CLI starts
@@ -20,9 +20,11 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not when the 
               help="JSON lines {\"cards\": [...]} to score, one result each (- for stdin).")
 @variant_option()
 @click.option("--budget", type=click.IntRange(1), default=None, metavar="NODES",
+              cls=help_from("cardgames.engine.games.torqu.optimise"),
               help="Stop the search after about NODES nodes for each of the two scores and print the best "
                    "arrangement found, \"proven\": false (default: none, the proven optimum however long). "
-                   "100,000 nodes take seconds; past 300,000 a search also asks CP-SAT, for up to half a minute.")
+                   "100,000 nodes take seconds; past {VALUE_NODES:,} a search also asks CP-SAT, for up to "
+                   "{CPSAT_EFFORT:g} deterministic seconds (a count of its work, the same on every machine).")
 @format_option("json", "jsonl", "text")
 @click.pass_context
 def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: str | None,
@@ -30,12 +32,9 @@ def score_cmd(ctx: click.Context, game_id: str, cards: str | None, input_file: s
     """Score cards with GAME's scorer: the tableau score (best sets, proven optimal), the hand
     penalty the same cards would cost, the sets, the cards left out, and whether both scores are
     proven (false only when --budget ran out)."""
-    from cardgames.engine.errors import OptionConflictError
-
     game = load_game(ctx, game_id, variants)
-    scorer = getattr(game, "scorer", None)
-    if scorer is None:
-        raise OptionConflictError(f"{game.id} has no set scorer (only torqu does)")
+    check_engine("score", "Torqu games", "torqu", game.id, game.spec.engine)
+    scorer = game.scorer
     if (cards is None) == (input_file is None):
         raise click.UsageError("give exactly one of --cards or --input")
     if cards is not None:
@@ -73,7 +72,6 @@ def score_names(scorer: Scorer, names: list[str], where: str, budget: int | None
 
 #: The longest --input line read (80 card names take about a kilobyte).
 MAX_LINE = 64 << 10
-TOO_DEEP = "values nested too deeply"
 
 
 def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
@@ -84,7 +82,7 @@ def _read_lines(path: str) -> Iterator[tuple[str, list[str]]]:
 
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.files import open_input
-    from cardgames.engine.jsonkeys import given_twice, read_keyed
+    from cardgames.engine.jsonkeys import TOO_DEEP, given_twice, read_keyed
     from cardgames.engine.lines import bounded_lines
     from cardgames.engine.schema import is_names
     from cardgames.engine.wording import as_logged

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Iterable
 import click
 
 from .interrupts import how_stopped
-from .options import format_option, game_option, game_options, load_game
+from .options import check_engine, format_option, game_option, game_options, help_from, load_game
 from .output import emit_json, emit_rows, failing, message
 
 if TYPE_CHECKING:  # the engine loads when a command runs, not for `--help`
@@ -23,19 +23,7 @@ def _a_number(ctx: click.Context, param: click.Parameter, value: float | None) -
     return value
 
 
-class _SolverHelp(click.Option):
-    """An option whose help names the solver's defaults (``{DEFAULT_BUDGET:,}``), filled in from
-    :mod:`~cardgames.engine.games.pairing.solver` only when the help is shown: importing the solver
-    for every command line would slow them all, and a copy of its numbers here would go stale."""
-
-    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
-        from cardgames.engine.games.pairing import solver
-
-        template, self.help = self.help, (self.help or "").format_map(vars(solver))
-        try:
-            return super().get_help_record(ctx)
-        finally:
-            self.help = template
+SOLVER_HELP = help_from("cardgames.engine.games.pairing.solver")
 
 
 @click.command("solve")
@@ -44,11 +32,11 @@ class _SolverHelp(click.Option):
 @click.option("--seeds", default=None, metavar="A-B", help="A range of deals, both ends included (e.g. 1-1000; "
                                                             "ms1-ms1000 with --rng pysolfc; a lone seed is one deal).")
 @game_options
-@click.option("--budget", type=click.IntRange(1), default=None, cls=_SolverHelp,
+@click.option("--budget", type=click.IntRange(1), default=None, cls=SOLVER_HELP,
               help="Search nodes allowed per deal before the CP-SAT stage (default: {DEFAULT_BUDGET:,}; "
                    "{SEARCH_ONLY_BUDGET:,} with wild cards).")
 @click.option("--sat-effort", type=click.FloatRange(0), default=None, metavar="SECONDS", callback=_a_number,
-              cls=_SolverHelp,
+              cls=SOLVER_HELP,
               help="CP-SAT's effort on a deal the search left undecided, in deterministic seconds (a count of its "
                    "work, the same on every machine) for each of its two searches (single, then portfolio); then "
                    "only the block relation's refutations remain, in games with wild cards and no row cap "
@@ -82,7 +70,6 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     "The solver", explains each stage.
     """
     from cardgames.engine.batch.seeds import parse_range
-    from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.files import check_target
     from cardgames.engine.games.pairing.solver import Solver
 
@@ -93,8 +80,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     if log_path is not None:
         check_target(log_path)  # before the search, which may take minutes
     game = load_game(ctx, game_id, variants, players)
-    if game.spec.engine != "pairing":
-        raise OptionConflictError(f"solve works for the pairing solitaires, not {game.id}")
+    check_engine("solve", "the pairing solitaires", "pairing", game.id, game.spec.engine)
     if seed is not None:
         chosen: Iterable[int | str] = [seed]
     else:  # the range as batch reads it, both ends checked before any deal is solved

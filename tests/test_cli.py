@@ -487,9 +487,14 @@ def test_failed_simulate_keeps_an_existing_log(run_cli, tmp_path):
     (["simulate", "--game", "turup", "--players", "2", "--seed", "1", "--agent", "random", "--agent", "random",
       "--agent", "random"], "3 agents given for 2 players"),
     # a game the command does not play (a newcomer's finding: these said exit 1, as bad input)
-    (["solve", "--game", "torqu", "--seed", "1"], "solve works for the pairing solitaires, not torqu"),
-    (["score", "eiffel-tower", "--cards", "AS"], "eiffel-tower has no set scorer (only torqu does)"),
-    (["placements", "--game", "torqu", "--card", "x", "--tower", "y"], "torqu has no towers"),
+    (["solve", "--game", "torqu", "--seed", "1"],
+     "Error: solve applies to the pairing solitaires; torqu is played by the torqu engine"),
+    (["score", "eiffel-tower", "--cards", "AS"], "Error: score applies to Torqu games; eiffel-tower is played by the "
+                                                 "pairing engine"),
+    (["placements", "--game", "torqu", "--card", "x", "--tower", "y"],
+     "Error: placements applies to Towers games; torqu is played by the torqu engine"),
+    (["captures", "--game", "eiffel-tower", "--card", "x", "--table", "y"],
+     "Error: captures applies to Turup games; eiffel-tower is played by the pairing engine"),
 ])
 def test_argument_combinations_are_usage_errors(run_cli, args, message):
     result = run_cli(*args)

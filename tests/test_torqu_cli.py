@@ -98,7 +98,7 @@ def test_score_bad_input(run_cli, tmp_path):
     assert result.exit_code == 1 and "binary.jsonl:2: not valid JSON" in result.stderr
     assert "Traceback" not in result.output
     result = run_cli("score", "eiffel-tower", "--cards", "AC")
-    assert result.exit_code == 2 and "no set scorer" in result.stderr  # a game score does not play: usage
+    assert result.exit_code == 2 and "score applies to Torqu games" in result.stderr  # a game it does not play: usage
 
 
 def test_score_names_a_card_listed_twice_under_two_spellings(run_cli):

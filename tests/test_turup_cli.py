@@ -157,7 +157,7 @@ def test_captures_of_a_designers_turup_game(run_cli, tmp_path) -> None:
     three = run_cli("--configs", str(tmp_path), "captures", *table)
     assert three.exit_code == 1 and three.stderr.startswith("Error: 3C appears 4 times, but turup uses at most 3")
     other = run_cli("captures", "--game", "towers", *table)
-    assert other.exit_code == 2 and "towers is not played by the turup engine" in other.stderr
+    assert other.exit_code == 2 and "towers is played by the towers engine" in other.stderr
 
 
 def test_a_deck_numbered_to_a_hundred_plays_to_its_end(run_cli, tmp_path):
