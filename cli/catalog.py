@@ -6,10 +6,9 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
-from cardgames.engine import MAX_PLAYERS
 from cardgames.engine.errors import ConfigError
 
-from .options import catalog, format_option, game_argument, load_game, variant_option
+from .options import catalog, format_option, game_argument, load_game, players_option, variant_option
 from .output import emit_json, emit_rows, emit_yaml, message
 
 if TYPE_CHECKING:
@@ -84,8 +83,7 @@ def _readable(cat: "Catalog", kind: str, unread: list[ConfigError]) -> Iterator[
 @click.command("show")
 @game_argument
 @variant_option()
-@click.option("--players", type=click.IntRange(1, MAX_PLAYERS), default=None,
-              help="Player count (default: the game's).")
+@players_option
 @format_option("yaml", "json")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:

@@ -62,7 +62,7 @@ class LazyGroup(click.Group):
     def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None,
                                                                               list[str]]:
         """Click's lookup, with a "did you mean" for a mistyped command name. The command's own
-        arguments are kept for :func:`_one_line`: Click's errors do not hold them."""
+        arguments are kept for :func:`_as_usage_error`: Click's errors do not hold them."""
         name = args[0] if args else ""
         ctx.meta[TYPED] = args[1:]
         if name and name not in COMMANDS and not name.startswith("-"):
@@ -77,7 +77,7 @@ class LazyGroup(click.Group):
         try:
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:  # the group's own options (--configs)
-            raise _one_line(exc) from None
+            raise _as_usage_error(exc) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, turning each kind of failure into the CLI's contract: a bad option or a
@@ -93,7 +93,7 @@ class LazyGroup(click.Group):
             with interrupts_in_finalizers(), sigterm_stops():
                 return super().invoke(ctx)
         except click.UsageError as exc:
-            raise _one_line(exc, " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand))),
+            raise _as_usage_error(exc, " ".join(filter(None, (ctx.command_path, ctx.invoked_subcommand))),
                             ctx.meta.get(TYPED, ())) from None
         except OptionConflictError as exc:
             raise OneLineUsageError(str(exc), f"{ctx.command_path} {ctx.invoked_subcommand}") from None
@@ -182,7 +182,7 @@ def _as_typed(exc: Exception, ctx: click.Context) -> str:
     return text
 
 
-def _one_line(exc: click.UsageError, command_path: str = "cardgames", typed: Sequence[str] = ()
+def _as_usage_error(exc: click.UsageError, command_path: str = "cardgames", typed: Sequence[str] = ()
               ) -> click.ClickException:
     """``exc`` as a :class:`OneLineUsageError`, but for a bare ``cardgames``, which shows the help. Its
     hint names the help of the command the error came with, else of ``command_path`` (Click's parser

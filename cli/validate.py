@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -47,4 +46,4 @@ def validate_cmd(ctx: click.Context, paths: tuple[str, ...], facts: bool, fmt: s
         message(f"note: {note}")
     message(verdict)  # on stderr in either format: a CI log that keeps stdout in a file still shows it
     if not report.ok:
-        sys.exit(1)
+        ctx.exit(1)

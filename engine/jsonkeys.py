@@ -33,6 +33,10 @@ def _keyed(pairs: list[tuple[str, Any]]) -> Keyed:
     return found
 
 
+#: The words for a line nested deeper than a reader goes (orjson's limit, or the standard library's recursion).
+TOO_DEEP = "values nested too deeply"
+
+
 def given_twice(key: str) -> str:
     """The words for a key some object gives twice, as every reader says them."""
     return f"key {as_logged(key, 40)} given twice"

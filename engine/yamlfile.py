@@ -103,7 +103,7 @@ def parse_document(text: str, label: str = "<string>") -> Document:
         position = getattr(exc, "position", None)  # a ReaderError's index into the text
         line = None if position is None else text.count("\n", 0, position) + 1
         reason = getattr(exc, "reason", None) or "invalid YAML"
-        raise ConfigError(f"YAML error: {_one_line(str(reason))}", label, line) from None
+        raise ConfigError(f"YAML error: {_squeezed(str(reason))}", label, line) from None
     doc = Document(label, None)
     if node is None:
         raise ConfigError("file is empty", label, 1)
@@ -171,9 +171,9 @@ def _construct(node: Any, doc: Document, constructor: Any) -> Any:
     except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):
         # an explicit tag on text it does not fit (!!int abc, !!bool x): PyYAML's converter fails unguarded
         problem = f"{node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]}"
-    raise ConfigError(f"bad value: {_one_line(problem)}", doc.path, node.start_mark.line + 1)
+    raise ConfigError(f"bad value: {_squeezed(problem)}", doc.path, node.start_mark.line + 1)
 
 
-def _one_line(text: str) -> str:
+def _squeezed(text: str) -> str:
     """A parser's message on one line (PyYAML's spread over several, with the text quoted)."""
     return " ".join(text.split())

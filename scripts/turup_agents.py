@@ -14,11 +14,9 @@ from __future__ import annotations
 import argparse
 from itertools import combinations
 
-from cardgames.engine.agents import make_agents
+from cardgames.engine.agents import agent_names, make_agents
 from cardgames.engine.core import play_out
 from cardgames.engine.registry import load_game
-
-AGENTS = ("random", "greedy", "expert")
 
 
 def duel(players: int, first: str, second: str, seeds: int) -> tuple[float, float, float]:
@@ -52,7 +50,7 @@ def main() -> None:
     for players in args.players:
         if players % 2:
             parser.error("player counts must be even (two agents share the seats)")
-        for first, second in combinations(AGENTS, 2):
+        for first, second in combinations(agent_names(load_game("turup")), 2):  # every one, a new one too
             share, cards_a, cards_b = duel(players, first, second, args.seeds)
             print(f"{players} players: {first} vs {second}: {first} wins {share:.1%}, {second} {1 - share:.1%} "
                   f"(cards per seat per match: {cards_a:.1f} vs {cards_b:.1f})", flush=True)

@@ -1414,7 +1414,7 @@ def test_a_p_value_is_never_printed_as_the_significance_level_beside_its_verdict
     (b'{"seed": 3, "won": 4}', ":4: figure 'won' is 4 here, but true/false in an earlier record"),
     (b'{"seed": 3, "cards": 4}', ":4: figure 'cards' is 4 here, but a list in an earlier record"),
     (b'{"seed": 3, "won": ' + b"[" * 500 + b"1" + b"]" * 500 + b"}", ":4: figure 'won' is a list here"),
-    (b'{"seed": 3, "deep": ' + b'{"a":' * 1000 + b"1" + b"}" * 1000 + b"}", ":4: values nested too deep to read"),
+    (b'{"seed": 3, "deep": ' + b'{"a":' * 1000 + b"1" + b"}" * 1000 + b"}", ":4: values nested too deeply"),
 ])
 def test_a_figure_that_changes_shape_or_nests_too_deep_is_named_at_its_line(tmp_path, line, message):
     """A figure turned into a list or a mapping in one record was read as another figure, the first's n

@@ -27,7 +27,7 @@ RUNS = [
     ("bench_turup_rounds.py", ["--seconds", "0.05"], r"12 players: +\d+ rounds/s"),
     ("torqu_greedy_vs_random.py", ["--seeds", "1", "--workers", "1"], r"greedy won \d of 1 matches"),
     ("towers_agents.py", ["--first", "1", "--last", "2"], r"4 players, greedy vs 3 random, seeds 1..2: win share"),
-    ("turup_agents.py", ["--seeds", "2", "--players", "2"], r"2 players: greedy vs expert: greedy wins"),
+    ("turup_agents.py", ["--seeds", "2", "--players", "2"], r"2 players: expert vs greedy: expert wins"),
 ]
 
 

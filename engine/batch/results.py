@@ -24,6 +24,7 @@ import orjson
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
 from ..files import open_input
+from ..jsonkeys import TOO_DEEP
 from ..lines import bounded_lines
 from ..rng import GENERATORS, SEED_MAX, SEEDS
 from ..schema import is_names
@@ -239,7 +240,7 @@ def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Cont
             except ValueError as exc:  # a figure of a kind the summary cannot read, or changing kind
                 raise CardgamesError(f"{reader.path}:{number}: {exc}") from None
             except RecursionError:  # a figure nested hundreds of levels deep (no game writes one)
-                raise CardgamesError(f"{reader.path}:{number}: values nested too deep to read") from None
+                raise CardgamesError(f"{reader.path}:{number}: {TOO_DEEP}") from None
             folded += 1
     return folded
 
