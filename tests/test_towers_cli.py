@@ -134,7 +134,7 @@ def test_placements_take_cards_laid_from_either_side(run_cli, tmp_path, played, 
     (["--card", "The Midwife", "--tower", "Books", "--played", " =The Joke"], "'=The Joke' is not POSITION=CARD"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Joke,LG=The Joke"], "twice"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Midwife"], "twice"),
-    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Joke,NG=The Dance"], "share a position"),
+    (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Joke,NG=The Dance"], "share position NG"),
     (["--card", "The Midwife", "--tower", "Books", "--played", "NG=The Twin"], "foundation"),
     # The Paladin (LG) on LG, the Rakshasa (LE) on NE: each would cover the foundation.
     (["--card", "The Midwife", "--tower", "Books", "--played", "LG=The Paladin"], "no sequence"),

@@ -638,6 +638,10 @@ def test_player_without_cards_is_skipped():
     ("1e99999999", r"must be at least 0 and below 1$"),
     ("Infinity", "must be at least 0 and below 1"),  # crashed: no fraction of infinity
     ("0.1234567891", "more than 9 decimal places"),
+    # said as written, not as YAML's float prints it (a designer's finding: 1e-10), but for places by the thousand
+    (1e-10, r"^house cut 0\.0000000001 has more"),
+    ("1e-30", r"^house cut 0\.000000000000000000000000000001 has more"),
+    ("1e-5001", r"^house cut '1e-5001' has more"),
     # a percentage is answered with its share (a designer's finding); beyond 100 % it is no percentage either
     (5, r"below 1 \(a share of each debt: 5 % is 0\.05\)$"),
     (1, r"below 1 \(a share of each debt: 1 % is 0\.01\)$"),

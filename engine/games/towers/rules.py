@@ -248,8 +248,9 @@ class TowersGame(Game):
                 raise CardgamesError(f"{self.deck.names[c]} is a foundation: it cannot be on a tower")
         if len(set(codes)) != len(codes) or code in codes:
             raise CardgamesError("a card appears twice among the card and the played cards")
-        if len({p for p, _ in layout}) != len(layout):
-            raise CardgamesError("two played cards share a position")
+        shared = next((p for i, (p, _) in enumerate(layout) if p in [q for q, _ in layout[:i]]), None)
+        if shared is not None:
+            raise CardgamesError(f"two played cards share position {geometry.POSITIONS[shared]}")
         # A played card may have been laid from either side of the table (seating: two_sided), whoever asks: its
         # alignments as the seats see it, the near side's first (the one a refusal is explained by).
         sides = [(list(dict.fromkeys(seat_alignment[c] for seat_alignment in self.alignment)), p) for p, c in layout]

@@ -46,7 +46,10 @@ def parse_cut(value: Any) -> Fraction:
         hint = f" (a share of each debt: {value} % is {exact / 100})" if exact.is_finite() and 1 <= exact < 100 else ""
         raise ValueError(f"house cut {value!r} must be at least 0 and below 1{hint}")
     if exact and _places(exact) > CUT_PLACES:
-        raise ValueError(f"house cut {value!r} has more than {CUT_PLACES} decimal places")
+        # as written, not as YAML's float prints it (0.0000000001 said as 1e-10: a designer's finding), but
+        # for places by the thousand (a quoted 1e-999999)
+        shown = f"{exact:f}" if _places(exact) <= 4 * CUT_PLACES else repr(value)
+        raise ValueError(f"house cut {shown} has more than {CUT_PLACES} decimal places")
     return Fraction(exact)
 
 
