@@ -1601,7 +1601,9 @@ def test_a_figure_named_with_a_long_number_is_sorted_without_reading_it():
 @pytest.mark.parametrize("names, read", [(["x9", "x01"], ["x01", "x9"]),  # leading zeros do not lengthen a number
                                          (["x1", "x01"], ["x01", "x1"]),  # and ties break by the name itself
                                          (["a", "2x"], ["2x", "a"]),  # a number before a letter
-                                         (["x\u0664", "x\u0663", "x4"], ["x4", "x\u0663", "x\u0664"])])  # ASCII only
+                                         (["x\u0664", "x\u0663", "x4"], ["x4", "x\u0663", "x\u0664"]),  # ASCII only
+                                         (["x\u0662", "x10"], ["x10", "x\u0662"]),  # another script's 2 is no number
+                                         (["x02", "x1"], ["x1", "x02"])])  # digits compared without their zeros
 def test_figure_names_sort_as_read(names, read):
     """The reading order's number runs (a mutation audit's gaps): by value, zeros aside, ties by name; digits of
     other scripts are text, compared as written (their zeros are not ASCII's, a reviewer's finding)."""

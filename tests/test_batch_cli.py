@@ -991,6 +991,13 @@ def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
                       "--format", "json")
     assert [(g["figure"], g["passed"], g["tested"]) for g in orjson.loads(as_json.stdout)["gates"]] == [
         ("plays", True, False), ("won", True, True)]
+    # tested only where every comparison tested it (a mutation audit's: any one of them was taken for all)
+    many, more = tmp_path / "many.jsonl", tmp_path / "more.jsonl"
+    batch(run_cli, "--seeds", "2-21", "--workers", "1", "--out", str(many))
+    batch(run_cli, "--seeds", "22-41", "--workers", "1", "--out", str(more))
+    mixed = run_cli("stats", str(many), str(one), str(more), "--fail-if-different", "plays:100", "--format", "json")
+    assert [(g["figure"], g["passed"], g["tested"]) for g in orjson.loads(mixed.stdout)["gates"]] == [
+        ("plays", True, False)]
 
 
 def test_a_file_given_twice_is_said_to_be_compared_with_itself(run_cli, tmp_path):

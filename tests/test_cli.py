@@ -822,6 +822,10 @@ def test_sigterm_inside_compiled_code_stays_a_sigterm(run_cli, monkeypatch):
     monkeypatch.setattr(optimise._Search, "value", terminated_search)
     result = run_cli("batch", "--game", "torqu", "--players", "4", "--seeds", "1-2", "--workers", "1")
     assert result.exit_code == 143 and "terminated after 0 games" in result.stderr
+    # a command without a handler of its own: the CLI's, in the words and code of a SIGTERM (a mutation audit's gap)
+    monkeypatch.setattr(optimise._Search, "run", terminated_search)
+    result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
+    assert result.exit_code == 143 and result.stderr == "Terminated.\n"
 
 
 def test_a_real_system_error_in_the_scorer_is_not_hidden(run_cli, monkeypatch):

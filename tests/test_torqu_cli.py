@@ -130,14 +130,16 @@ def test_score_input_refuses_a_key_beside_cards(run_cli):
                              "options apply to every line)\n")
 
 
-@pytest.mark.parametrize("line", ['{"cards": ["Air-1"], "cards": ["Air-2"]}',
-                                  '{"variant": 1, "cards": ["Air-1"], "cards": ["Air-2"]}'])
-def test_score_input_refuses_a_key_given_twice(run_cli, line):
+@pytest.mark.parametrize("line, key", [('{"cards": ["Air-1"], "cards": ["Air-2"]}', "cards"),
+                                       ('{"variant": 1, "cards": ["Air-1"], "cards": ["Air-2"]}', "cards"),
+                                       ('{"cards": [], "%s": 1, "%s": 2}' % ("a" * 30, "a" * 30), "a" * 30)])
+def test_score_input_refuses_a_key_given_twice(run_cli, line, key):
     """orjson kept the last "cards" of a line giving it twice, the first unscored without a word (a CI persona's
-    finding; a log is refused alike, another reader taking the other value): refused, naming the key."""
+    finding; a log is refused alike, another reader taking the other value): refused, naming the key, whole up to
+    40 characters."""
     result = run_cli("score", "torqu", "--input", "-", "--format", "jsonl", input=f'{{"cards": ["Air-1"]}}\n{line}\n')
     assert result.exit_code == 1 and json.loads(result.stdout)["tableau_score"] == -1
-    assert result.stderr == 'Error: <stdin>:2: key "cards" given twice\n'
+    assert result.stderr == f'Error: <stdin>:2: key "{key}" given twice\n'
 
 
 @pytest.mark.parametrize("line", ["[" * 30000 + "]" * 30000, '{"cards": ' + "[" * 1000 + "]" * 1000 + ', "cards": []}'])

@@ -393,6 +393,10 @@ def test_a_two_sided_layout_is_refused_with_each_sides_reason():
                                              r"the foundation's symbol; from across, it would cover the symbol on "
                                              r"CG\)$"):
         game.placements("The Midwife", "Books", [("CG", "The Beating"), ("NG", "The Keep")])
+    # both sides with the same reason: said once (a mutation audit's: each side's was repeated)
+    with pytest.raises(CardgamesError, match=r"NG=The Forge cannot be played after LG=The Paladin \(it would cover "
+                                             r"the foundation's symbol\)$"):
+        game.placements("The Idiot", "Books", [("LG", "The Paladin"), ("NG", "The Forge")])
 
 
 def test_two_sided_seating_puts_the_larger_half_on_the_near_side():
