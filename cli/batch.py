@@ -189,7 +189,8 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
     for index, run in enumerate(runs[1:], 1):
         why = _why_unpaired((files[0], seeds[0], runs[0].header), (files[index], seeds[index], run.header))
         if why is None:  # the same seeds and deals, on disk: tested seed by seed
-            run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories)
+            run.paired = pair_files(files[0], files[index], runs[0].header["players"], runs[0].categories,
+                                    (runs[0].header.get("first_seat"), run.header.get("first_seat")))
         elif why:
             message(why)
     each = against_first(runs)  # the tests against each later file

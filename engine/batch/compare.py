@@ -162,11 +162,13 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
 
 def compare_figure(base: dict[str, Any], other: dict[str, Any], paired: Test | None = None) -> dict[str, Any] | None:
     """The test of one figure between two files (``Summary.figures`` rows), or None when the
-    figure cannot be compared (a difference row, or of different kinds). ``paired`` is the
-    figure's seed-by-seed test when the files hold the same seeds (``paired.py``), used instead
-    of the unpaired one."""
+    figure cannot be compared (of different kinds, or of no games). ``paired`` is the figure's
+    seed-by-seed test when the files hold the same seeds (``paired.py``), used instead of the
+    unpaired one. A difference row (``first_player_advantage``) is the mean of a number each game
+    gives, tested as a distribution's."""
     kind = base["kind"]
-    if kind != other["kind"] or kind not in ("proportion", "distribution") or not base["n"] or not other["n"]:
+    if kind != other["kind"] or kind not in ("proportion", "distribution", "difference") or not base["n"] \
+            or not other["n"]:
         return None
     if paired is not None:
         test = paired

@@ -78,9 +78,12 @@ class Pairs:
     one file alone; for a number, the count, sum and sum of squares of the differences (other
     minus first), exact."""
 
-    def __init__(self, players: int, categories: Iterable[str]):
+    def __init__(self, players: int, categories: Iterable[str],
+                 first_seats: tuple[int | None, int | None] = (None, None)):
         self.players = players
         self.categories = sorted(categories)
+        #: each file's seat that moves first (its header's ``first_seat``), for ``first_player_advantage``
+        self.first_seats = first_seats
         self.rates: dict[str, list[int]] = {}  # name -> [seeds, true in the first alone, true in the other alone]
         self.numbers: dict[str, list[Any]] = {}  # name -> [seeds, sum, sum of squares]
         #: figures some seed holds in one file only, or of two kinds: not tested seed by seed (see :meth:`test`)
@@ -88,7 +91,7 @@ class Pairs:
 
     def add(self, first: dict[str, Any], other: dict[str, Any]) -> None:
         """Add the two files' records of one seed."""
-        mine, theirs = self.values(first), self.values(other)
+        mine, theirs = self.values(first, self.first_seats[0]), self.values(other, self.first_seats[1])
         if mine.keys() != theirs.keys():
             self.unmatched.update(mine.keys() ^ theirs.keys())
         for name, value in mine.items():
@@ -109,9 +112,10 @@ class Pairs:
             else:
                 self.unmatched.add(name)
 
-    def values(self, record: dict[str, Any]) -> dict[str, Any]:
+    def values(self, record: dict[str, Any], first_seat: int | None = None) -> dict[str, Any]:
         """One record's figures, by the names :meth:`Summary.figures` gives them: a bool for a rate,
-        a number for a distribution (for a figure pooled over the seats, the game's mean)."""
+        a number for a distribution (for a figure pooled over the seats, the game's mean; for
+        ``first_player_advantage``, ``first_seat``'s win less the average seat's)."""
         if all(type(value) in _PLAIN for value in record.values()):
             return record  # a solitaire's (won, cards_left, ...): each key its own figure, as Summary names it
         one = Summary()
@@ -134,6 +138,9 @@ class Pairs:
         wins = one.win_counts(self.players)
         refuse_hidden(wins, out)
         out.update((name, count > 0) for name, count in wins.items())
+        if wins and first_seat is not None:
+            refuse_hidden(["first_player_advantage"], out)
+            (out["first_player_advantage"],) = one.advantages(first_seat, self.players)
         return out
 
     def test(self, name: str) -> Test | None:
@@ -161,11 +168,12 @@ def _exact(value: Any) -> Any:
     return value if type(value) is int else Fraction(value)
 
 
-def pair_files(first: str, other: str, players: int, categories: Iterable[str]) -> Pairs:
+def pair_files(first: str, other: str, players: int, categories: Iterable[str],
+               first_seats: tuple[int | None, int | None] = (None, None)) -> Pairs:
     """The paired sums of two result files holding the same seeds (the caller checks that), read
     side by side: files written by ``batch`` list their seeds in one order, so only records out of
-    step wait in memory for their twin."""
-    pairs = Pairs(players, categories)
+    step wait in memory for their twin. ``first_seats``: each file's header's ``first_seat``."""
+    pairs = Pairs(players, categories, first_seats)
     waiting: tuple[dict[int, dict], dict[int, dict]] = ({}, {})
     for index, (seed, record) in _interleaved(_records(first), _records(other)):
         twin = waiting[1 - index].pop(seed, None)

@@ -14,7 +14,8 @@ How each result key is read:
   counts as a winner), ``ties`` (games with two or more winners, or with ``teams``, each seat's
   team in a partnership, winners of two or more teams) and ``no_winner``; with the first-player
   advantage (the share of the header's ``first_seat``, who moves first in a game's first deal,
-  minus the mean share of all seats);
+  minus the mean share of all seats: the mean over games of that seat's win, 1 or 0, less the game's
+  winners over the seats, so that it has an interval, and a test between files, of its own);
 * ints, floats and decimal strings (money, exact): a distribution; per-seat lists give one
   distribution per seat (``scores[0]``, ...) plus the seats pooled (``scores``). The seats of one
   game are not independent (a zero-sum game's scores add to nothing), so a pooled figure's mean,
@@ -166,7 +167,8 @@ def _exact_sum(numbers: list[Number]) -> Fraction:
 class Summary:
     """Mergeable counters of a set of game results (see the module docstring)."""
 
-    __slots__ = ("games", "counts", "hists", "game_means", "wins", "tie_games", "nowin_games", "winner_games")
+    __slots__ = ("games", "counts", "hists", "game_means", "wins", "sizes", "tie_games", "nowin_games",
+                 "winner_games")
 
     def __init__(self) -> None:
         self.games = 0
@@ -177,8 +179,11 @@ class Summary:
         #: pooled name -> {(a game's sum over its seats, its seats): count}: each game's mean over its
         #: seats is what a pooled figure's inference uses
         self.game_means: dict[str, dict[tuple[Number | Fraction, int], int]] = {}
-        #: seat -> games it was among the winners (only when results have ``winners``)
-        self.wins: dict[int, int] = {}
+        #: seat -> {a game's winners: games it was among them} (only when results have ``winners``): its win
+        #: share, and with ``sizes`` each game's win against the average seat's (``first_player_advantage``)
+        self.wins: dict[int, dict[int, int]] = {}
+        #: a game's winners -> games (of ``winner_games``)
+        self.sizes: dict[int, int] = {}
         self.tie_games = 0
         self.nowin_games = 0
         #: games whose result had ``winners`` (the denominator of the win shares)
@@ -205,9 +210,14 @@ class Summary:
             self.tie_games += 1
         elif not winners:
             self.nowin_games += 1
+        size = len(winners)
+        self.sizes[size] = self.sizes.get(size, 0) + 1
         wins = self.wins
         for seat in winners:
-            wins[seat] = wins.get(seat, 0) + 1
+            by_size = wins.get(seat)
+            if by_size is None:
+                by_size = wins[seat] = {}
+            by_size[size] = by_size.get(size, 0) + 1
 
     def _value(self, name: str, value: Any, pooled: str | None) -> Number | None:
         """Fold one figure's value in; the number it counted, if it is one (a seat's, for the
@@ -304,8 +314,12 @@ class Summary:
         self.tie_games += other.tie_games
         self.nowin_games += other.nowin_games
         self.winner_games += other.winner_games
-        for seat, count in other.wins.items():
-            self.wins[seat] = self.wins.get(seat, 0) + count
+        for seat, by_size in other.wins.items():
+            mine = self.wins.setdefault(seat, {})
+            for size, count in by_size.items():
+                mine[size] = mine.get(size, 0) + count
+        for size, count in other.sizes.items():
+            self.sizes[size] = self.sizes.get(size, 0) + count
         for name, (true, n) in other.counts.items():
             counter = self.counts.setdefault(name, [0, 0])
             counter[0] += true
@@ -337,9 +351,26 @@ class Summary:
         without ``winners`` in the results."""
         if not self.winner_games:
             return {}
-        seats = max(players, max(self.wins, default=-1) + 1)
-        counts = {f"wins[{seat}]": self.wins.get(seat, 0) for seat in range(seats)}
+        seats = self._seats(players)
+        counts = {f"wins[{seat}]": sum(self.wins.get(seat, {}).values()) for seat in range(seats)}
         return {**counts, "ties": self.tie_games, "no_winner": self.nowin_games}
+
+    def advantages(self, seat: int, players: int) -> dict[Fraction, int]:
+        """Each game's win of ``seat`` (1 or 0) less the average seat's (the game's winners over the seats),
+        by value: ``first_player_advantage``'s games, whose mean is the seat's win share less the mean share."""
+        seats = self._seats(players)
+        among = self.wins.get(seat, {})
+        games: dict[Fraction, int] = {}
+        for size, count in self.sizes.items():
+            inside = among.get(size, 0)
+            for value, times in ((1 - Fraction(size, seats), inside), (-Fraction(size, seats), count - inside)):
+                if times:
+                    games[value] = games.get(value, 0) + times
+        return games
+
+    def _seats(self, players: int) -> int:
+        """The seats the win shares are of: ``players``, or more where a result names a seat beyond them."""
+        return max(players, max(self.wins, default=-1) + 1)
 
     def figures(self, players: int, categories: Iterable[str] = (), first_seat: int | None = None
                 ) -> dict[str, dict[str, Any]]:
@@ -375,12 +406,7 @@ class Summary:
             out[name] = proportion(count, self.winner_games)
         if wins and first_seat is not None:
             refuse_hidden(["first_player_advantage"], out)
-            shares = [out[name]["mean"] for name in wins if name.startswith("wins[")]
-            fair = sum(shares) / len(shares)
-            first = out[f"wins[{first_seat}]"]
-            out["first_player_advantage"] = {"kind": "difference", "n": self.winner_games,
-                                             "mean": first["mean"] - fair, "ci_low": first["ci_low"] - fair,
-                                             "ci_high": first["ci_high"] - fair}
+            out["first_player_advantage"] = {"kind": "difference", **_estimate(self.advantages(first_seat, players))}
         return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
 
 
