@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 import click
 
+from cardgames.engine.config import KINDS
 from cardgames.engine.errors import ConfigError
 
 from .options import catalog, format_option, game_argument, load_game, players_option, variant_option
@@ -16,12 +17,16 @@ if TYPE_CHECKING:
 
 
 @click.command("list")
-@click.option("--kind", type=click.Choice(["games", "decks", "variants"]), default="games", show_default=True,
-              help="What to list.")
+@click.argument("what", metavar="[KIND]", required=False, type=click.Choice(KINDS))
+@click.option("--kind", type=click.Choice(KINDS), default=None, help="What to list (default: games).")
 @format_option("table", "json", "jsonl", "csv", "yaml")
 @click.pass_context
-def list_cmd(ctx: click.Context, kind: str, fmt: str) -> None:
-    """List games (with their aliases), decks or variants."""
+def list_cmd(ctx: click.Context, what: str | None, kind: str | None, fmt: str) -> None:
+    """List games (with their aliases), decks or variants: KIND or --kind, games by default
+    (`cardgames list variants` as `cardgames list --kind variants`)."""
+    if what is not None and kind is not None and what != kind:
+        raise click.UsageError(f"list {what} or list --kind {kind}: give one kind")
+    kind = what or kind or "games"
     cat = catalog(ctx)
     unread: list[ConfigError] = []
     readable = _readable(cat, kind, unread)

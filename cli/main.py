@@ -168,7 +168,7 @@ def _as_typed(exc: Exception, ctx: click.Context) -> str:
     (`cardgames validate`); after ``--configs DIR`` the same folders go with them, else `validate` would
     check other configs than the failing command read. An unknown game, when no folder of the user's
     own was read and no bundled name is close, says how to read one (the designer walkthrough's finding:
-    nothing pointed there)."""
+    nothing pointed there); an unknown variant alike."""
     import shlex
 
     from cardgames.engine.errors import UnknownNameError
@@ -177,8 +177,9 @@ def _as_typed(exc: Exception, ctx: click.Context) -> str:
     if ctx.get_parameter_source("config_dirs") is click.core.ParameterSource.COMMANDLINE:
         folders = " ".join(f"--configs {shlex.quote(folder)}" for folder in ctx.obj["config_dirs"])
         return text.replace("`cardgames ", f"`cardgames {folders} ")
-    if isinstance(exc, UnknownNameError) and exc.kind == "game" and not exc.guessed and not ctx.obj["config_dirs"]:
-        text += f"; a game of your own is read with `cardgames --configs DIR {ctx.invoked_subcommand} ...`"
+    if isinstance(exc, UnknownNameError) and exc.kind in ("game", "variant") and not exc.guessed \
+            and not ctx.obj["config_dirs"]:  # a variant too (an analyst's --resume without the folder it was made with)
+        text += f"; a {exc.kind} of your own is read with `cardgames --configs DIR {ctx.invoked_subcommand} ...`"
     return text
 
 

@@ -54,6 +54,11 @@ def test_list_formats(run_cli):
     assert decks["squad"]["designed_by_project"] is True
     variants = {v["id"]: v for v in orjson.loads(run_cli("list", "--kind", "variants", "--format", "json").stdout)}
     assert (variants["strict"]["applies_to"], variants["strict"]["aliases"]) == (["pairing"], ["strict-{game}"])
+    # the kind as an argument too (an analyst's `cardgames list variants` was an extra argument), not two kinds
+    assert run_cli("list", "variants", "--format", "json").stdout == run_cli("list", "--kind", "variants", "--format",
+                                                                             "json").stdout
+    both = run_cli("list", "decks", "--kind", "variants")
+    assert both.exit_code == 2 and "list decks or list --kind variants: give one kind" in both.stderr
 
 
 def test_list_table_has_its_header_and_plain_cells_in_id_order(run_cli):
@@ -649,6 +654,10 @@ def test_an_unknown_game_says_how_to_read_a_folder_of_ones_own(run_cli, tmp_path
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
     assert result.stderr.rstrip().endswith("; a game of your own is read with `cardgames --configs DIR deal ...`")
     assert "of your own" not in run_cli("simulate", "--game", "eifel-tower").stderr
+    variant = run_cli("batch", "--game", "turup", "--variant", "last-capturer", "--seeds", "1-3")
+    assert variant.exit_code == 1 and variant.stderr == (
+        "Error: unknown variant 'last-capturer' for turup; a variant of your own is read with `cardgames --configs "
+        "DIR batch ...`\n")
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "grove.yaml").write_text(_bundled_game_text("eiffel-tower").replace(
         "id: eiffel-tower", "id: grove"))
