@@ -175,16 +175,18 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         from cardgames.engine.batch.plot import image_format
 
         image_format(plot_path, files)
-    _say_repeated(files)
+    notices = _repeated(files)  # said once the files are found comparable: a failing command says its error alone
     runs, seeds = [], []
     for path in files:
         seeds.append(SeedSet())
         header, summary, torn = read_summary(path, seeds[-1])
         label = input_label(path)
         if torn:
-            message(f"{label}: ignoring a torn last line (was the run stopped?)")
+            notices.append(f"{label}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(label, header, summary))
     check_comparable([(run.label, run.header) for run in runs])
+    for notice in notices:
+        message(notice)
     runs = compared(runs)
     for index, run in enumerate(runs[1:], 1):
         why = _why_unpaired((files[0], seeds[0], runs[0].header), (files[index], seeds[index], run.header))
@@ -238,18 +240,21 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         ctx.exit(1)
 
 
-def _say_repeated(files: tuple[str, ...]) -> None:
-    """A file given twice is compared with itself, every test n/a and any gate passed: said, since it is
+def _repeated(files: tuple[str, ...]) -> list[str]:
+    """A notice for each file given again: compared with itself, every test n/a and any gate passed, it is
     likelier a typo than a wish (an analyst's finding)."""
     seen: dict[str, str] = {}
+    notices = []
     for path in files:
         if path == "-":
             continue
         key = os.path.realpath(path)
         if key in seen:
-            message(f"{input_label(path)} is the same file as {input_label(seen[key])}: it is compared with itself")
+            notices.append(f"{input_label(path)} is the same file as {input_label(seen[key])}: it is compared with "
+                           "itself")
         else:
             seen[key] = path
+    return notices
 
 
 def _beyond(test: dict, gates: dict[str, float]) -> str:

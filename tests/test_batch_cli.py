@@ -1008,6 +1008,11 @@ def test_a_file_given_twice_is_said_to_be_compared_with_itself(run_cli, tmp_path
     same = run_cli("stats", str(path), dotted)
     assert same.exit_code == 0
     assert same.stderr.splitlines()[0] == f"{dotted} is the same file as {path}: it is compared with itself"
+    # a command failing on another file says its error alone (a fuzzer's: the notice came first)
+    towers = tmp_path / "towers.jsonl"
+    assert run_cli("batch", "--game", "towers", "--seeds", "1-2", "--workers", "1", "--out", str(towers)).exit_code == 0
+    failing = run_cli("stats", str(path), dotted, str(towers))
+    assert failing.exit_code == 1 and failing.stderr.startswith("Error: ") and failing.stderr.count("\n") == 1
 
 
 def test_pysolfc_ms_numbers_are_other_deals_than_plain_numbers(run_cli, tmp_path):
