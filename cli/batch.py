@@ -353,7 +353,7 @@ def _say_unlike_kinds(runs: list, tests: list[dict]) -> None:
         for name, figure in base.figures.items():
             other = run.figures.get(name)
             kinds = (figure["kind"], other["kind"]) if other else ()
-            if other and name not in tested and kinds[0] != kinds[1] and "difference" not in kinds:
+            if other and name not in tested and kinds[0] != kinds[1]:
                 message(f"{name} is a {kinds[0]} in {base.label} and a {kinds[1]} in {run.label}: not compared")
 
 

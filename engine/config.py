@@ -240,12 +240,17 @@ class Catalog:
     def ids(self, kind: str) -> list[str]:
         return list(self.paths(kind))
 
-    def in_deck_file(self, spec: GameSpec, keypath: tuple) -> tuple[Document, tuple] | None:
-        """The deck file of ``spec`` and the key path in it, for a problem's path that starts with
-        :data:`DECK_FILE`; else None."""
+    def deck_line(self, spec: GameSpec, keypath: tuple) -> tuple[Document | None, tuple]:
+        """Where a ``check_config`` problem of ``spec`` at ``keypath`` is said: (the deck file, the path in it)
+        for a path that starts with :data:`DECK_FILE`, when the deck is a designer's; else (None, the path in the
+        game file), a bundled deck's problem being the choice of it, at the game's ``deck.type`` (a designer's
+        game on a bundled deck of another game must not be sent to mend the installed package)."""
         if keypath[:1] != (DECK_FILE,):
-            return None
-        return self.document("decks", spec.deck["id"]), keypath[1:]
+            return None, keypath
+        deck = self.document("decks", spec.deck["id"])
+        if Path(deck.path).resolve().is_relative_to(bundled_root().resolve()):
+            return None, ("deck", "type")
+        return deck, keypath[1:]
 
     def document(self, kind: str, ident: str) -> Document:
         """The parsed config ``kind/ident``; schema-checked once (first error raised)."""

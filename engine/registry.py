@@ -7,7 +7,8 @@ An engine is a package; its ``rules`` module defines:
 * ``GAME``: its :class:`~cardgames.engine.core.Game` subclass;
 * ``check_config(spec) -> list[str | (key path, str)]``: the semantic checks for one resolved
   player count and variant set (the deal fits the deck, ...), run by ``validate`` and by
-  :func:`load_game`;
+  :func:`load_game`; a key path in the game file, or in the deck file after
+  :data:`~.config.DECK_FILE`;
 * optionally ``deal_facts(spec) -> dict``: what ``validate --facts`` shows of the deal at that
   count (every rules module has one);
 * optionally ``unplayable(spec) -> str | None``: why a setup that passes the checks cannot be played
@@ -88,8 +89,9 @@ def engine_agents(name: str) -> dict[str, Callable[[Any], Any]]:
 
 
 def located(problem: str | tuple[tuple, str]) -> tuple[tuple, str]:
-    """A ``check_config`` problem as (key path in the game file, message): a bare message is
-    about the options."""
+    """A ``check_config`` problem as (key path, message): a bare message is about the options. The path
+    is in the game file, or in its deck file where it starts with :data:`~.config.DECK_FILE`
+    (:meth:`~.config.Catalog.deck_line` says where it is said)."""
     return problem if isinstance(problem, tuple) else (("options",), problem)
 
 
@@ -134,9 +136,9 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
         problems = module.check_config(spec)
         if problems:
             keypath, text = located(problems[0])
-            in_deck = catalog.in_deck_file(spec, keypath)
-            if in_deck is not None:  # the deck's own, whatever the variants
-                raise in_deck[0].error(in_deck[1], f"{text} (`cardgames validate` lists them all)")
+            deck, keypath = catalog.deck_line(spec, keypath)
+            if deck is not None:  # the deck's own, whatever the variants
+                raise deck.error(keypath, f"{text} (`cardgames validate` lists them all)")
             where = catalog.variant_origin(spec, keypath) or _made_by_variants(catalog, spec, module, keypath, text)
             # validate checks each variant alone: a problem of several together is theirs only
             hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2

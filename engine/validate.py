@@ -343,9 +343,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
                     seen[text] = variants  # (a designer's: it was left the variant's, the game's never said)
                 # said first without variants (``seen``), a problem met with one is the variant's doing, even
                 # where it shows at a key of the game's
-                in_deck = catalog.in_deck_file(spec, keypath)
-                if in_deck is not None:  # the deck's alone: once, at its line, for every game taking it
-                    error = in_deck[0].error(in_deck[1], text)
+                deck, keypath = catalog.deck_line(spec, keypath)
+                if deck is not None:  # the deck's alone: once, at its line, for every game taking it
+                    error = deck.error(keypath, text)
                     if all(str(error) != str(e) for e in report.errors):
                         report.errors.append(error)
                     continue

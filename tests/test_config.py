@@ -2215,14 +2215,20 @@ def test_a_towers_deck_without_alignments_is_said_once(tmp_path):
     """A French deck for Towers: its 52 cards lack an alignment, said in one line naming the first few (a
     designer's finding: 52 lines, one a card), then the foundations it lacks."""
     french = (BUNDLED / "decks" / "french.yaml").read_text().replace("id: french\n", "id: mine\n")
-    _towers_on(tmp_path, french)
-    deck = tmp_path / "decks" / "mine.yaml"
-    errors = [str(e) for e in validate([str(tmp_path)]).errors]
-    # at the deck's lines, the first rank's (the template's cards take their keys there) and the first suit's
-    assert errors[0] == (f"{deck}:12: 52 cards have an alignment Towers does not know ('AC', '2C', '3C' and 49 more; "
-                         "the first has null); a card's alignment must be one of LG, NG, CG, LN, CN, LE, NE, CE, N, "
-                         "as in the Harrow deck")
-    assert errors[1:] == [f"{deck}:7: suits C, S, H, D each have 0 foundation cards; a tower needs exactly one"]
+    game = _towers_on(tmp_path, french)
+    # a deck of another game: the game's choice of it, at its deck line, and nothing of its cards' foundations
+    line = next(i for i, t in enumerate(game.read_text().splitlines(), 1) if "type: mine" in t)
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{game}:{line}: deck mine is no Towers deck: none of its 52 cards has an alignment (LG, NG, CG, LN, CN, LE, "
+        "NE, CE, N, as in the Harrow deck) (every player count)"]
+    # some aligned: the others in one line, at the first one's line of the deck (the template's rank)
+    aligned = french.replace("{id: A, name: Ace, value: 1}", "{id: A, name: Ace, value: 1, alignment: N, "
+                                                              "foundation: true}")
+    (tmp_path / "decks" / "mine.yaml").write_text(aligned)
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{tmp_path / 'decks' / 'mine.yaml'}:13: 48 cards have an alignment Towers does not know ('2C', '3C', '4C' "
+        "and 45 more; the first has null); a card's alignment must be one of LG, NG, CG, LN, CN, LE, NE, CE, N, as in "
+        "the Harrow deck"]
 
 
 def test_a_towers_deck_card_is_refused_once_at_the_deck_line(tmp_path, run_cli):
@@ -2253,9 +2259,38 @@ def test_a_towers_card_that_could_never_be_played_is_refused(tmp_path):
     _towers_on(tmp_path, harrow.replace(keep, keep.replace("NG,", "N,")))
     line = 1 + harrow.splitlines().index(next(t for t in harrow.splitlines() if keep in t))
     assert [str(e) for e in validate([str(tmp_path)]).errors] == [
-        f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Keep' (alignment N) is not a foundation, and a card "
-        "of its alignment would cover a foundation's symbol wherever it went: it could never be played (the True "
+        f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Keep' (alignment N) is no foundation, and a card "
+        "of that alignment would cover a foundation's symbol wherever it went: it could never be played (the True "
         "Neutral cards are the foundations)"]
+
+
+def test_a_towers_decks_template_rank_is_said_once(tmp_path):
+    """A Towers deck written as a template (ranks x suits, the alignment a rank's): a rank's mistake is said once,
+    at its line, naming the cards it makes, not once a suit at the same line (a reviewer's finding)."""
+    ranks = [f"  - {{id: '{a}', name: {a}, value: {v}, alignment: {a}{', foundation: true' if a == 'N' else ''}}}"
+             for v, a in enumerate(("LG", "NG", "CG", "LN", "CN", "LE", "NE", "CE", "N"), 1)]
+    ranks.append("  - {id: X, name: Extra, value: 10, alignment: N}")  # a second True Neutral rank, no foundation
+    deck = "\n".join(["id: mine", "name: Mine", "card_name: '{rank}{suit}'", "suits:",
+                      *(f"  - {{id: {s}, name: {s}, ability: {s}}}" for s in "ABC"), "ranks:", *ranks]) + "\n"
+    _towers_on(tmp_path, deck)
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{tmp_path / 'decks' / 'mine.yaml'}:18: rank X (cards 'XA', 'XB', 'XC') (alignment N) is no foundation, and a "
+        "card of that alignment would cover a foundation's symbol wherever it went: it could never be played (the "
+        "True Neutral cards are the foundations)"]
+
+
+def test_a_towers_game_on_a_bundled_deck_of_another_game_is_said_at_its_deck_line(tmp_path, run_cli):
+    """A designer's Towers game on the bundled French deck: the choice of deck is the mistake, said at the game's
+    deck line, not in the installed package's french.yaml (a reviewer's finding)."""
+    game = _towers_on(tmp_path, (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n"))
+    text = game.read_text().replace("type: mine", "type: french")
+    game.write_text(text)
+    line = next(i for i, t in enumerate(text.splitlines(), 1) if "type: french" in t)
+    said = (f"{game}:{line}: deck french is no Towers deck: none of its 52 cards has an alignment (LG, NG, CG, LN, "
+            "CN, LE, NE, CE, N, as in the Harrow deck)")
+    assert [str(e) for e in validate([str(game)]).errors] == [f"{said} (every player count)"]
+    played = run_cli("--configs", str(tmp_path), "simulate", "--game", "my-towers", "--seed", "1")
+    assert played.exit_code == 1 and played.stderr.startswith(f"Error: {said} (")
 
 
 def test_problems_differing_in_a_number_at_one_count_are_said_apart(tmp_path, monkeypatch):

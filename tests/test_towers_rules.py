@@ -458,7 +458,7 @@ def test_a_foundation_must_be_true_neutral():
     bear = next(c for c in config["cards"] if c["name"] == "The Bear")
     bear["alignment"] = "CE"
     assert deck_problems(Deck(config)) == [((DECK_FILE, "cards", 4, "alignment"),
-                                            "foundation 'The Bear' must be True Neutral (alignment N)")]
+                                            "foundation card 'The Bear' must be True Neutral (alignment N)")]
 
 
 @pytest.mark.parametrize("unaligned, said", [
@@ -646,6 +646,7 @@ def test_player_without_cards_is_skipped():
     (1e-10, r"^house cut 0\.0000000001 has more"),
     ("1e-30", r"^house cut 0\.000000000000000000000000000001 has more"),
     ("1e-5001", r"^house cut '1e-5001' has more"),
+    (-1e-10, r"^house cut -0\.0000000001 must be at least 0"),  # every message alike
     # a percentage is answered with its share (a designer's finding); beyond 100 % it is no percentage either
     (5, r"below 1 \(a share of each debt: 5 % is 0\.05\)$"),
     (1, r"below 1 \(a share of each debt: 1 % is 0\.01\)$"),

@@ -106,22 +106,32 @@ def deck_problems(deck: Any) -> list[tuple[tuple, str]]:
     suits = list(deck.suits)
     if not suits:
         return [((DECK_FILE, "suits"), f"deck {deck.id} has no suits (the towers are its suits)")]
+    faces = deck.cards[:len(deck.cards) // deck.copies]  # a copy has its first's problems
+    aligned = [card.attrs.get("alignment") in geometry.ALIGNMENT_INDEX for card in faces]
+    if not any(aligned):  # a deck of another game: the game's choice of it is the mistake, not its cards
+        return [(("deck", "type"), f"deck {deck.id} is no Towers deck: none of its {len(faces)} cards has an "
+                                   f"alignment ({', '.join(geometry.ALIGNMENTS)}, as in the Harrow deck)")]
     founded = {suit: sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation")) for suit in suits}
-    unaligned = []  # said once for all: a deck of another game has none (a designer's french deck: 52 lines)
-    for card in deck.cards[:len(deck.cards) // deck.copies]:  # a copy has its first's problems
+    unaligned = []  # said once for all (a designer's deck without them: 52 lines)
+    said: set[tuple] = set()  # the deck file's lines said: a template's rank makes a card of each suit alike
+    for card in faces:
         alignment = card.attrs.get("alignment")
         if card.suit not in deck.suits:
             problems.append(((DECK_FILE, *card.at, "suit"), f"card {card.name!r} has no suit of deck {deck.id}"))
         elif alignment not in geometry.ALIGNMENT_INDEX:
             unaligned.append(card)
+        elif card.at in said:
+            continue
         elif card.attrs.get("foundation") and alignment != "N":
+            said.add(card.at)
             problems.append(((DECK_FILE, *card.at, "alignment"),
-                             f"foundation {card.name!r} must be True Neutral (alignment N)"))
+                             f"foundation {_cards_of(card, faces)} must be True Neutral (alignment N)"))
         elif (not card.attrs.get("foundation") and geometry.ALIGNMENT_INDEX[alignment] in geometry.NEVER_PLACED
               and founded[card.suit]):  # in a suit without one, the suit's line below says it
+            said.add(card.at)
             problems.append(((DECK_FILE, *card.at, "foundation"),
-                             f"card {card.name!r} (alignment {alignment}) is not a foundation, and a card of its "
-                             "alignment would cover a foundation's symbol wherever it went: it could never be "
+                             f"{_cards_of(card, faces)} (alignment {alignment}) is no foundation, and a card of "
+                             "that alignment would cover a foundation's symbol wherever it went: it could never be "
                              "played (the True Neutral cards are the foundations)"))
     if unaligned:
         first = unaligned[0]
@@ -151,6 +161,15 @@ def deck_problems(deck: Any) -> list[tuple[tuple, str]]:
             problems.append(((DECK_FILE, "suits", i, "ability"),
                              f"suit {suit}'s ability must be a name (text), not {written(ability)}"))
     return problems
+
+
+def _cards_of(card: Any, faces: Sequence[Any]) -> str:
+    """The cards the deck file's line of ``card`` makes, for a message: ``card 'The Keep'``, or a template's rank
+    with the card of each suit it makes (``rank 3 (cards '3A', '3B', '3C')``)."""
+    if card.at[0] != "ranks":
+        return f"card {card.name!r}"
+    names = [repr(c.name) for c in faces if c.at == card.at]
+    return f"rank {card.rank} (cards {', '.join(names[:3])}{f' and {len(names) - 3} more' if len(names) > 3 else ''})"
 
 
 def sort_name(name: str) -> str:

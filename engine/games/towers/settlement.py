@@ -44,13 +44,18 @@ def parse_cut(value: Any) -> Fraction:
     if not exact.is_finite() or not 0 <= exact < 1:  # compared as decimals: 1e99999999 is never expanded
         # a cut written as a percentage (5 for 5 %: a designer's finding) is answered with its share
         hint = f" (a share of each debt: {value} % is {exact / 100})" if exact.is_finite() and 1 <= exact < 100 else ""
-        raise ValueError(f"house cut {value!r} must be at least 0 and below 1{hint}")
+        raise ValueError(f"house cut {_as_written(exact, value)} must be at least 0 and below 1{hint}")
     if exact and _places(exact) > CUT_PLACES:
-        # as written, not as YAML's float prints it (0.0000000001 said as 1e-10: a designer's finding), but
-        # for places by the thousand (a quoted 1e-999999)
-        shown = f"{exact:f}" if _places(exact) <= 4 * CUT_PLACES else repr(value)
-        raise ValueError(f"house cut {shown} has more than {CUT_PLACES} decimal places")
+        raise ValueError(f"house cut {_as_written(exact, value)} has more than {CUT_PLACES} decimal places")
     return Fraction(exact)
+
+
+def _as_written(exact: Decimal, value: Any) -> str:
+    """A cut as a designer wrote it, not as YAML's float prints it (0.0000000001 said as 1e-10: a designer's
+    finding), but for one of digits by the thousand (a quoted 1e-999999), said as given."""
+    if exact.is_finite() and abs(exact.adjusted()) <= 4 * CUT_PLACES:
+        return f"{exact.normalize():f}" if exact else "0"
+    return repr(value)
 
 
 def _places(number: Decimal) -> int:
