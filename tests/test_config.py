@@ -993,7 +993,8 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
     # merged, the table is checked whole, at the variant's line: this Fifteen Flush is below the game's Fifteen
     ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
     ("  deal:\n    4: {hand: 5}\n", 6, "options.deal for 4 players deals 164 cards"),
-    ("  deal:\n    4: {hand: 5, hnd: 4}\n", 6, "row 4 must have exactly the keys hand, center, primary, secondary"),
+    ("  deal:\n    4: {hand: 5, hnd: 4}\n", 6, "row 4 must have exactly the keys hand, center, primary, secondary "
+                                             "(unknown key 'hnd'; did you mean 'hand'?)"),
     # the bad number named, key and value (a designer's finding: "values must be non-negative integers"), at
     # its own line (a CI maintainer's finding: a fault in row 5 was said at the table's first line)
     ("  deal:\n    5:\n      hand: 4\n      center: twelve\n", 8,
@@ -1046,6 +1047,9 @@ def _variant(root: Path, name: str, body: str) -> Path:
     ("applies_to: [torqu]\noptions:\n  exposed_at_start: 10\n", 5,
      "options.exposed_at_start is 10, but every row of options.deal leaves 9 exposed"),
     ("applies_to: [torqu]\noptions:\n  wild_cards: [Magic-13, Nope-1]\n", 5, "no card 'Nope-1'"),
+    # a card listed twice (a designer's finding: passed, as if one card)
+    ("applies_to: [torqu]\noptions:\n  wild_cards: [Magic-13, Magic-14, Magic-13]\n", 5,
+     "options.wild_cards: 'Magic-13' is listed twice"),
 ])
 def test_a_problem_a_designers_variant_makes_is_blamed_on_it(tmp_path, run_cli, body, line, words):
     """A variant reaching a bundled game makes a problem that shows at one of the game's keys:
@@ -1341,20 +1345,22 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
                                                                                          words):
     """A suit's ``pictures`` that is no list of names (a number ended ``deal torqu`` in a traceback,
     a string was read letter by letter) or that cannot split the numbers evenly: ``validate`` passed
-    both, and ``deal`` refused the second without a file. Both are now the game's ``deck`` line's, and so
-    are pictures, ``named_for`` and ``card_titles`` that do not fit one another."""
+    both, and ``deal`` refused the second without a file. Both are now said at the deck file's line of the
+    suit's key, and so are pictures, ``named_for`` and ``card_titles`` that do not fit one another (a
+    designer's finding: they were said at the game's ``deck`` line)."""
     (tmp_path / "decks").mkdir()
     text = (BUNDLED / "decks" / "torqu.yaml").read_text()
     assert text.count(old) == 1
-    (tmp_path / "decks" / "torqu.yaml").write_text(text.replace(old, new))
-    game_file = BUNDLED / "games" / "torqu.yaml"
-    line = next(i for i, row in enumerate(game_file.read_text().splitlines(), 1) if row.startswith("deck:"))
+    changed = text.replace(old, new)
+    (tmp_path / "decks" / "torqu.yaml").write_text(changed)
+    deck = tmp_path / "decks" / "torqu.yaml"
+    key = new.split(":", 1)[0].strip()  # the suit's key that changed, on the line of the change
+    line = changed[:changed.index(new)].count("\n") + 1
+    assert changed.splitlines()[line - 1].strip().startswith(key)
     report = run_cli("--configs", str(tmp_path), "validate")
-    deck = tmp_path / "decks" / "torqu.yaml"  # a designer's deck under a bundled game: named
-    error = f"{game_file}:{line}: deck torqu: {words} (every player count; its deck is {deck})"
-    assert report.exit_code == 1 and error in report.stdout + report.stderr
+    assert report.exit_code == 1 and f"{deck}:{line}: {words}\n" in report.stdout
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
-    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {game_file}:{line}: deck torqu: {words}")
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {deck}:{line}: {words} (")
     assert result.stderr.count("\n") == 1
 
 

@@ -201,11 +201,17 @@ def test_exposure_geometry():
 
 
 def test_personal_tableau_fills_centre_then_primaries_then_secondaries():
+    """Laid in order, each stack named as the narration names where a card goes (a designer could not follow the
+    order by hand): the centre, primaries N..NW, then secondaries, each across two primaries."""
     t = Tableau((4, 2, 2))
+    places = []
     for card in range(36):
+        places.append(t.next_place())
         t.lay(card)
     assert t.center == [0, 1, 2, 3] and t.primaries[0] == [4, 5] and t.secondaries[7] == [34, 35]
-    assert not t.room()
+    assert not t.room() and t.next_place() is None
+    assert places[:8] == ["centre stack"] * 4 + ["N primary"] * 2 + ["NE primary"] * 2
+    assert places[18:22] == ["NW primary"] * 2 + ["N-NE secondary"] * 2 and places[34:] == ["NW-N secondary"] * 2
 
 
 def test_a_card_taken_from_a_personal_tableau_is_refilled_first():

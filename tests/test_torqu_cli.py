@@ -211,7 +211,10 @@ def test_narration_shows_each_match_where_it_starts(run_cli):
     text = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "2",
                    "--format", "text").stdout.splitlines()
     assert [line for line in text if line.startswith("match ") and " ends " not in line] == ["match 1:", "match 2:"]
-    assert text[text.index("match 2:") + 1].startswith("centre stack: ")
+    assert text[text.index("match 2:") + 1].startswith("  centre stack: ")
+    # each lay names its stack, as the deal names them: two players' tableaux hold 8 in the centre, then N
+    lays = [line.split(". ", 1)[1] for line in text if " player 0 lays " in line]
+    assert [lay.rsplit(" (", 1)[1] for lay in lays[:9]] == ["centre stack)"] * 8 + ["N primary)"]
 
 
 def test_narration_sums_up_each_match(run_cli):
@@ -338,9 +341,9 @@ def test_deal_text_lists_every_stack_bottom_to_top_as_the_json_does(run_cli):
 
     deal = json.loads(run_cli("deal", "torqu", "--players", "4", "--seed", "1", "--format", "json").stdout)
     lines = run_cli("deal", "torqu", "--players", "4", "--seed", "1").stdout.splitlines()
-    expected = [f"centre stack: {' '.join(deal['center'])}"]
-    expected += [f"{d:>2} primary: {' '.join(deal['primaries'][i])}" for i, d in enumerate(COMPASS)]
-    expected += [f"{d:>2}-{COMPASS[(i + 1) % 8]} secondary: {' '.join(deal['secondaries'][i])}"
+    expected = [f"  centre stack: {' '.join(deal['center'])}"]  # the names right-aligned, the longest's width
+    expected += [f"{d:>6} primary: {' '.join(deal['primaries'][i])}" for i, d in enumerate(COMPASS)]
+    expected += [f"{d + '-' + COMPASS[(i + 1) % 8]:>4} secondary: {' '.join(deal['secondaries'][i])}"
                  for i, d in enumerate(COMPASS)]
     # the 9 cards a deal exposes: the centre's top and each secondary's (every secondary holds cards)
     expected += [f"exposed: {' '.join([deal['center'][-1], *(stack[-1] for stack in deal['secondaries'])])}"]

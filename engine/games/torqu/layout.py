@@ -15,6 +15,10 @@ COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 #: Primary stacks, and secondary stacks: one of each a compass point.
 STACKS = len(COMPASS)
 CENTER, PRIMARY, SECONDARY = "center", "primaries", "secondaries"
+#: Each stack's name in laying order (the centre, primaries N..NW, secondaries N-NE..NW-N, secondary ``i``
+#: across primaries ``i`` and ``i + 1``), as ``deal`` and the narration say them.
+STACK_NAMES = ("centre stack", *(f"{d} primary" for d in COMPASS),
+               *(f"{d}-{COMPASS[(i + 1) % STACKS]} secondary" for i, d in enumerate(COMPASS)))
 
 
 class Tableau:
@@ -93,6 +97,13 @@ class Tableau:
         if stack is None:
             raise ValueError("the tableau is full")
         stack.append(card)
+
+    def next_place(self) -> str | None:
+        """The name (:data:`STACK_NAMES`) of the stack :meth:`lay` puts the next card on, or None when the
+        tableau is full: the narration says it, so that a reader can follow the laying order by hand (a
+        designer's finding: every lay read alike)."""
+        stack = self._next_stack()
+        return None if stack is None else STACK_NAMES[next(i for i, s in enumerate(self.stacks()) if s is stack)]
 
     def _next_stack(self) -> list[int] | None:
         """The first stack with room, in laying order (0 the centre, 1-8 the primaries, 9-16 the

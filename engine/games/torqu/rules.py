@@ -20,11 +20,11 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from ...config import GameSpec
+from ...config import DECK_FILE, GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, player_count, positive
-from ...wording import players_named, wins_phrase, written
+from ...wording import did_you_mean, players_named, wins_phrase, written
 from .board import COLLISIONS, move_stones, target_space
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -40,7 +40,10 @@ def _rows(keys: tuple[str, ...]):
             if player_count(count) is None:
                 return (count,), f"keys must be player counts, not {count!r}"
             if not isinstance(row, dict) or set(row) != set(keys):
-                return (count,), f"row {count} must have exactly the keys {', '.join(keys)}"
+                # the key at fault named, a close one offered (a designer's "hands" was not)
+                odd = sorted(set(row) - set(keys), key=str) if isinstance(row, dict) else []
+                hint = f" (unknown key {odd[0]!r}{did_you_mean(str(odd[0]), keys, 0.6)})" if odd else ""
+                return (count,), f"row {count} must have exactly the keys {', '.join(keys)}{hint}"
             for key, v in row.items():  # named, value and all: a row holds four numbers (a designer's finding)
                 if isinstance(v, bool) or not isinstance(v, int) or v < 0:
                     return (count, key), f"row {count}: {key} must be a non-negative integer, not {written(v)}"
@@ -177,7 +180,8 @@ class TorquGame(Game):
                 return f"player {seat} draws {action.cards[0]} from the centre and {action.cards[1]}{source}"
             return f"player {seat} draws {action.cards[0]} and {action.cards[1]}"
         if type(action) is Lay:
-            return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau"
+            place = state.tableaus[self.owner(seat)].next_place()
+            return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau ({place})"
         return f"player {seat} ends the turn"
 
     def describe_deal_end(self, state: "TorquState") -> list[str]:
@@ -253,13 +257,11 @@ class TorquGame(Game):
         return players_named(self.seats_of(team))
 
     def render_deal(self, deal: dict[str, Any]) -> str:
-        from .layout import COMPASS, Tableau
+        from .layout import STACK_NAMES, Tableau
 
-        lines = [f"centre stack: {' '.join(deal['center'])}"]
-        for i, d in enumerate(COMPASS):
-            lines.append(f"{d:>2} primary: {' '.join(deal['primaries'][i])}")
-        for i, d in enumerate(COMPASS):
-            lines.append(f"{d:>2}-{COMPASS[(i + 1) % len(COMPASS)]} secondary: {' '.join(deal['secondaries'][i])}")
+        stacks = [deal["center"], *deal["primaries"], *deal["secondaries"]]
+        width = max(map(len, STACK_NAMES))  # names right-aligned: the compass points line up
+        lines = [f"{name:>{width}}: {' '.join(stack)}" for name, stack in zip(STACK_NAMES, stacks, strict=True)]
         centre = Tableau()  # its stacks hold names here: the exposure rule reads only which stacks are empty
         centre.center, centre.primaries, centre.secondaries = deal["center"], deal["primaries"], deal["secondaries"]
         lines.append(f"exposed: {' '.join(centre.exposed())}")
@@ -524,9 +526,11 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
             errors.append((("options", "wild_cards", i), f"options.wild_cards: no card {name!r} in deck {deck.id}"))
+        elif name in opts["wild_cards"][:i]:  # a designer's slip, said rather than read as one card
+            errors.append((("options", "wild_cards", i), f"options.wild_cards: {name!r} is listed twice"))
     why = pictures_problem(deck)
     if why:
-        errors.append((("deck",), why))
+        errors.append(((DECK_FILE, *why[0]), why[1]))
     numbers = [c.value for c in deck.cards]
     why = fits_packed_counts(min(numbers), max(numbers), max(numbers.count(n) for n in set(numbers)))
     if why:  # the points' room follows the numbers: past them it is no figure to show (a set "worth up to -2^48")
