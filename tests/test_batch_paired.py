@@ -231,6 +231,40 @@ def test_the_first_player_advantage_is_tested_seed_by_seed_apart_from_ties(run_c
     assert share.exit_code == 1 and share.stderr.startswith("check failed: wins[1] differs")
 
 
+def _two_players(path: Path, first_seat: int | None, records: list[dict]) -> str:
+    """A two-player result file whose header names ``first_seat``."""
+    header = {**HEADER, "players": 2, "agents": ["random"] * 2, "first_seat": first_seat}
+    path.write_bytes(orjson.dumps(header) + b"\n" + b"".join(orjson.dumps(r) + b"\n" for r in records))
+    return str(path)
+
+
+def test_each_file_pairs_the_advantage_of_its_own_first_seat(run_cli, tmp_path: Path):
+    """The same games (seat 1 wins seeds 0-14, seat 0 seeds 15-19) in files whose first seats differ (a variant
+    that changes who starts): each seed's advantage is its own file's first seat's, +1/2 or -1/2, so the other
+    file's is the opposite on every seed, a move of -1 on 15 seeds and +1 on 5 (a mutation audit's gap: one
+    file's first seat taken for both, or the two swapped, passed)."""
+    games = [{"seed": s, "winners": [1] if s < 15 else [0]} for s in range(20)]
+    first, other = _two_players(tmp_path / "a.jsonl", 1, games), _two_players(tmp_path / "b.jsonl", 0, games)
+    assert pair_files(first, other, 2, (), (1, 0)).numbers["first_player_advantage"] == [20, -10, 20]
+    result = run_cli("stats", first, other, "--format", "json")
+    (test,) = [t for t in orjson.loads(result.stdout)["comparisons"] if t["figure"] == "first_player_advantage"]
+    assert test["test"] == "paired-t" and test["difference"] == -0.5 and test["statistic"] < 0 and test["significant"]
+
+
+def test_a_result_key_named_first_player_advantage_is_refused_or_said_unlike(run_cli, tmp_path: Path):
+    """A game's own key named like the derived figure: refused seed by seed where the header names a first seat
+    (one would replace the other), and where one file's header names none, the two kinds are said apart."""
+    with pytest.raises(ValueError, match="figure 'first_player_advantage' is both a key of the results"):
+        Pairs(2, ()).values({"winners": [0], "first_player_advantage": 0.5}, 0)
+    keyed = [{"seed": s, "winners": [s % 2], "first_player_advantage": 0.5} for s in range(6)]
+    plain = [{"seed": s, "winners": [s % 2]} for s in range(6)]
+    first, other = _two_players(tmp_path / "a.jsonl", None, keyed), _two_players(tmp_path / "b.jsonl", 1, plain)
+    result = run_cli("stats", first, other)
+    assert result.exit_code == 0
+    assert f"first_player_advantage is a distribution in {first} and a difference in {other}: not compared" in \
+        result.stderr
+
+
 def test_a_pipe_is_compared_unpaired_and_said_so(tmp_path: Path):
     """A paired comparison reads its files twice, and a pipe's second reading is empty: the pipe's
     file is compared as an independent sample, with a notice, instead of in silence (an auditor's

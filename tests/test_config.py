@@ -2270,6 +2270,49 @@ def test_a_towers_card_that_could_never_be_played_is_refused(tmp_path):
         "Neutral cards are the foundations)"]
 
 
+_HARROW_MINE = (BUNDLED / "decks" / "harrow.yaml").read_text().replace("id: harrow\n", "id: mine\n")
+_DANCE = '{name: "The Dance", suit: Keys, alignment: LG, foundation: false,'
+
+
+def _towers_errors(tmp_path: Path, deck: str, copies: int = 1) -> list[str]:
+    """validate's errors for a Towers game taking ``copies`` of the deck ``deck`` (id mine)."""
+    game = _towers_on(tmp_path, deck)
+    game.write_text(game.read_text().replace("copies: 1", f"copies: {copies}"))
+    return [str(e) for e in validate([str(tmp_path)]).errors]
+
+
+@pytest.mark.parametrize("copies", [1, 2])
+def test_a_towers_suit_with_two_foundations_is_said_at_its_line_per_deck(tmp_path, copies):
+    """The Dance made a second foundation of Keys: said at the Keys suit's line, counted in one deck whatever the
+    game's copies (a mutation audit's gaps: the suit's index, the copies' division, and the copies' own case)."""
+    two = _HARROW_MINE.replace(_DANCE, _DANCE.replace("alignment: LG, foundation: false",
+                                                      "alignment: N, foundation: true"))
+    line = 1 + _HARROW_MINE.splitlines().index("  - {id: Keys, name: Keys, ability: Dexterity, tower_fr: \"Tour de la "
+                                               "Dextérité\"}")
+    errors = _towers_errors(tmp_path, two, copies)
+    keys = f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: suit Keys has 2 foundation cards; a tower needs exactly one"
+    # taken twice, the other suits' one foundation a deck is the game's copies' doing, said at its deck line
+    assert errors == [keys] if copies == 1 else errors[0] == keys and "the game taking 2 copies" in errors[1]
+
+
+def test_a_towers_card_of_no_suit_is_said_at_its_suit_key(tmp_path):
+    """A card written in block style, its suit on a line of its own: said there, not at the card's first line."""
+    block = "  - name: The Dance\n    suit: Nope\n    alignment: LG\n    foundation: false\n    name_fr: la Danse\n"
+    line_of = next(t for t in _HARROW_MINE.splitlines() if t.startswith("  - " + _DANCE))
+    deck = _HARROW_MINE.replace(line_of + "\n", block)
+    line = 2 + deck.splitlines().index("  - name: The Dance")
+    assert _towers_errors(tmp_path, deck)[0] == (f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Dance' has no "
+                                                 "suit of deck mine")
+
+
+def test_a_towers_game_on_two_copies_of_another_games_deck_counts_one(tmp_path):
+    """Two French decks for Towers: the deck's own 52 cards are named, not the game's 104."""
+    game = _towers_on(tmp_path, _HARROW_MINE)
+    game.write_text(game.read_text().replace("type: mine, copies: 1", "type: french, copies: 2"))
+    assert "deck french is no Towers deck: none of its 52 cards has an alignment" in str(
+        validate([str(game)]).errors[0])
+
+
 def test_a_towers_decks_template_rank_is_said_once(tmp_path):
     """A Towers deck written as a template (ranks x suits, the alignment a rank's): a rank's mistake is said once,
     at its line, naming the cards it makes, not once a suit at the same line (a reviewer's finding)."""

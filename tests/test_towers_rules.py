@@ -461,6 +461,36 @@ def test_a_foundation_must_be_true_neutral():
                                             "foundation card 'The Bear' must be True Neutral (alignment N)")]
 
 
+def test_a_template_ranks_problem_is_one_naming_its_cards():
+    """A deck written as ranks x suits: a rank's mistake is one problem, at the rank's line, naming the card of
+    each suit it makes (a mutation audit's gap: validate's own merging of lines alike hid a problem a suit)."""
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.config import DECK_FILE
+    from cardgames.engine.games.towers.rules import deck_problems
+
+    ranks = [{"id": a, "name": a, "value": v, "alignment": a, "foundation": a == "N"}
+             for v, a in enumerate(("LG", "NG", "CG", "LN", "CN", "LE", "NE", "CE", "N", "N"), 1)]
+    ranks[-1] |= {"id": "X", "name": "Extra"}  # a second True Neutral rank, no foundation
+    ranks[-1]["foundation"] = False
+    deck = Deck({"id": "mine", "name": "Mine", "card_name": "{rank}{suit}", "ranks": ranks,
+                 "suits": [{"id": s, "name": s, "ability": s} for s in "ABC"]})
+    [(keypath, text)] = deck_problems(deck)
+    assert keypath == (DECK_FILE, "ranks", 9, "foundation") and text.startswith("rank X (cards 'XA', 'XB', 'XC') ")
+
+
+def test_a_towers_game_built_on_a_deck_it_cannot_play_says_why():
+    """Built directly (a script's, not through load_game, which checks first): the problem's words, not its key
+    path (a mutation audit's gap)."""
+    from dataclasses import replace
+
+    from cardgames.engine.errors import CardgamesError
+    from cardgames.engine.games.towers.rules import TowersGame
+
+    with pytest.raises(CardgamesError, match=r"^towers: suits Hammers, Keys, Shields, Books, Stars, Crowns each have "
+                                             r"2 foundation cards, the game taking 2 copies"):
+        TowersGame(replace(towers_game(4).spec, copies=2))
+
+
 @pytest.mark.parametrize("unaligned, said", [
     (1, "card 'The Paladin' has alignment null"),
     (3, "3 cards have an alignment Towers does not know ('The Paladin', 'The Keep', 'The Big Sky'; the first has "
@@ -645,6 +675,7 @@ def test_player_without_cards_is_skipped():
     # said as written, not as YAML's float prints it (a designer's finding: 1e-10), but for places by the thousand
     (1e-10, r"^house cut 0\.0000000001 has more"),
     ("1e-30", r"^house cut 0\.000000000000000000000000000001 has more"),
+    ("1e-36", r"^house cut 0\.000000000000000000000000000000000001 has more"),  # the last written out
     ("1e-5001", r"^house cut '1e-5001' has more"),
     (-1e-10, r"^house cut -0\.0000000001 must be at least 0"),  # every message alike
     # a percentage is answered with its share (a designer's finding); beyond 100 % it is no percentage either
