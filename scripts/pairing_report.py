@@ -35,7 +35,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT, PROJECTION_EFFORT, PROJECTION_PAIRS
+from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT, PROJECTIONS
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -121,7 +121,8 @@ def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
     if game.wild_projections:
-        budget = f"{budget} + {PROJECTION_PAIRS}-pair projections {PROJECTION_EFFORT} each"
+        budget += "".join(f" + {size}-pair projections {effort} each" + (f", {most} in all" if most else "")
+                          for size, effort, most in PROJECTIONS)
     if game.nested_blocks:
         budget = f"{budget} + blocks {BLOCK_EFFORT}"
         if game.has_wilds:  # the solver asks it first too

@@ -16,16 +16,11 @@ from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
 from cardgames.engine.games.pairing import blocks, solver
-from cardgames.engine.games.pairing.blocks import (
-    PROJECTION_EFFORT,
-    blocks_lost,
-    pair_groups,
-    projection_lost,
-    projections_lost,
-)
+from cardgames.engine.games.pairing.blocks import blocks_lost, pair_groups, projection_lost, projections_lost
 from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.registry import load_game
 
+PROJECTION_EFFORT = blocks.PROJECTIONS[0][1]  # each three-pair projection's
 # games with a waste cap and no row cap: two with wild cards, two without (in tiny-odd a value pairs with itself)
 CAPPED_WASTE = [("duo-wild", ("strict",)), ("mini-wild", ("strict",)), ("tiny-plain", ("strict",)),
                 ("tiny-odd", ("strict",))]
@@ -179,7 +174,7 @@ def test_a_projection_is_lost_exactly_when_its_game_is_and_then_so_is_the_deal(w
                 assert lost is not brute_force(projected(state, pairs)), (which, seed, pairs)
                 assert not (lost and won), (which, seed, pairs)
                 outcomes.add((size, lost))
-        assert projections_lost(state, size=3)[0] is not won, (which, seed)
+        assert projections_lost(state, 3, PROJECTION_EFFORT)[0] is not won, (which, seed)
     # both outcomes, for projections smaller than the deal and for the deal
     assert {lost for size, lost in outcomes if size < 3} == {lost for size, lost in outcomes if size == 3} \
         == {True, False}, outcomes
@@ -191,7 +186,7 @@ def test_a_projection_is_lost_exactly_when_its_game_is_and_then_so_is_the_deal(w
 def test_a_position_a_projection_refutes_is_lost(which, seed, moves, size):
     """Later positions, whose waste cards a projection takes as not yet turned (a relaxation)."""
     _, state = position_after(which, seed, moves)
-    if projections_lost(state, size=size)[0]:
+    if projections_lost(state, size, PROJECTION_EFFORT)[0]:
         assert not brute_force(state.clone())
 
 
@@ -202,7 +197,7 @@ def test_projections_refute_later_positions_too():
     for which in WILD_UNCAPPED:
         for seed in range(30):
             _, state = position_after(which, seed, [seed, seed // 2, seed // 3])
-            if state.next and projections_lost(state, size=2)[0]:
+            if state.next and projections_lost(state, 2, PROJECTION_EFFORT)[0]:
                 assert not brute_force(state.clone()), (which, seed)
                 refuted += 1
     assert refuted
@@ -228,7 +223,7 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
     undecided (the early block relation too): CP-SAT, then the projections, which decide it, and the whole
     deal's block relation is not asked."""
     game = load_game("duo-wild", ("strict",), catalog=CATALOG)
-    seed = next(seed for seed in range(40) if projections_lost(game.new_state(seed))[0])
+    seed = next(seed for seed in range(40) if projections_lost(game.new_state(seed), 3, PROJECTION_EFFORT)[0])
     asked = []
     projections = blocks.projections_lost
 
@@ -237,10 +232,10 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
         assert effort == blocks.EARLY_EFFORT, "the whole deal's relation was asked"
         return False, 0
 
-    def counted(state, effort):
-        asked.append("projections")
-        assert effort == blocks.PROJECTION_EFFORT, "no refute_effort: each projection at its own effort"
-        return projections(state, effort=effort)
+    def counted(state, size, effort, most):
+        asked.append(f"projections of {size}")
+        assert (size, effort, most) == blocks.PROJECTIONS[0], "no refute_effort: each projection at its own effort"
+        return projections(state, size, effort, most)
 
     monkeypatch.setattr(blocks, "blocks_lost", early_only)
     monkeypatch.setattr(blocks, "projections_lost", counted)
@@ -250,7 +245,41 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
     quiet._staged = lambda _: Solution(None, 1, 0.0)
     quiet.wild_rows_short = lambda _: (False, 0)
     assert quiet.solve(game.new_state(seed)).winnable is False
-    assert asked == ["blocks", "cp-sat", "projections"]
+    assert asked == ["blocks", "cp-sat", "projections of 3"]
+
+
+def test_the_solver_asks_projections_of_more_pairs_after_fewer(monkeypatch):
+    """Each size of ``PROJECTIONS`` in turn, fewer pairs first, at its own efforts (or ``refute_effort`` where
+    that is less), until one is lost: five pairs after none of three is (Wizard's Tower seed 5, thirty-first
+    pass); and their pairs are counted in the nodes."""
+    game = load_game("duo-wild", catalog=CATALOG)
+    asked = []
+
+    def sized(state, size, effort, most):
+        asked.append((size, effort, most))
+        return size == 5, 7
+
+    monkeypatch.setattr(blocks, "PROJECTIONS", ((3, 30, None), (5, 50, 500), (6, 60, 600)))
+    monkeypatch.setattr(blocks, "projections_lost", sized)
+    quiet = Solver(game, sat_effort=0)
+    quiet._staged = lambda _: Solution(None, 1, 0.0)
+    solution = quiet.solve(game.new_state(0))
+    assert solution.winnable is False and solution.nodes == 1 + 7 + 7
+    assert asked == [(3, 30, None), (5, 50, 500)]
+    asked.clear()
+    bounded = Solver(game, sat_effort=0, refute_effort=40)
+    bounded._staged = lambda _: Solution(None, 1, 0.0)
+    assert bounded.solve(game.new_state(0)).winnable is False
+    assert asked == [(3, 30, None), (5, 40, 40)]
+
+
+def test_the_projections_stop_at_their_total():
+    """``most`` bounds the pairs all projections of a size store together: the last one asked gets what is left,
+    and none is asked once it is spent."""
+    game = load_game("duo-wild", catalog=CATALOG)
+    state = next(s for s in map(game.new_state, range(40)) if projections_lost(s, 1, PROJECTION_EFFORT)[1] > 40)
+    assert projections_lost(state, 1, PROJECTION_EFFORT, 40)[1] <= 40 < projections_lost(state, 1, PROJECTION_EFFORT)[1]
+    assert projections_lost(state, 1, PROJECTION_EFFORT, 0) == (False, 0)
 
 
 def test_the_solver_never_asks_them_under_a_row_cap(monkeypatch):

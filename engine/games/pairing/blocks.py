@@ -41,9 +41,10 @@ partner or a wild card, and that row's top is the same in both games). So a lost
 deal. Its rows of other pairs are one *dead* class, which no card but a wild one ever goes onto: a wild
 card then goes onto a dead row if there is one (any other row can do all a dead row can). Without a
 waste cap the whole deal's relations are far too many, but a projection has few classes, and a won one's
-relations grow slowly enough for an effort of a few million pairs (:data:`PROJECTION_EFFORT`) to decide
+relations grow slowly enough for an effort of a few million pairs (:data:`PROJECTIONS`) to decide
 about half of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
-three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second).
+three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second), and
+seed 5 because one of five pairs is (thirty-first pass: 52 million pairs, 19 s).
 """
 
 from __future__ import annotations
@@ -64,11 +65,13 @@ BLOCK_EFFORT = 300_000_000
 # deals are refuted within it, each in under 0.4 s, where the search and the wild-row bound took seconds; a won deal
 # pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
 EARLY_EFFORT = 1_000_000
-# The pairs a projection keeps, and the pairs stored at most for each. Wizard's Tower's lost projections of three
-# pairs hold 0.15-1.7 million pairs; about half of the won ones finish within 3 million (seed 5's all 56 within
-# twenty million), at about three million a second (issue 3's thirtieth pass).
-PROJECTION_PAIRS = 3
-PROJECTION_EFFORT = 3_000_000
+# The projections the solver asks, in turn: the pairs each keeps, the pairs stored at most for each, and for all
+# of that size together. Wizard's Tower's lost projections of three pairs hold 0.15-1.7 million pairs; about half
+# of the won ones finish within 3 million, at about three million a second (issue 3's thirtieth pass). Seed 5 has
+# none lost onto three pairs or four (its 70 of four, within 60 million pairs each); onto five, its first
+# projection, pairs 1-16 to 5-12, is lost at 51.9 million pairs in 19 s (thirty-first pass). The total bounds
+# what a deal no projection refutes pays for the five-pair ones: 300 million pairs, about two minutes.
+PROJECTIONS = ((3, 3_000_000, None), (5, 60_000_000, 300_000_000))
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored
@@ -312,17 +315,19 @@ def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effor
                           game.waste_cap, effort)
 
 
-def projections_lost(state: PairingState, size: int = PROJECTION_PAIRS,
-                     effort: int = PROJECTION_EFFORT) -> tuple[bool, int]:
+def projections_lost(state: PairingState, size: int, effort: int, most: int | None = None) -> tuple[bool, int]:
     """(lost?, pairs stored): is some projection of ``state`` onto ``size`` pairs (all of them, if the
-    game has no more) lost, each asked within ``effort`` pairs? Games with wild cards and no row cap."""
+    game has no more) lost, each asked within ``effort`` pairs, in class order, until ``most`` pairs are
+    stored in all? Games with wild cards and no row cap."""
     game = state.game
     if not game.wild_projections:
         return False, 0
     groups = pair_groups(game)
     total = 0
     for pairs in combinations(groups, min(size, len(groups))):
-        lost, stored = projection_lost(state, pairs, effort)
+        if most is not None and total >= most:
+            break
+        lost, stored = projection_lost(state, pairs, effort if most is None else min(effort, most - total))
         total += stored
         if lost:
             return True, total

@@ -99,8 +99,8 @@ CP-SAT's single search, then its portfolio, each within ``sat_effort`` determini
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
 refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
 second or more. Then, for games with wild cards and no row cap, the block relation of each projection
-onto three pairs and every wild card (lost, so is the deal: ``blocks.projections_lost``): the only stage
-that proves a Wizard's Tower deal lost. Last of all, under a waste cap without a row cap, the block
+onto three pairs and every wild card, then onto five (lost, so is the deal: ``blocks.projections_lost``):
+the only stage that proves a Wizard's Tower deal lost. Last of all, under a waste cap without a row cap, the block
 relation of the whole deal at its full effort.
 """
 
@@ -277,10 +277,14 @@ class Solver:
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
         if solution.winnable is None and self.game.wild_projections and self.refute_effort != 0:
-            from .blocks import PROJECTION_EFFORT, projections_lost  # imported only now: numba loads slowly
+            from .blocks import PROJECTIONS, projections_lost  # imported only now: numba loads slowly
 
-            lost, stored = projections_lost(state, effort=self._refute_effort(PROJECTION_EFFORT))
-            solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+            for size, effort, most in PROJECTIONS:  # fewer pairs first: cheaper, and most of what is refuted
+                lost, stored = projections_lost(state, size, self._refute_effort(effort),
+                                                most if most is None else self._refute_effort(most))
+                solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+                if lost:
+                    break
         if solution.winnable is None and self.game.nested_blocks and self.refute_effort != 0:
             from .blocks import BLOCK_EFFORT, blocks_lost
 
