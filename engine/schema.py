@@ -60,7 +60,8 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     for key in value:
         if key in fields:
             continue
-        close = close_key(key, fields)  # in an open mapping, a key of its own that a misspelt known key would pass for
+        # in an open mapping, a key of its own that a misspelt known key would pass for (not one a level down: its own)
+        close = close_key(key, fields, below=not open)
         if close is not None:
             misspelt.add(close)  # said here, not again as missing
             own = " (keys of your own may go here, but not one this like a known one)" if open else ""
@@ -81,12 +82,18 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     return errors
 
 
-def close_key(key: Any, fields: dict[str, Field]) -> str | None:
-    """The known key ``key`` is most likely a misspelling of (``fase`` for ``face``), or None."""
+def close_key(key: Any, fields: dict[str, Field], below: bool = True) -> str | None:
+    """The known key ``key`` is most likely a misspelling of (``fase`` for ``face``), or, with ``below``, the
+    key one level down it is written a level too high for (``flush`` for ``points.flush``: a designer's
+    finding), or None."""
     import difflib
 
     close = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.75)
-    return close[0] if close else None
+    if close:
+        return close[0]
+    if not below:
+        return None
+    return next((f"{name}.{key}" for name, spec in fields.items() if spec.fields and key in spec.fields), None)
 
 
 def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial: bool = False) -> list[ConfigError]:

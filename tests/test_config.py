@@ -989,6 +989,8 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
 
 @pytest.mark.parametrize("options, line, words", [
     ("  points: {flush: 40, flsh: 1}\n", 5, "unknown key 'flsh' in 'options.points'"),
+    # a key a level too high: the one below named (a designer's finding: every option was listed instead)
+    ("  flush: 40\n", 5, "unknown option 'flush' for the torqu engine: did you mean 'points.flush'?"),
     ("  points: {flush: forty}\n", 5, "'options.points.flush' must be an integer"),
     # merged, the table is checked whole, at the variant's line: this Fifteen Flush is below the game's Fifteen
     ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),

@@ -809,6 +809,8 @@ def test_check_config_refuses_a_tableau_without_room_and_a_wrong_exposed_count()
     small = {**spec.options["tableau"], "4": {"center": 3, "primary": 0, "secondary": 0}}  # no set fits
     assert errors(tableau=small) == [(("options", "tableau", "4"), "options.tableau for 4 players holds 3 cards, "
                                       "fewer than a set's 4: no set could ever score")]
+    one = {**spec.options["tableau"], "4": {"center": 1, "primary": 0, "secondary": 0}}
+    assert errors(tableau=one)[0][1].startswith("options.tableau for 4 players holds 1 card, fewer")
     four = {**spec.options["tableau"], "4": {"center": 4, "primary": 0, "secondary": 0}}
     assert errors(tableau=four) == []
     # every row leaves 9: the number they are held to is what to mend, said once at its line, not at each row (a

@@ -24,7 +24,7 @@ from ...config import DECK_FILE, GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, player_count, positive
-from ...wording import did_you_mean, players_named, wins_phrase, written
+from ...wording import counted, did_you_mean, players_named, wins_phrase, written
 from .board import COLLISIONS, move_stones, target_space
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -521,7 +521,7 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     if room < SET_SIZE:  # a tableau that holds no set scores only what it leaves out (a designer's finding)
         errors.append((("options", "tableau", keys["tableau"]),
                        f"options.tableau for {n} players has no room" if not room else
-                       f"options.tableau for {n} players holds {room} cards, fewer than a set's {SET_SIZE}: "
+                       f"options.tableau for {n} players holds {counted(room, 'card')}, fewer than a set's {SET_SIZE}: "
                        "no set could ever score"))
     for i, name in enumerate(opts["wild_cards"]):
         if name not in deck.by_name:
