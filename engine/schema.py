@@ -88,12 +88,11 @@ def close_key(key: Any, fields: dict[str, Field], below: bool = True) -> str | N
     finding), or None."""
     import difflib
 
+    lower = next((f"{name}.{key}" for name, spec in fields.items() if spec.fields and key in spec.fields), None)
+    if below and lower is not None:  # the very key, before a look-alike here ('fifteen' is no 'fifteen_sum')
+        return lower
     close = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.75)
-    if close:
-        return close[0]
-    if not below:
-        return None
-    return next((f"{name}.{key}" for name, spec in fields.items() if spec.fields and key in spec.fields), None)
+    return close[0] if close else None
 
 
 def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial: bool = False) -> list[ConfigError]:

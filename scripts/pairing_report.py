@@ -121,8 +121,8 @@ def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
     if game.wild_projections:
-        budget += "".join(f" + {size}-pair projections {effort} each" + (f", {most} in all" if most else "")
-                          for size, effort, most in PROJECTIONS)
+        budget = f"{budget}" + "".join(f" + {size}-pair projections {each} each" + (f", {most} in all" if most else "")
+                                       for size, each, most in PROJECTIONS)
     if game.nested_blocks:
         budget = f"{budget} + blocks {BLOCK_EFFORT}"
         if game.has_wilds:  # the solver asks it first too

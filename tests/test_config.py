@@ -991,6 +991,7 @@ def test_a_house_rule_for_a_bundled_game_is_one_short_variant_file(tmp_path, run
     ("  points: {flush: 40, flsh: 1}\n", 5, "unknown key 'flsh' in 'options.points'"),
     # a key a level too high: the one below named (a designer's finding: every option was listed instead)
     ("  flush: 40\n", 5, "unknown option 'flush' for the torqu engine: did you mean 'points.flush'?"),
+    ("  fifteen: 100\n", 5, "did you mean 'points.fifteen'?"),  # the very key below, not a look-alike here
     ("  points: {flush: forty}\n", 5, "'options.points.flush' must be an integer"),
     # merged, the table is checked whole, at the variant's line: this Fifteen Flush is below the game's Fifteen
     ("  points: {fifteen_flush: 100}\n", 5, "a Fifteen Flush worth at least a Fifteen, not 100 against 120"),
@@ -1360,9 +1361,9 @@ def test_torqu_pictures_that_name_no_pictures_are_refused_by_validate_and_every_
     line = changed[:changed.index(new)].count("\n") + 1
     assert changed.splitlines()[line - 1].strip().startswith(key)
     report = run_cli("--configs", str(tmp_path), "validate")
-    assert report.exit_code == 1 and f"{deck}:{line}: {words}\n" in report.stdout
+    assert report.exit_code == 1 and f"{deck}:{line}: deck torqu: {words}\n" in report.stdout
     result = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1")
-    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {deck}:{line}: {words} (")
+    assert result.exit_code == 1 and result.stderr.startswith(f"Error: {deck}:{line}: deck torqu: {words} (")
     assert result.stderr.count("\n") == 1
 
 

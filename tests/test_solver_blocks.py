@@ -252,7 +252,7 @@ def test_the_solver_asks_projections_of_more_pairs_after_fewer(monkeypatch):
     """Each size of ``PROJECTIONS`` in turn, fewer pairs first, at its own efforts (or ``refute_effort`` where
     that is less), until one is lost: five pairs after none of three is (Wizard's Tower seed 5, thirty-first
     pass); and their pairs are counted in the nodes."""
-    game = load_game("duo-wild", catalog=CATALOG)
+    game = load_game("wizards-tower")  # eight pairs: five and six are fewer than all of them
     asked = []
 
     def sized(state, size, effort, most):
@@ -271,15 +271,26 @@ def test_the_solver_asks_projections_of_more_pairs_after_fewer(monkeypatch):
     bounded._staged = lambda _: Solution(None, 1, 0.0)
     assert bounded.solve(game.new_state(0)).winnable is False
     assert asked == [(3, 30, None), (5, 40, 40)]
+    # a game of three pairs or fewer: three pairs are the whole deal, asked once (a reviewer's finding: twice)
+    small = load_game("duo-wild", catalog=CATALOG)
+    assert len(pair_groups(small)) <= 3
+    asked.clear()
+    monkeypatch.setattr(blocks, "projections_lost", lambda state, size, effort, most: asked.append(size) or (False, 0))
+    once = Solver(small, sat_effort=0)
+    once._staged = lambda _: Solution(None, 1, 0.0)
+    assert once.solve(small.new_state(0)).winnable is None and asked == [3]
 
 
-def test_the_projections_stop_at_their_total():
+def test_the_projections_stop_at_their_total(monkeypatch):
     """``most`` bounds the pairs all projections of a size store together: the last one asked gets what is left,
     and none is asked once it is spent."""
     game = load_game("duo-wild", catalog=CATALOG)
     state = next(s for s in map(game.new_state, range(40)) if projections_lost(s, 1, PROJECTION_EFFORT)[1] > 40)
     assert projections_lost(state, 1, PROJECTION_EFFORT, 40)[1] <= 40 < projections_lost(state, 1, PROJECTION_EFFORT)[1]
-    assert projections_lost(state, 1, PROJECTION_EFFORT, 0) == (False, 0)
+    efforts = []
+    monkeypatch.setattr(blocks, "projection_lost", lambda state, pairs, effort: efforts.append(effort) or (False, 25))
+    eight = load_game("wizards-tower").new_state(0)  # eight projections onto one pair: three asked, then none
+    assert projections_lost(eight, 1, 30, 60) == (False, 75) and efforts == [30, 30, 10]
 
 
 def test_the_solver_never_asks_them_under_a_row_cap(monkeypatch):

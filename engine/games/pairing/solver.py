@@ -277,13 +277,14 @@ class Solver:
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
         if solution.winnable is None and self.game.wild_projections and self.refute_effort != 0:
-            from .blocks import PROJECTIONS, projections_lost  # imported only now: numba loads slowly
+            from .blocks import PROJECTIONS, pair_groups, projections_lost  # imported only now: numba loads slowly
 
+            groups = len(pair_groups(self.game))
             for size, effort, most in PROJECTIONS:  # fewer pairs first: cheaper, and most of what is refuted
                 lost, stored = projections_lost(state, size, self._refute_effort(effort),
                                                 most if most is None else self._refute_effort(most))
                 solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
-                if lost:
+                if lost or size >= groups:  # a size past the pairs there are asks the whole deal again
                     break
         if solution.winnable is None and self.game.nested_blocks and self.refute_effort != 0:
             from .blocks import BLOCK_EFFORT, blocks_lost

@@ -260,7 +260,7 @@ class TorquGame(Game):
         from .layout import STACK_NAMES, Tableau
 
         stacks = [deal["center"], *deal["primaries"], *deal["secondaries"]]
-        width = max(map(len, STACK_NAMES))  # names right-aligned: the compass points line up
+        width = max(map(len, STACK_NAMES))  # names right-aligned: the colons line up
         lines = [f"{name:>{width}}: {' '.join(stack)}" for name, stack in zip(STACK_NAMES, stacks, strict=True)]
         centre = Tableau()  # its stacks hold names here: the exposure rule reads only which stacks are empty
         centre.center, centre.primaries, centre.secondaries = deal["center"], deal["primaries"], deal["secondaries"]

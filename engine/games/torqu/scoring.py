@@ -40,7 +40,8 @@ def points_of(options: Mapping[str, Any], top: int) -> Points:
 
 def pictures_problem(deck: Deck) -> tuple[tuple, str] | None:
     """Why the deck's suits' ``pictures``, ``named_for`` and ``card_titles`` cannot serve the scorer, with the key
-    path of the deck file's line to mend, or None: each suit's pictures a list of names, no name in two suits,
+    path of the deck file's line to mend (a message naming the deck: it is said at a game's line where the deck is a
+    bundled one), or None: each suit's pictures a list of names, no name in two suits,
     their most per suit splitting the numbers 1..top evenly (the seed's four a suit: 1-4, 5-8, ...); a suit's
     ``named_for`` (the Dragons variant's other picture of each card) one picture of the deck per number, and its
     ``card_titles`` one name per number. A config fuzzer's deck with a Dragon ``named_for`` cut short passed
@@ -50,25 +51,28 @@ def pictures_problem(deck: Deck) -> tuple[tuple, str] | None:
     for i, (sid, suit) in enumerate(deck.suits.items()):
         names = suit.get("pictures", [])
         if not is_names(names):
-            return ("suits", i, "pictures"), f"suit {sid}'s pictures must be a list of names"
+            return ("suits", i, "pictures"), f"deck {deck.id}: suit {sid}'s pictures must be a list of names"
         for name in names:
             if suit_of.setdefault(name, sid) != sid:
-                return ("suits", i, "pictures"), f"picture {name!r} is named in suits {suit_of[name]} and {sid}"
+                return ("suits", i, "pictures"), \
+                    f"deck {deck.id}: picture {name!r} is named in suits {suit_of[name]} and {sid}"
     counts = [len(suit.get("pictures", [])) for suit in deck.suits.values()]
     per_suit = max(counts, default=0)
     if per_suit == 0 or top % per_suit:
         return ("suits", counts.index(per_suit) if counts else 0, "pictures"), \
-            f"{per_suit} pictures a suit do not split numbers 1..{top} evenly"
+            f"deck {deck.id}: {per_suit} pictures a suit do not split numbers 1..{top} evenly"
     for i, (sid, suit) in enumerate(deck.suits.items()):
         if counts[i] != per_suit:  # its higher numbers would be in pictures it never names
-            return ("suits", i, "pictures"), f"suit {sid} names {counts[i]} pictures, not {per_suit} as others do"
+            return ("suits", i, "pictures"), \
+                f"deck {deck.id}: suit {sid} names {counts[i]} pictures, not {per_suit} as others do"
         named = suit.get("named_for")
         if named is not None and not (is_names(named) and len(named) == top and set(named) <= set(suit_of)):
             return ("suits", i, "named_for"), \
-                f"suit {sid}'s named_for must list a picture of the deck for each number 1..{top}"
+                f"deck {deck.id}: suit {sid}'s named_for must list a picture of the deck for each number 1..{top}"
         titles = suit.get("card_titles")
         if titles is not None and not (is_names(titles) and len(titles) == top):
-            return ("suits", i, "card_titles"), f"suit {sid}'s card_titles must list a name for each number 1..{top}"
+            return ("suits", i, "card_titles"), \
+                f"deck {deck.id}: suit {sid}'s card_titles must list a name for each number 1..{top}"
     return None
 
 
@@ -86,7 +90,7 @@ class Scorer:
         # a suit's numbers split evenly into its pictures, in order (the deck's 4 names: 1-4, 5-8, ...)
         why = pictures_problem(deck)
         if why:
-            raise CardgamesError(f"deck {deck.id}: {why[1]}")
+            raise CardgamesError(why[1])
         per_suit = max(len(deck.suits[sid].get("pictures", [])) for sid in suits)
         size = top // per_suit
         picture_of_name: dict[str, int] = {}
