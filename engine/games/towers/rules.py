@@ -107,8 +107,8 @@ def deck_problems(deck: Any) -> list[tuple[tuple, str]]:
     if not suits:
         return [((DECK_FILE, "suits"), f"deck {deck.id} has no suits (the towers are its suits)")]
     faces = deck.cards[:len(deck.cards) // deck.copies]  # a copy has its first's problems
-    aligned = [card.attrs.get("alignment") in geometry.ALIGNMENT_INDEX for card in faces]
-    if not any(aligned):  # a deck of another game: the game's choice of it is the mistake, not its cards
+    if not any(card.attrs.get("alignment") in geometry.ALIGNMENT_INDEX for card in faces):
+        # a deck of another game: the game's choice of it is the mistake, not its cards
         return [(("deck", "type"), f"deck {deck.id} is no Towers deck: none of its {len(faces)} cards has an "
                                    f"alignment ({', '.join(geometry.ALIGNMENTS)}, as in the Harrow deck)")]
     founded = {suit: sum(1 for c in deck.cards if c.suit == suit and c.attrs.get("foundation")) for suit in suits}

@@ -54,7 +54,7 @@ def _as_written(exact: Decimal, value: Any) -> str:
     """A cut as a designer wrote it, not as YAML's float prints it (0.0000000001 said as 1e-10: a designer's
     finding), but for one of digits by the thousand (a quoted 1e-999999), said as given."""
     if exact.is_finite() and abs(exact.adjusted()) <= 4 * CUT_PLACES:
-        return f"{exact.normalize():f}" if exact else "0"
+        return f"{exact.normalize():f}"  # never 0, which is a valid cut
     return repr(value)
 
 
