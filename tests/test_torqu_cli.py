@@ -471,3 +471,15 @@ def test_a_game_max_matches_ends_is_said_to_be_unfinished(run_cli, tmp_path):
                     "--format", "text").stdout.splitlines()
     assert lines[-2] == ("no stone reached space 72 before max_matches (1) ended the game: it is unfinished "
                          "(player 0 leads)")
+
+
+def test_score_help_names_the_optimisers_own_numbers(run_cli, monkeypatch):
+    """``--budget``'s help reads the node count and effort after which a search asks CP-SAT from the optimiser
+    when shown (a maintainer's finding: a copy said "half a minute" for 20 deterministic seconds)."""
+    from cardgames.engine.games.torqu import optimise
+
+    shown = " ".join(run_cli("score", "--help").stdout.split())
+    assert f"past {optimise.VALUE_NODES:,} a search also asks CP-SAT, for up to {optimise.CPSAT_EFFORT:g} " \
+           "deterministic seconds" in shown
+    monkeypatch.setattr(optimise, "VALUE_NODES", 123_456)
+    assert "past 123,456 a search" in " ".join(run_cli("score", "--help").stdout.split())
