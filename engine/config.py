@@ -248,7 +248,7 @@ class Catalog:
         if keypath[:1] != (DECK_FILE,):
             return None, keypath
         deck = self.document("decks", spec.deck["id"])
-        if Path(deck.path).resolve().is_relative_to(bundled_root().resolve()):
+        if _bundled(deck):
             return None, ("deck", "type")
         return deck, keypath[1:]
 
