@@ -51,7 +51,7 @@ _NAMED = {"id": Field(STR, "card or group id", check=one_token), "name": Field(S
 # Towers card's alignment, which its engine checks).
 _CARD_FIELDS = {
     "name": Field(STR, "unique card name", check=one_token),
-    "suit": Field(STR, "the suit it belongs to", required=False),
+    "suit": Field(STR, "the suit it belongs to, one of the deck's suits where it lists them", required=False),
     "value": Field(INT, "numeric value", required=False),
     "family": Field(STR, "card family outside the suits (e.g. trump), with its own match value", required=False),
     "wild": Field(BOOL, "wild when pairing (the Fool, the Wizards)", required=False),

@@ -1445,6 +1445,19 @@ def test_a_repeated_explicit_card_is_reported_at_its_line(tmp_path):
     assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == ["6: card name 'X' is used twice"]
 
 
+def test_an_explicit_card_of_no_listed_suit_is_refused_at_its_line(tmp_path):
+    """A card whose ``suit`` is not among the deck's suits (a designer's typo) was accepted and
+    played as a card of no suit; it is refused at its line, with the suits and the likely one."""
+    (tmp_path / "decks").mkdir()
+    deck = tmp_path / "decks" / "odd.yaml"
+    head = "id: odd\nname: Odd\nsuits:\n  - {id: Books}\n  - {id: Stars}\nranks:\n  - {id: '1', value: 1}\ncards:\n"
+    deck.write_text(head + "  - {name: X, suit: Stars}\n  - {name: Y}\n  - {name: Z, suit: Bokos}\n")
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == [
+        "11: card 'Z' has suit 'Bokos', which is not one of the deck's suits (Books, Stars); did you mean 'Books'?"]
+    deck.write_text("id: odd\nname: Odd\ncards:\n  - {name: X, suit: Any}\n")  # no suits listed: nothing to hold to
+    assert validate([str(deck)]).errors == []
+
+
 def test_a_card_name_template_making_a_copy_mark_is_refused(tmp_path):
     """A ``card_name`` template that writes '#' into names (no suit or rank id holds one) is
     refused at the template's line: AH#2 would read as the second deck's AH."""
@@ -2299,13 +2312,20 @@ def test_a_towers_suit_with_two_foundations_is_said_at_its_line_per_deck(tmp_pat
 
 
 def test_a_towers_card_of_no_suit_is_said_at_its_suit_key(tmp_path):
-    """A card written in block style, its suit on a line of its own: said there, not at the card's first line."""
+    """A card written in block style, its suit on a line of its own: a suit the deck does not list is said there (by
+    the deck's check, for every game), not at the card's first line; a card with no suit, by Towers, at its line."""
     block = "  - name: The Dance\n    suit: Nope\n    alignment: LG\n    foundation: false\n    name_fr: la Danse\n"
     line_of = next(t for t in _HARROW_MINE.splitlines() if t.startswith("  - " + _DANCE))
     deck = _HARROW_MINE.replace(line_of + "\n", block)
     line = 2 + deck.splitlines().index("  - name: The Dance")
-    assert _towers_errors(tmp_path, deck)[0] == (f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Dance' has no "
-                                                 "suit of deck mine")
+    assert _towers_errors(tmp_path, deck)[0] == (f"{tmp_path / 'decks' / 'mine.yaml'}:{line}: card 'The Dance' has "
+                                                 "suit 'Nope', which is not one of the deck's suits (Hammers, Keys, "
+                                                 "Shields, Books, Stars, Crowns)")
+    suitless = _HARROW_MINE.replace(line_of + "\n", block.replace("    suit: Nope\n", ""))
+    (tmp_path / "suitless").mkdir()
+    assert _towers_errors(tmp_path / "suitless", suitless)[0] == (
+        f"{tmp_path / 'suitless' / 'decks' / 'mine.yaml'}:{line - 1}: card 'The Dance' has no suit, which every Towers "
+        "card needs")
 
 
 def test_a_towers_game_on_two_copies_of_another_games_deck_counts_one(tmp_path):
