@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import sys
 from typing import TYPE_CHECKING, Iterable
 
 import click
@@ -12,6 +13,7 @@ from .options import check_engine, format_option, game_option, game_options, hel
 from .output import emit_json, emit_rows, failing, message
 
 if TYPE_CHECKING:  # the engine loads when a command runs, not for `--help`
+    from cardgames.engine.batch.progress import Progress
     from cardgames.engine.games.pairing.rules import PairingGame
     from cardgames.engine.games.pairing.solver import Solver
 
@@ -61,7 +63,9 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     CP-SAT effort ran out, and the block relation, where it applies, proved no loss within its efforts),
     nodes searched (CP-SAT's branches
     and the block relation's stored pairs included; a search stopped by --budget counts the node that found
-    it spent, so with no later stage an undecided deal shows one more than the budget), seconds.
+    it spent, so with no later stage an undecided deal shows one more than the budget), seconds. A range's
+    table or JSON list comes once every deal is decided; meanwhile, on a terminal, a bar on stderr counts
+    them. jsonl writes each verdict as it comes.
 
     The solver runs stages in turn: a search for a winning line, then CP-SAT (a constraint solver), then
     refutations that prove a deal lost. The defaults decide nearly every deal of the bundled games
@@ -69,6 +73,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     --sat-effort or --refute-effort, or set them lower to bound each deal's time. docs/rules/pairing.md,
     "The solver", explains each stage.
     """
+    from cardgames.engine.batch.progress import Progress
     from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.files import check_target
     from cardgames.engine.games.pairing.solver import Solver
@@ -89,20 +94,27 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         chosen = (span.seed(n, rng) for n in range(span.start, span.stop + 1))
     solver = Solver(game, budget, sat_effort, refute_effort)
     rows: list[dict] = []
+    # a range's table comes at its end: on a terminal, a bar says how far it is (a designer waited 11 minutes
+    # on an empty screen); jsonl's lines come as each deal is decided
+    progress = Progress(enabled=seed is None and fmt != "jsonl" and sys.stderr.isatty(), noun="deals")
+    if seed is None:
+        progress.start(len(span))
     try:
-        to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path)
-    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
+        to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path, progress)
+    except KeyboardInterrupt as exc:
+        progress.close()  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
         if seed is None and rows:  # lost (jsonl has written them already, and says how far it went as the rest do)
             _emit(rows, fmt, True)
             stopped = how_stopped(exc)[0]
             message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
         raise
+    progress.close()
     if to_emit:
         _emit(rows, fmt, seed is None)
 
 
 def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], rng: str, rows: list[dict],
-                fmt: str, log_path: str | None) -> bool:
+                fmt: str, log_path: str | None, progress: Progress) -> bool:
     """Solve each deal of ``chosen`` in turn, its verdict appended to ``rows`` (and written at once in
     ``jsonl``), the winning line written with ``--log`` (a single deal); whether the verdicts are still to
     be written (not when the log took stdout)."""
@@ -124,6 +136,7 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
             failing(f"Error: {no_line}")
         if fmt == "jsonl" and log_path != "-":
             emit_json(rows[-1], pretty=False)
+        progress.advance(1)
         if log_path is not None:
             if no_line is not None:
                 if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)

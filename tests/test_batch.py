@@ -914,6 +914,11 @@ def test_progress_line_is_drawn_exactly():
     progress.done = 250
     assert progress.line(1.0) == "[######..................]  25.0% 250/1,000 games  250/s  ETA 3s "
     assert progress.line(0.0).endswith(" 0/s  ETA ? ")  # no time measured yet: no rate, no ETA
+    assert progress.line(25.0).endswith(" 10/s  ETA 1m15s ")
+    slow = Progress(enabled=True, stream=io.StringIO(), noun="deals")  # solve's hard deals: minutes each
+    slow.start(3)
+    slow.done = 1
+    assert slow.line(128.0) == "[########................]  33.3% 1/3 deals  0.01/s  ETA 4m16s "
     progress.done = 1
     for total, elapsed, eta in ((62, 1.0, "1m01s"), (3662, 1.0, "1h01m01s"), (120, 0.5, "1m00s"), (60, 0.5, "30s"),
                                 (7200, 0.5, "1h00m00s")):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 import re
 from itertools import combinations
@@ -255,6 +256,36 @@ def test_a_ranges_summary_counts_lost_deals_apart_from_undecided_ones(run_cli):
     """Seeds 1-4 are decided (1 and 2 lost, 3 and 4 won): a lost deal is no win and is not undecided."""
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
     assert result.exit_code == 0 and result.stderr == "2/4 winnable, 0 undecided\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="needs a pseudo-terminal")
+def test_a_range_draws_a_bar_on_a_terminal_and_only_there():
+    """A range's table comes at its end, so on a terminal a bar on stderr counts the deals decided (a designer
+    watched an empty screen for 11 minutes); the table on stdout is untouched, and a stderr that is no
+    terminal gets the count alone (the test above)."""
+    import subprocess
+    import sys
+
+    controller, terminal = os.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-c", "from cardgames.cli.main import main; main()", "solve", "--game",
+                               "eiffel-tower", "--seeds", "1-4"], stdout=subprocess.PIPE, stderr=terminal, timeout=120)
+        os.close(terminal)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # the terminal's other end is closed: all is read
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    assert done.returncode == 0
+    assert re.findall(rb"^eiffel-tower +(\d+) +native", done.stdout, re.M) == [b"1", b"2", b"3", b"4"]
+    assert b"deals" not in done.stdout
+    assert b"100.0% 4/4 deals" in shown and shown.rstrip().endswith(b"2/4 winnable, 0 undecided")
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])

@@ -1,4 +1,4 @@
-"""A one-line progress bar on stderr: games done, rate and ETA, redrawn at most 5 times a second."""
+"""A one-line progress bar on stderr: games (or deals) done, rate and ETA, redrawn at most 5 times a second."""
 
 from __future__ import annotations
 
@@ -20,8 +20,9 @@ class Progress:
     WIDTH = 24
     INTERVAL = 0.2
 
-    def __init__(self, enabled: bool, stream: TextIO | None = None):
+    def __init__(self, enabled: bool, stream: TextIO | None = None, noun: str = "games"):
         self.enabled = enabled
+        self.noun = noun
         self.stream = stream or sys.stderr
         self.total = self.done = 0
         self.began = time.perf_counter()
@@ -47,8 +48,9 @@ class Progress:
         filled = int(fraction * self.WIDTH)
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = _duration((self.total - self.done) / rate) if rate > 0 else "?"
+        digits = 2 if 0 < rate < 10 else 0  # a slow rate (solve's hard deals, minutes each) would read 0/s
         return (f"[{'#' * filled}{'.' * (self.WIDTH - filled)}] {fraction:6.1%} {self.done:,}/{self.total:,} "
-                f"games  {rate:,.0f}/s  ETA {eta} ")
+                f"{self.noun}  {rate:,.{digits}f}/s  ETA {eta} ")
 
     def close(self) -> None:
         if self.enabled:
