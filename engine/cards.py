@@ -176,6 +176,11 @@ def check_deck(doc: Document) -> list[ConfigError]:
             seen.add(item[name])
     if repeats:
         return repeats
+    # Ranks alone make no card (suits alone are the explicit cards' suits, as in Harrow): the game taking such a
+    # deck was refused at its own lines, for a deal too big for the deck
+    if doc.data.get("ranks") and not doc.data.get("suits"):
+        return [doc.key_error(("ranks",), "the deck lists ranks but no suits, so the ranks make no card (its suited "
+                                          "cards are each suit's ranks)")]
     suits = [suit["id"] for suit in doc.data.get("suits", [])]
     strays = [doc.error(("cards", i, "suit"), f"card {card['name']!r} has suit {card['suit']!r}, which is not one of "
                         f"the deck's suits ({', '.join(suits)}){did_you_mean(card['suit'], suits, 0.6)}")

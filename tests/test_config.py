@@ -1310,13 +1310,17 @@ def test_every_agent_an_engine_offers_is_described_on_its_rules_pages(engine):
 def test_a_command_stops_on_a_deck_validate_refuses_at_its_line(run_cli, tmp_path, game, deck):
     """A deck with no cards (its suits emptied) ended Torqu and Turup commands in a traceback; one
     naming a card twice was refused without its file. Every command now stops where ``validate``
-    does, at the deck file's line, in one line."""
+    does, at the deck file's line, in one line (the emptied suits' at the ranks they leave cardless)."""
     (tmp_path / "decks").mkdir()
     text = (BUNDLED / "decks" / f"{deck}.yaml").read_text()
     deck_file = tmp_path / "decks" / f"{deck}.yaml"
-    deck_file.write_text(re.sub(r"(?ms)^suits:\n.*?(?=^\S)", "suits: []\n", text, count=1))
+    emptied = re.sub(r"(?ms)^suits:\n.*?(?=^\S)", "suits: []\n", text, count=1)
+    deck_file.write_text(emptied)
     result = run_cli("--configs", str(tmp_path), "deal", game, "--seed", "1")
-    assert result.exit_code == 1 and result.stderr == f"Error: {deck_file}:1: the deck has no cards\n"
+    ranks = 1 + emptied.splitlines().index("ranks:")
+    assert result.exit_code == 1 and result.stderr == (f"Error: {deck_file}:{ranks}: the deck lists ranks but no "
+                                                       "suits, so the ranks make no card (its suited cards are each "
+                                                       "suit's ranks)\n")
     twice = re.sub(r"(?m)^suits:\n(  - .*\n(?:    .*\n)*)", r"suits:\n\1\1", text, count=1)
     deck_file.write_text(twice)
     result = run_cli("--configs", str(tmp_path), "simulate", "--game", game, "--seed", "1")
@@ -1456,6 +1460,16 @@ def test_an_explicit_card_of_no_listed_suit_is_refused_at_its_line(tmp_path):
         "11: card 'Z' has suit 'Bokos', which is not one of the deck's suits (Books, Stars); did you mean 'Books'?"]
     deck.write_text("id: odd\nname: Odd\ncards:\n  - {name: X, suit: Any}\n")  # no suits listed: nothing to hold to
     assert validate([str(deck)]).errors == []
+
+
+def test_ranks_without_suits_are_refused_at_the_ranks(tmp_path):
+    """Ranks and no suits make no suited card: the game taking the deck was refused at its own lines (a deal
+    too big for the deck's 4 cards, ...), far from the mistake, which is now said at the deck's ranks."""
+    (tmp_path / "decks").mkdir()
+    deck = tmp_path / "decks" / "odd.yaml"
+    deck.write_text("id: odd\nname: Odd\nranks:\n  - {id: '1', value: 1}\ncards:\n  - {name: W, wild: true}\n")
+    assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == [
+        "3: the deck lists ranks but no suits, so the ranks make no card (its suited cards are each suit's ranks)"]
 
 
 def test_a_card_name_template_making_a_copy_mark_is_refused(tmp_path):
