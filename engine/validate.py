@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .cards import check_deck
-from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files
+from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files, merged
 from .errors import CardgamesError, ConfigError, UnknownNameError
 from .schema import check_mapping
-from .wording import counted, spans
+from .wording import counted, spans, written
 from .yamlfile import Document, read_document
 
 
@@ -296,6 +296,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         if misfit is not None:
             report.errors.append(misfit)
             return
+        overlay = catalog.variant(vid)["options"]
+        if merged(data["options"], overlay) == data["options"]:  # its alias would be the game again (a designer's)
+            sets = ", ".join(f"{key}: {written(value)}" for key, value in overlay.items())
+            report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, whose options "
+                                                            f"already are what it sets ({sets})"))
     option_errors = _option_errors(doc)
     if option_errors:
         report.errors.extend(option_errors)

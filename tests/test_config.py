@@ -1505,6 +1505,21 @@ def test_facts_skip_the_player_counts_a_variant_cannot_be_played_at():
     assert [f["players"] for f in report.facts if f["variants"] == ["partners"]] == [4, 6, 8]
 
 
+def test_a_listed_variant_that_changes_nothing_is_refused_at_its_line(tmp_path):
+    """A game file setting what one of its listed variants sets (a designer's ``strict: true`` with
+    ``variants: [strict]``) made the variant's alias the game again (strict-kite played as kite) and
+    passed; it is refused at the variant's place in the list, with what the game already sets."""
+    (tmp_path / "games").mkdir()
+    game = (BUNDLED / "games" / "eiffel-tower.yaml").read_text().replace("id: eiffel-tower\n", "id: same\n")
+    path = tmp_path / "games" / "same.yaml"
+    path.write_text(game.replace("  strict: false", "  strict: true"))
+    line = 1 + game.splitlines().index("variants: [strict]")
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{line}: variant strict changes nothing in same, whose options already are what it sets (strict: true)"]
+    path.write_text(game)
+    assert validate([str(tmp_path)]).errors == []
+
+
 def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
     """Partners set in a game's own options with three players only: every count is refused, so
     nothing else could be checked. Validate says so at the players line, instead of passing a game
@@ -1515,7 +1530,8 @@ def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
     (tmp_path / "games").mkdir()
     path = tmp_path / "games" / "torqu-trio.yaml"
     path.write_text(torqu.replace("id: torqu\n", "id: torqu-trio\n").replace("  partners: false", "  partners: true")
-                    .replace(players, "players: {min: 3, max: 3, default: 3}"))
+                    .replace(players, "players: {min: 3, max: 3, default: 3}")
+                    .replace("variants: [death, partners, dragons]", "variants: [death, dragons]"))  # partners is set
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if text.startswith("players:"))
     assert [str(e) for e in validate([str(tmp_path)]).errors] == [
         f"{path}:{line}: no player count in 3..3 can play this game: partners play (option partners) needs an "
