@@ -35,7 +35,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import BLOCK_EFFORT, EARLY_EFFORT, PROJECTIONS
+from cardgames.engine.games.pairing.blocks import EARLY_EFFORT, REFUTATIONS, WHOLE_DEAL, pair_groups
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -114,19 +114,21 @@ def cache_key(task: Task) -> str:
 
 def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]) -> str:
     """One game's table row (the budget cell names the CP-SAT stage's searches and effort, if any, then the
-    block relation's efforts for games it applies to: of each projection onto a few pairs, of the whole deal
-    last, and of the whole deal first as well for games with wild cards and a waste cap)."""
+    block relation's efforts for games they apply to, in the solver's order: of each projection onto a few pairs
+    and of the whole deal, and of the whole deal first as well for games with wild cards and a waste cap)."""
     game = load_game(name)
     low, high, budget = plan
     if effort:
         budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
-    if game.wild_projections:
-        budget = f"{budget}" + "".join(f" + {size}-pair projections {each} each" + (f", {most} in all" if most else "")
-                                       for size, each, most in PROJECTIONS)
-    if game.nested_blocks:
-        budget = f"{budget} + blocks {BLOCK_EFFORT}"
-        if game.has_wilds:  # the solver asks it first too
-            budget = f"blocks {EARLY_EFFORT} + {budget}"
+    whole = False  # as the solver asks them (Solver._refuted): no projection past one keeping every pair
+    for size, each, most in REFUTATIONS:
+        if size is WHOLE_DEAL and game.nested_blocks:
+            budget = f"{budget} + blocks {each}"
+        elif size is not WHOLE_DEAL and game.wild_projections and not whole:
+            budget = f"{budget} + {size}-pair projections {each} each" + (f", {most} in all" if most else "")
+            whole = size >= len(pair_groups(game))
+    if game.nested_blocks and game.has_wilds:  # the solver asks the whole deal first too
+        budget = f"blocks {EARLY_EFFORT} + {budget}"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]
     layout = ", ".join(map(str, game.layout))

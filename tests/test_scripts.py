@@ -55,4 +55,8 @@ def test_the_report_names_each_stages_effort_without_cp_sat() -> None:
     chunk = {"won": 1, "lost": 0, "undecided": 0, "greedy": 0, "times": [0.5]}
     cells = report.row("wizards-tower", (1, 1, 300000), 0.0, [chunk]).split(" | ")
     assert cells[7] == ("300000 + 3-pair projections 3000000 each + 5-pair projections 60000000 each, 300000000 in "
-                        "all")
+                        "all + 7-pair projections 60000000 each, 480000000 in all")
+    strict = report.row("strict-wizards-tower", (1, 1, 300000), 0.0, [chunk]).split(" | ")  # the solver's order
+    assert strict[7] == ("blocks 1000000 + 300000 + 3-pair projections 3000000 each + 5-pair projections 60000000 "
+                         "each, 300000000 in all + blocks 300000000 + 7-pair projections 60000000 each, 480000000 in "
+                         "all")

@@ -489,7 +489,7 @@ def test_the_budget_bounds_sub_game_nodes_too(monkeypatch, name, variants):
     may take up to ``SUBGAME_EFFORT`` nodes past it. On a small budget (greedy play off, so that the checks
     run) the nodes counted stay within twice the budget (the stages finish a step or two past it), and most
     deals are left undecided. The stages after the budget have efforts of their own, not the budget: CP-SAT
-    (``sat_effort``) and the projections of duo-wild (``PROJECTIONS``) are off here."""
+    (``sat_effort``) and the projections of duo-wild (``REFUTATIONS``) are off here."""
     monkeypatch.setattr(Solver, "greedy_line", lambda self, state: None)
     monkeypatch.setattr(blocks, "projections_lost", lambda *_: (False, 0))
     game = load_game(name, variants, catalog=CATALOG)

@@ -20,7 +20,7 @@ from cardgames.engine.games.pairing.blocks import blocks_lost, pair_groups, proj
 from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.registry import load_game
 
-PROJECTION_EFFORT = blocks.PROJECTIONS[0][1]  # each three-pair projection's
+PROJECTION_EFFORT = blocks.REFUTATIONS[0][1]  # each three-pair projection's
 # games with a waste cap and no row cap: two with wild cards, two without (in tiny-odd a value pairs with itself)
 CAPPED_WASTE = [("duo-wild", ("strict",)), ("mini-wild", ("strict",)), ("tiny-plain", ("strict",)),
                 ("tiny-odd", ("strict",))]
@@ -234,7 +234,7 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
 
     def counted(state, size, effort, most):
         asked.append(f"projections of {size}")
-        assert (size, effort, most) == blocks.PROJECTIONS[0], "no refute_effort: each projection at its own effort"
+        assert (size, effort, most) == blocks.REFUTATIONS[0], "no refute_effort: each projection at its own effort"
         return projections(state, size, effort, most)
 
     monkeypatch.setattr(blocks, "blocks_lost", early_only)
@@ -248,29 +248,47 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
     assert asked == ["blocks", "cp-sat", "projections of 3"]
 
 
-def test_the_solver_asks_projections_of_more_pairs_after_fewer(monkeypatch):
-    """Each size of ``PROJECTIONS`` in turn, fewer pairs first, at its own efforts (or ``refute_effort`` where
-    that is less), until one is lost: five pairs after none of three is (Wizard's Tower seed 5, thirty-first
-    pass); and their pairs are counted in the nodes."""
-    game = load_game("wizards-tower")  # eight pairs: five and six are fewer than all of them
+def test_the_solver_asks_the_refutations_in_turn(monkeypatch):
+    """Each of ``REFUTATIONS`` in turn, at its own efforts (or ``refute_effort`` where that is less), until one
+    proves the deal lost: five pairs after none of three is (Wizard's Tower seed 5, thirty-first pass), seven
+    after the whole deal's relation (Strict Wizard's Tower 870, thirty-second pass); the whole deal only under a
+    waste cap; their pairs counted in the nodes."""
     asked = []
 
-    def sized(state, size, effort, most):
-        asked.append((size, effort, most))
-        return size == 5, 7
+    def sized(lost_at):
+        def refute(state, size, effort, most):
+            asked.append((size, effort, most))
+            return size == lost_at, 7
+        return refute
 
-    monkeypatch.setattr(blocks, "PROJECTIONS", ((3, 30, None), (5, 50, 500), (6, 60, 600)))
-    monkeypatch.setattr(blocks, "projections_lost", sized)
-    quiet = Solver(game, sat_effort=0)
-    quiet._staged = lambda _: Solution(None, 1, 0.0)
-    solution = quiet.solve(game.new_state(0))
-    assert solution.winnable is False and solution.nodes == 1 + 7 + 7
-    assert asked == [(3, 30, None), (5, 50, 500)]
+    def whole(state, effort):
+        asked.append(("whole", effort))
+        return False, 5
+
+    whole_deal = blocks.WHOLE_DEAL
+    monkeypatch.setattr(blocks, "REFUTATIONS", ((3, 30, None), (5, 50, 500), (whole_deal, 80, None), (7, 70, 700)))
+    monkeypatch.setattr(blocks, "blocks_lost", whole)
+    game = load_game("wizards-tower")  # eight pairs, no waste cap: no whole deal
+    for lost_at, expected, nodes in ((5, [(3, 30, None), (5, 50, 500)], 1 + 7 + 7),
+                                     (7, [(3, 30, None), (5, 50, 500), (7, 70, 700)], 1 + 7 + 7 + 7)):
+        monkeypatch.setattr(blocks, "projections_lost", sized(lost_at))
+        asked.clear()
+        quiet = Solver(game, sat_effort=0)
+        quiet._staged = lambda _: Solution(None, 1, 0.0)
+        solution = quiet.solve(game.new_state(0))
+        assert solution.winnable is False and solution.nodes == nodes and asked == expected
     asked.clear()
     bounded = Solver(game, sat_effort=0, refute_effort=40)
     bounded._staged = lambda _: Solution(None, 1, 0.0)
     assert bounded.solve(game.new_state(0)).winnable is False
-    assert asked == [(3, 30, None), (5, 40, 40)]
+    assert asked == [(3, 30, None), (5, 40, 40), (7, 40, 40)]
+    strict = load_game("wizards-tower", ("strict",))  # a waste cap: the whole deal between five and seven
+    strict_solver = Solver(strict, sat_effort=0)
+    strict_solver._staged = lambda _: Solution(None, 1, 0.0)
+    strict_solver.wild_rows_short = lambda _: (False, 0)
+    asked.clear()
+    assert strict_solver.solve(strict.new_state(0)).winnable is False
+    assert asked[1:] == [(3, 30, None), (5, 50, 500), ("whole", 80), (7, 70, 700)]  # after the early relation
     # a game of three pairs or fewer: three pairs are the whole deal, asked once (a reviewer's finding: twice)
     small = load_game("duo-wild", catalog=CATALOG)
     assert len(pair_groups(small)) <= 3

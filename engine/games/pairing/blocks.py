@@ -41,10 +41,11 @@ partner or a wild card, and that row's top is the same in both games). So a lost
 deal. Its rows of other pairs are one *dead* class, which no card but a wild one ever goes onto: a wild
 card then goes onto a dead row if there is one (any other row can do all a dead row can). Without a
 waste cap the whole deal's relations are far too many, but a projection has few classes, and a won one's
-relations grow slowly enough for an effort of a few million pairs (:data:`PROJECTIONS`) to decide
+relations grow slowly enough for an effort of a few million pairs (:data:`REFUTATIONS`) to decide
 about half of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
 three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second), and
-seed 5 because one of five pairs is (thirty-first pass: 52 million pairs, 19 s).
+seed 5 because one of five pairs is (thirty-first pass: 52 million pairs, 19 s), and Strict Wizard's Tower 870 and
+508 because one of seven is (thirty-second pass).
 """
 
 from __future__ import annotations
@@ -65,13 +66,21 @@ BLOCK_EFFORT = 300_000_000
 # deals are refuted within it, each in under 0.4 s, where the search and the wild-row bound took seconds; a won deal
 # pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
 EARLY_EFFORT = 1_000_000
-# The projections the solver asks, in turn: the pairs each keeps, the pairs stored at most for each, and for all
-# of that size together. Wizard's Tower's lost projections of three pairs hold 0.15-1.7 million pairs; about half
-# of the won ones finish within 3 million, at about three million a second (issue 3's thirtieth pass). Seed 5 has
-# none lost onto three pairs or four (its 70 of four, within 60 million pairs each); onto five, its first
-# projection, pairs 1-16 to 5-12, is lost at 51.9 million pairs in 19 s (thirty-first pass). The total bounds
-# what a deal no projection refutes pays for the five-pair ones: 300 million pairs, about two minutes.
-PROJECTIONS = ((3, 3_000_000, None), (5, 60_000_000, 300_000_000))
+#: In :data:`REFUTATIONS`, the block relation of the whole deal rather than of a projection.
+WHOLE_DEAL = None
+# The refutations the solver asks after CP-SAT, in turn: the projections onto ``size`` pairs (games with wild cards and
+# no row cap), with the pairs stored at most for each and for all of that size together, and the whole deal's relation
+# (:data:`WHOLE_DEAL`; games with a waste cap and no row cap). Wizard's Tower's lost projections of three pairs hold
+# 0.15-1.7 million pairs; about half of the won ones finish within 3 million, at about three million a second (issue 3's
+# thirtieth pass). Seed 5 has none lost onto three pairs or four (its 70 of four, within 60 million pairs each); onto
+# five, its first projection, pairs 1-16 to 5-12, is lost at 51.9 million pairs in 19 s (thirty-first pass). Strict
+# Wizard's Tower 870 has none lost onto five or six pairs, nor is the whole deal within its effort; onto seven, its
+# sixth projection (without pairs 3-14) is lost at 13.4 million pairs in 9 s, and so is 508's at 7.2 million
+# (thirty-second pass). The totals bound what a deal no refutation decides pays: 300 million pairs for five pairs and
+# 480 million for seven, about two and four minutes. Seven come last, after the whole deal: only deals every other stage
+# leaves open pay for them (of Strict Wizard's Tower's seeds 1..1000, 401, 508 and 870).
+REFUTATIONS = ((3, 3_000_000, None), (5, 60_000_000, 300_000_000), (WHOLE_DEAL, BLOCK_EFFORT, None),
+               (7, 60_000_000, 480_000_000))
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored

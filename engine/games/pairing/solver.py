@@ -98,10 +98,10 @@ What all of that leaves undecided goes to a CP-SAT model of the whole position (
 CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
 refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
-second or more. Then, for games with wild cards and no row cap, the block relation of each projection
-onto three pairs and every wild card, then onto five (lost, so is the deal: ``blocks.projections_lost``):
-the only stage that proves a Wizard's Tower deal lost. Last of all, under a waste cap without a row cap, the block
-relation of the whole deal at its full effort.
+second or more. Then the block relation's refutations (``blocks.REFUTATIONS``): for games with wild cards and
+no row cap, the block relation of each projection onto three pairs and every wild card, then onto five (lost, so
+is the deal: ``blocks.projections_lost``), the only stage that proves a Wizard's Tower deal lost; under a waste cap
+without a row cap, the block relation of the whole deal at its full effort; last, projections onto seven pairs.
 """
 
 from __future__ import annotations
@@ -250,9 +250,8 @@ class Solver:
         solver within the node budget, then, if it left the position undecided, the wild-row bound
         (:meth:`wild_rows_short`, games with wild cards and a waste cap but no row cap), then the
         CP-SAT model (``cpsat.py``) within ``sat_effort`` deterministic seconds for each of its searches,
-        then, for games with wild cards and no row cap, the block relation of each projection onto three
-        pairs (``blocks.py``), and for games with a waste cap and no row cap the whole deal's: they refute
-        but give no line, and come last because a won deal's relations grow up to their efforts."""
+        then the block relation's refutations in turn (:meth:`_refuted`): they refute but give no line, and
+        come last because a won deal's relations grow up to their efforts."""
         with _recursion_for(len(self.game.card_class)):
             return self._solve(state)
 
@@ -276,21 +275,32 @@ class Solver:
             found = sat_verdict(self.game, state, self.sat_effort)
             solution = Solution(found.winnable, solution.nodes + found.branches, time.perf_counter() - start,
                                 found.line)
-        if solution.winnable is None and self.game.wild_projections and self.refute_effort != 0:
-            from .blocks import PROJECTIONS, pair_groups, projections_lost  # imported only now: numba loads slowly
+        if solution.winnable is None and self.refute_effort != 0:
+            solution = self._refuted(state, solution, start)
+        return solution
 
-            groups = len(pair_groups(self.game))
-            for size, effort, most in PROJECTIONS:  # fewer pairs first: cheaper, and most of what is refuted
+    def _refuted(self, state: PairingState, solution: Solution, start: float) -> Solution:
+        """``solution`` (undecided) after the block relation's refutations (``blocks.REFUTATIONS``) in turn, until one
+        proves the deal lost: the projections (games with wild cards and no row cap; a size past the pairs there are
+        is the whole deal, asked once), and the whole deal's relation (games with a waste cap and no row cap)."""
+        if not (self.game.wild_projections or self.game.nested_blocks):
+            return solution
+        from .blocks import REFUTATIONS, WHOLE_DEAL, blocks_lost, pair_groups, projections_lost  # numba loads slowly
+
+        groups = len(pair_groups(self.game))
+        whole = False  # a projection has kept every pair: a larger one would ask the same again
+        for size, effort, most in REFUTATIONS:
+            if size is WHOLE_DEAL and self.game.nested_blocks:
+                lost, stored = blocks_lost(state, self._refute_effort(effort))
+            elif size is not WHOLE_DEAL and self.game.wild_projections and not whole:
                 lost, stored = projections_lost(state, size, self._refute_effort(effort),
                                                 most if most is None else self._refute_effort(most))
-                solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
-                if lost or size >= groups:  # a size past the pairs there are asks the whole deal again
-                    break
-        if solution.winnable is None and self.game.nested_blocks and self.refute_effort != 0:
-            from .blocks import BLOCK_EFFORT, blocks_lost
-
-            lost, stored = blocks_lost(state, self._refute_effort(BLOCK_EFFORT))
+                whole = size >= groups
+            else:
+                continue
             solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
+            if lost:
+                break
         return solution
 
     def _refute_effort(self, own: int) -> int:
