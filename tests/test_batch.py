@@ -919,6 +919,9 @@ def test_progress_line_is_drawn_exactly():
     slow.start(3)
     slow.done = 1
     assert slow.line(128.0) == "[########................]  33.3% 1/3 deals  0.01/s  ETA 4m16s "
+    slow.start(1000)
+    slow.done = 250
+    assert slow.line(100.0).endswith(" 2.50/s  ETA 5m00s ")  # under 10 a second, decimals (a mutation audit's gap)
     progress.done = 1
     for total, elapsed, eta in ((62, 1.0, "1m01s"), (3662, 1.0, "1h01m01s"), (120, 0.5, "1m00s"), (60, 0.5, "30s"),
                                 (7200, 0.5, "1h00m00s")):

@@ -288,6 +288,38 @@ def test_a_range_draws_a_bar_on_a_terminal_and_only_there():
     assert b"100.0% 4/4 deals" in shown and shown.rstrip().endswith(b"2/4 winnable, 0 undecided")
 
 
+@pytest.fixture
+def stderr_a_terminal(monkeypatch):
+    """``solve`` takes its stderr for a terminal (the runner's is none): the bar is drawn into ``result.stderr``."""
+    from types import SimpleNamespace
+
+    import cardgames.cli.solve as solve_command
+
+    monkeypatch.setattr(solve_command, "sys", SimpleNamespace(stderr=SimpleNamespace(isatty=lambda: True)))
+
+
+def test_the_bar_is_only_a_ranges_and_ends_its_line(run_cli, monkeypatch, stderr_a_terminal):
+    """On a terminal: no bar for one seed, nor for jsonl, whose lines come as each deal is decided; a range's bar
+    ends its line before the count, also when Ctrl-C stops it (a mutation audit's gaps)."""
+    for args in (("--seed", "1"), ("--seeds", "1-2", "--format", "jsonl")):
+        result = run_cli("solve", "--game", "eiffel-tower", *args)
+        assert result.exit_code == 0 and "deals" not in result.stderr and "\r" not in result.stderr, args
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-2")
+    assert "2/2 deals" in result.stderr and re.search(r"(?m)^0/2 winnable, 0 undecided$", result.stderr)
+    solve, calls = Solver.solve, []
+
+    def interrupted_third(self, state):
+        calls.append(state)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return solve(self, state)
+
+    monkeypatch.setattr(Solver, "solve", interrupted_third)
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
+    assert result.exit_code == 130 and "2/4 deals" in result.stderr
+    assert re.search(r"(?m)^interrupted after 2 deals", result.stderr)
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])
 def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch, fmt):
     """Ctrl-C in the third deal of a range: the two verdicts reached are written (a table or a JSON list

@@ -53,6 +53,8 @@ class Progress:
                 f"{self.noun}  {rate:,.{digits}f}/s  ETA {eta} ")
 
     def close(self) -> None:
+        """End the bar's line, drawn once more: the last draw may be up to :attr:`INTERVAL` old, and an
+        interrupted run's would show fewer done than the message after it says."""
         if self.enabled:
-            self.stream.write("\n")
+            self.stream.write("\r" + self.line(time.perf_counter() - self.began) + "\n")
             self.stream.flush()
