@@ -261,6 +261,15 @@ def _alias_clashes(aliases: list[tuple[str, str, str, int]], variant: Document, 
     return errors
 
 
+def _settings(overlay: dict[str, Any], prefix: str = "") -> Iterable[str]:
+    """A variant's options as a designer writes them, a table's keys dotted (``points.flush: 30``)."""
+    for key, value in overlay.items():
+        if isinstance(value, dict) and value:
+            yield from _settings(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}: {written(value)}"
+
+
 def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid: str, doc: Document,
                 report: Report, own: bool) -> None:
     """Check game ``gid`` (its file ``doc``) with each variant it plays at each player count. ``own``:
@@ -298,7 +307,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             return
         overlay = catalog.variant(vid)["options"]
         if merged(data["options"], overlay) == data["options"]:  # its alias would be the game again (a designer's)
-            sets = ", ".join(f"{key}: {written(value)}" for key, value in overlay.items())
+            sets = ", ".join(_settings(overlay))
             report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, whose options "
                                                             f"already are what it sets ({sets})"))
     option_errors = _option_errors(doc)

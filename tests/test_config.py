@@ -1470,6 +1470,8 @@ def test_ranks_without_suits_are_refused_at_the_ranks(tmp_path):
     deck.write_text("id: odd\nname: Odd\nranks:\n  - {id: '1', value: 1}\ncards:\n  - {name: W, wild: true}\n")
     assert [f"{e.line}: {e.message}" for e in validate([str(deck)]).errors] == [
         "3: the deck lists ranks but no suits, so the ranks make no card (its suited cards are each suit's ranks)"]
+    deck.write_text("id: odd\nname: Odd\nranks: []\ncards:\n  - {name: W, wild: true}\n")  # no ranks either
+    assert validate([str(deck)]).errors == []
 
 
 def test_a_card_name_template_making_a_copy_mark_is_refused(tmp_path):
@@ -1518,6 +1520,30 @@ def test_a_listed_variant_that_changes_nothing_is_refused_at_its_line(tmp_path):
         f"{path}:{line}: variant strict changes nothing in same, whose options already are what it sets (strict: true)"]
     path.write_text(game)
     assert validate([str(tmp_path)]).errors == []
+
+
+def test_each_listed_variant_that_changes_nothing_is_said_at_its_item(tmp_path):
+    """Block style: each such variant at its own item's line (not the list's), every one of them (not the first
+    alone), and a variant setting part of a table to what it is changes nothing too (its dotted key said), where
+    a variant changing the table does (a mutation audit's gaps)."""
+    (tmp_path / "games").mkdir()
+    (tmp_path / "variants").mkdir()
+    flush = "id: flush30\nname: Flush 30\napplies_to: [torqu]\noptions:\n  points: {flush: 30}\n"
+    (tmp_path / "variants" / "flush30.yaml").write_text(flush)
+    game = (BUNDLED / "games" / "torqu.yaml").read_text().replace("id: torqu\n", "id: same\n")
+    assert "  points:\n    perfect_four: 300\n" in game and "    flush: 30\n" in game
+    game = game.replace("  death: false", "  death: true").replace("  dragons: false", "  dragons: true").replace(
+        "variants: [death, partners, dragons]", "variants:\n  - death\n  - partners\n  - dragons\n  - flush30")
+    path = tmp_path / "games" / "same.yaml"
+    path.write_text(game)
+    lines = game.splitlines()
+    said = "changes nothing in same, whose options already are what it sets"
+    assert [str(e) for e in validate([str(tmp_path)]).errors] == [
+        f"{path}:{1 + lines.index('  - death')}: variant death {said} (death: true)",
+        f"{path}:{1 + lines.index('  - dragons')}: variant dragons {said} (dragons: true)",
+        f"{path}:{1 + lines.index('  - flush30')}: variant flush30 {said} (points.flush: 30)"]
+    (tmp_path / "variants" / "flush30.yaml").write_text(flush.replace("flush: 30", "flush: 40"))
+    assert len(validate([str(tmp_path)]).errors) == 2
 
 
 def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
