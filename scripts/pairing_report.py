@@ -17,7 +17,9 @@ partial run (``--games``) can be resumed and the page written from all of them. 
 verdicts are exact, so a cached chunk stays true while the options are unchanged; only its
 undecided count can shrink with a better solver: delete the cache (or ``--fresh GAME``) then, or
 ``--retry-undecided``, which re-solves only the cached chunks' undecided deals and folds their verdicts
-in (every other verdict stays, and so does its solve time).
+in (every other verdict stays, and so does its solve time). The budget cell names the solver's stages as they
+are when the page is written, not as they were when a chunk was solved: a row written from chunks of an older
+solver is right for its verdicts, but its undecided count and times are that solver's until re-solved.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import EARLY_EFFORT, REFUTATIONS, WHOLE_DEAL, pair_groups
+from cardgames.engine.games.pairing.blocks import EARLY_EFFORT, WHOLE_DEAL, refutations
 from cardgames.engine.games.pairing.cpsat import SEARCHES
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
@@ -118,22 +120,17 @@ def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]
     and of the whole deal, and of the whole deal first as well for games with wild cards and a waste cap)."""
     game = load_game(name)
     low, high, budget = plan
-    if effort:
-        budget = f"{budget} + CP-SAT {len(SEARCHES)} x {effort:g} s"
-    whole = False  # as the solver asks them (Solver._refuted): no projection past one keeping every pair
-    for size, each, most in REFUTATIONS:
-        if size is WHOLE_DEAL and game.nested_blocks:
-            budget = f"{budget} + blocks {each}"
-        elif size is not WHOLE_DEAL and game.wild_projections and not whole:
-            budget = f"{budget} + {size}-pair projections {each} each" + (f", {most} in all" if most else "")
-            whole = size >= len(pair_groups(game))
+    cell = f"{budget}" + (f" + CP-SAT {len(SEARCHES)} x {effort:g} s" if effort else "")
+    for size, each, most in refutations(game):  # in the solver's order
+        cell += (f" + blocks {each}" if size is WHOLE_DEAL else
+                 f" + {size}-pair projections {each} each" + (f", {most} in all" if most else ""))
     if game.nested_blocks and game.has_wilds:  # the solver asks the whole deal first too
-        budget = f"blocks {EARLY_EFFORT} + {budget}"
+        cell = f"blocks {EARLY_EFFORT} + {cell}"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]
     layout = ", ".join(map(str, game.layout))
     return (f"| {name} | {game.deck.copies} x {game.deck.id} | {len(game.deck)} | {game.num_rows} ({layout}) "
-            f"| {game.row_cap or 'none'} | {game.waste_cap or 'none'} | {low}-{high} | {budget} "
+            f"| {game.row_cap or 'none'} | {game.waste_cap or 'none'} | {low}-{high} | {cell} "
             f"| {pct(won, won + lost)} | {undecided} | {pct(greedy, high - low + 1)} "
             f"| {1000 * median(times):.0f} / {1000 * sum(times) / len(times):.0f} / {max(times):.1f} |")
 

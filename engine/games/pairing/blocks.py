@@ -324,6 +324,21 @@ def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effor
                           game.waste_cap, effort)
 
 
+def refutations(game: PairingGame) -> list[tuple[int | None, int, int | None]]:
+    """The entries of :data:`REFUTATIONS` that apply to ``game``, in turn: what the solver asks after CP-SAT, and
+    what the report's budget cell names. A projection only in games with wild cards and no row cap, and none past
+    one keeping every pair (it would ask the same again); the whole deal only under a waste cap without a row cap."""
+    groups = len(pair_groups(game)) if game.wild_projections else 0
+    applying, whole = [], False
+    for size, effort, most in REFUTATIONS:
+        if size is WHOLE_DEAL and game.nested_blocks:
+            applying.append((size, effort, most))
+        elif size is not WHOLE_DEAL and game.wild_projections and not whole:
+            applying.append((size, effort, most))
+            whole = size >= groups
+    return applying
+
+
 def projections_lost(state: PairingState, size: int, effort: int, most: int | None = None) -> tuple[bool, int]:
     """(lost?, pairs stored): is some projection of ``state`` onto ``size`` pairs (all of them, if the
     game has no more) lost, each asked within ``effort`` pairs, in class order, until ``most`` pairs are

@@ -280,24 +280,19 @@ class Solver:
         return solution
 
     def _refuted(self, state: PairingState, solution: Solution, start: float) -> Solution:
-        """``solution`` (undecided) after the block relation's refutations (``blocks.REFUTATIONS``) in turn, until one
-        proves the deal lost: the projections (games with wild cards and no row cap; a size past the pairs there are
-        is the whole deal, asked once), and the whole deal's relation (games with a waste cap and no row cap)."""
+        """``solution`` (undecided) after the block relation's refutations that apply to the game
+        (``blocks.refutations``) in turn, until one proves the deal lost: projections onto a few pairs, and the
+        whole deal's relation."""
         if not (self.game.wild_projections or self.game.nested_blocks):
             return solution
-        from .blocks import REFUTATIONS, WHOLE_DEAL, blocks_lost, pair_groups, projections_lost  # numba loads slowly
+        from .blocks import WHOLE_DEAL, blocks_lost, projections_lost, refutations  # numba loads slowly
 
-        groups = len(pair_groups(self.game))
-        whole = False  # a projection has kept every pair: a larger one would ask the same again
-        for size, effort, most in REFUTATIONS:
-            if size is WHOLE_DEAL and self.game.nested_blocks:
+        for size, effort, most in refutations(self.game):
+            if size is WHOLE_DEAL:
                 lost, stored = blocks_lost(state, self._refute_effort(effort))
-            elif size is not WHOLE_DEAL and self.game.wild_projections and not whole:
+            else:
                 lost, stored = projections_lost(state, size, self._refute_effort(effort),
                                                 most if most is None else self._refute_effort(most))
-                whole = size >= groups
-            else:
-                continue
             solution = Solution(False if lost else None, solution.nodes + stored, time.perf_counter() - start)
             if lost:
                 break
