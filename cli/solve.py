@@ -41,8 +41,8 @@ SOLVER_HELP = help_from("cardgames.engine.games.pairing.solver")
               cls=SOLVER_HELP,
               help="CP-SAT's effort on a deal the search left undecided, in deterministic seconds (a count of its "
                    "work, the same on every machine) for each of its two searches (single, then portfolio); then "
-                   "only the block relation's refutations remain, in games with wild cards and no row cap "
-                   "(default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
+                   "only the block relation's refutations remain, in games with no row cap and wild cards or a "
+                   "waste cap (default: {SAT_EFFORT:g}; 0: no CP-SAT stage).")
 @click.option("--refute-effort", type=click.IntRange(0), default=None, metavar="N",
               help="The most work each refutation stage may do that neither --budget nor --sat-effort limits: "
                    "the pairs a block relation stores, the positions the wild-row bound searches (games with no row "
@@ -99,16 +99,18 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     progress = Progress(enabled=seed is None and fmt != "jsonl" and sys.stderr.isatty(), noun="deals")
     if seed is None:
         progress.start(len(span))
+        progress.advance(0)  # drawn at once: the first deal may take minutes
     try:
-        to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path, progress)
-    except KeyboardInterrupt as exc:
-        progress.close()  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
+        try:
+            to_emit = _solve_each(game, solver, chosen, rng, rows, fmt, log_path, progress)
+        finally:  # the bar's line ended before anything else is said, an error's too
+            progress.close()
+    except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
         if seed is None and rows:  # lost (jsonl has written them already, and says how far it went as the rest do)
             _emit(rows, fmt, True)
             stopped = how_stopped(exc)[0]
             message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
         raise
-    progress.close()
     if to_emit:
         _emit(rows, fmt, seed is None)
 

@@ -808,6 +808,9 @@ def test_progress_line():
     assert "/s" in progress.line(1.0) and "ETA 3s" in progress.line(1.0)
     progress.close()
     assert stream.getvalue().endswith("\n")
+    unstarted = io.StringIO()  # closed before it started (Ctrl-C while batch --resume reads its file): no bar
+    Progress(enabled=True, stream=unstarted).close()
+    assert unstarted.getvalue() == "\n"
     silent = io.StringIO()
     quiet = Progress(enabled=False, stream=silent)
     quiet.start(1000)

@@ -14,6 +14,7 @@ import pytest
 from cardgames.engine.agents import make_agents
 from cardgames.engine.config import Catalog, bundled_root
 from cardgames.engine.core import Playthrough
+from cardgames.engine.errors import CardgamesError
 from cardgames.engine.games.pairing import blocks, intervals
 from cardgames.engine.games.pairing import solver as solver_module
 from cardgames.engine.games.pairing.solver import Solver
@@ -305,6 +306,7 @@ def test_the_bar_is_only_a_ranges_and_ends_its_line(run_cli, monkeypatch, stderr
         result = run_cli("solve", "--game", "eiffel-tower", *args)
         assert result.exit_code == 0 and "deals" not in result.stderr and "\r" not in result.stderr, args
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-2")
+    assert result.stderr.startswith("\r[") and " 0/2 deals" in result.stderr  # drawn before the first deal
     assert "2/2 deals" in result.stderr and re.search(r"(?m)^0/2 winnable, 0 undecided$", result.stderr)
     solve, calls = Solver.solve, []
 
@@ -318,6 +320,17 @@ def test_the_bar_is_only_a_ranges_and_ends_its_line(run_cli, monkeypatch, stderr
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
     assert result.exit_code == 130 and "2/4 deals" in result.stderr
     assert re.search(r"(?m)^interrupted after 2 deals", result.stderr)
+
+    def failing_second(self, state):  # any error, not only Ctrl-C: said on a line of its own
+        calls.append(state)
+        if len(calls) == 2:
+            raise CardgamesError("the second deal went wrong")
+        return solve(self, state)
+
+    calls.clear()
+    monkeypatch.setattr(Solver, "solve", failing_second)
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "5-8")
+    assert result.exit_code == 1 and re.search(r"(?m)^Error: the second deal went wrong$", result.stderr)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])

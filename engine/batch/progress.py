@@ -55,6 +55,7 @@ class Progress:
     def close(self) -> None:
         """End the bar's line, drawn once more: the last draw may be up to :attr:`INTERVAL` old, and an
         interrupted run's would show fewer done than the message after it says."""
-        if self.enabled:
-            self.stream.write("\r" + self.line(time.perf_counter() - self.began) + "\n")
+        if self.enabled:  # (not started, as when Ctrl-C comes while batch --resume reads its file: no bar to draw)
+            drawn = "\r" + self.line(time.perf_counter() - self.began) if self.total else ""
+            self.stream.write(drawn + "\n")
             self.stream.flush()
