@@ -307,9 +307,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             return
         overlay = catalog.variant(vid)["options"]
         if merged(data["options"], overlay) == data["options"]:  # its alias would be the game again (a designer's)
-            sets = ", ".join(_settings(overlay))
-            report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, whose options "
-                                                            f"already are what it sets ({sets})"))
+            why = (f"whose options already are what it sets ({', '.join(_settings(overlay))})" if overlay else
+                   "as it sets no option")
+            report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, {why}"))
     option_errors = _option_errors(doc)
     if option_errors:
         report.errors.extend(option_errors)

@@ -1544,6 +1544,10 @@ def test_each_listed_variant_that_changes_nothing_is_said_at_its_item(tmp_path):
         f"{path}:{1 + lines.index('  - flush30')}: variant flush30 {said} (points.flush: 30)"]
     (tmp_path / "variants" / "flush30.yaml").write_text(flush.replace("flush: 30", "flush: 40"))
     assert len(validate([str(tmp_path)]).errors) == 2
+    (tmp_path / "variants" / "flush30.yaml").write_text(flush.replace("  points: {flush: 30}\n", "").replace(
+        "options:\n", "options: {}\n"))
+    assert str(validate([str(tmp_path)]).errors[-1]).endswith(": variant flush30 changes nothing in same, as it sets "
+                                                               "no option")
 
 
 def test_a_game_no_player_count_in_its_range_can_play_is_refused(tmp_path):
