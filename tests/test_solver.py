@@ -289,6 +289,19 @@ def test_a_range_draws_a_bar_on_a_terminal_and_only_there():
     assert b"100.0% 4/4 deals" in shown and shown.rstrip().endswith(b"2/4 winnable, 0 undecided")
 
 
+def _solve_failing_at(call: int, error: BaseException):
+    """``Solver.solve`` raising ``error`` at its ``call``-th call: a range stopped in one of its deals."""
+    solve, calls = Solver.solve, []
+
+    def failing(self, state):
+        calls.append(state)
+        if len(calls) == call:
+            raise error
+        return solve(self, state)
+
+    return failing
+
+
 @pytest.fixture
 def stderr_a_terminal(monkeypatch):
     """``solve`` takes its stderr for a terminal (the runner's is none): the bar is drawn into ``result.stderr``."""
@@ -308,27 +321,12 @@ def test_the_bar_is_only_a_ranges_and_ends_its_line(run_cli, monkeypatch, stderr
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-2")
     assert result.stderr.startswith("\r[") and " 0/2 deals" in result.stderr  # drawn before the first deal
     assert "2/2 deals" in result.stderr and re.search(r"(?m)^0/2 winnable, 0 undecided$", result.stderr)
-    solve, calls = Solver.solve, []
-
-    def interrupted_third(self, state):
-        calls.append(state)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return solve(self, state)
-
-    monkeypatch.setattr(Solver, "solve", interrupted_third)
+    monkeypatch.setattr(Solver, "solve", _solve_failing_at(3, KeyboardInterrupt()))
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
     assert result.exit_code == 130 and "2/4 deals" in result.stderr
     assert re.search(r"(?m)^interrupted after 2 deals", result.stderr)
-
-    def failing_second(self, state):  # any error, not only Ctrl-C: said on a line of its own
-        calls.append(state)
-        if len(calls) == 2:
-            raise CardgamesError("the second deal went wrong")
-        return solve(self, state)
-
-    calls.clear()
-    monkeypatch.setattr(Solver, "solve", failing_second)
+    # any error, not only Ctrl-C, is said on a line of its own
+    monkeypatch.setattr(Solver, "solve", _solve_failing_at(2, CardgamesError("the second deal went wrong")))
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "5-8")
     assert result.exit_code == 1 and re.search(r"(?m)^Error: the second deal went wrong$", result.stderr)
 
@@ -338,17 +336,7 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     """Ctrl-C in the third deal of a range: the two verdicts reached are written (a table or a JSON list
     of them; jsonl had written each already), said to be those of an interrupted run in every format (jsonl
     said nothing: a CI persona's finding), and the exit is 130."""
-    from cardgames.engine.games.pairing.solver import Solver
-
-    solve, calls = Solver.solve, []
-
-    def interrupted_third(self, state):
-        calls.append(state)
-        if len(calls) == 3:
-            raise KeyboardInterrupt
-        return solve(self, state)
-
-    monkeypatch.setattr(Solver, "solve", interrupted_third)
+    monkeypatch.setattr(Solver, "solve", _solve_failing_at(3, KeyboardInterrupt()))
     result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4", "--format", fmt)
     assert result.exit_code == 130
     shown = (orjson.loads(result.stdout) if fmt == "json" else
