@@ -184,7 +184,8 @@ def check_deck(doc: Document) -> list[ConfigError]:
     suits = [suit["id"] for suit in doc.data.get("suits", [])]
     strays = [doc.error(("cards", i, "suit"), f"card {card['name']!r} has suit {card['suit']!r}, which is not one of "
                         f"the deck's suits ({', '.join(suits)}){did_you_mean(card['suit'], suits, 0.6)}")
-              for i, card in enumerate(doc.data.get("cards", [])) if suits and card.get("suit", suits[0]) not in suits]
+              for i, card in enumerate(doc.data.get("cards", []))
+              if suits and "suit" in card and card["suit"] not in suits]
     if strays:  # a misspelt suit makes a card that no rule about its suit reaches, and no error showed it
         return strays
     marked = [doc.error((key, i, name), f"{key[:-1]} {name} {item[name]!r} holds {COPY_MARK!r}, which marks a card's "
