@@ -124,7 +124,7 @@ def row(name: str, plan: tuple[int, int, int], effort: float, chunks: list[dict]
     for size, each, most in refutations(game):  # in the solver's order
         cell += (f" + blocks {each}" if size is WHOLE_DEAL else
                  f" + {size}-pair projections {each} each" + (f", {most} in all" if most else ""))
-    if game.nested_blocks and game.has_wilds:  # the solver asks the whole deal first too
+    if game.wild_blocks:  # the solver asks the whole deal first too
         cell = f"blocks {EARLY_EFFORT} + {cell}"
     won, lost, undecided, greedy = (sum(c[k] for c in chunks) for k in ("won", "lost", "undecided", "greedy"))
     times = [t for c in chunks for t in c["times"]]

@@ -18,6 +18,7 @@ from test_solver import CATALOG, brute_force, position_after
 from cardgames.engine.games.pairing import blocks, solver
 from cardgames.engine.games.pairing.blocks import blocks_lost, pair_groups, projection_lost, projections_lost
 from cardgames.engine.games.pairing.solver import Solution, Solver
+from cardgames.engine.games.pairing.tame import without_wild_cards
 from cardgames.engine.registry import load_game
 
 PROJECTION_EFFORT = blocks.REFUTATIONS[0][1]  # each three-pair projection's
@@ -116,6 +117,15 @@ def test_without_wild_cards_the_staged_solver_comes_first(monkeypatch):
     state = lost_deal(game)
     monkeypatch.setattr(blocks, "blocks_lost", lambda *_: pytest.fail("the block relation was asked"))
     assert Solver(game).solve(state).winnable is False
+
+
+def test_a_game_seen_without_its_wild_cards_is_not_asked_what_wild_cards_need():
+    """``wild_blocks`` (the early relation and the wild-row bound) and ``wild_projections`` follow ``has_wilds``:
+    a copy seen without wild cards (``tame.without_wild_cards``) must not count as a game with them."""
+    game = load_game("duo-wild", ("strict",), catalog=CATALOG)
+    assert game.wild_blocks and game.wild_projections and not load_game("duo-wild", catalog=CATALOG).wild_blocks
+    tame = without_wild_cards(game)
+    assert not (tame.wild_blocks or tame.wild_projections)
 
 
 def test_the_solver_asks_it_last(monkeypatch):

@@ -83,10 +83,21 @@ class PairingGame(Game):
         # A waste cap and no row cap: play splits into nested blocks whose effect on the rows does not depend
         # on the waste below them (the solver's block relation, blocks.py, applies).
         self.nested_blocks = self.waste_cap is not None and self.row_cap is None
-        # Wild cards and no row cap: the block relation of a projection onto a few pairs and every wild card,
-        # whose loss is the deal's, is worth asking (blocks.projections_lost).
-        self.wild_projections = self.has_wilds and self.row_cap is None
         self.partner_of = tuple(self.partner[c] for c in self.card_class)
+
+    # The two flags below follow ``has_wilds``, so they are computed, not stored: a copy seen without wild cards
+    # (``tame.without_wild_cards``) must not be taken for a game with them.
+    @property
+    def wild_projections(self) -> bool:
+        """Wild cards and no row cap: the block relation of a projection onto a few pairs and every wild card,
+        whose loss is the deal's, is worth asking (``blocks.projections_lost``)."""
+        return self.has_wilds and self.row_cap is None
+
+    @property
+    def wild_blocks(self) -> bool:
+        """Nested blocks and wild cards: the solver asks the whole deal's relation first too, within a small
+        effort, and the wild-row bound after the search (the report's budget cell says so)."""
+        return self.has_wilds and self.nested_blocks
 
     def _pair_classes(self) -> tuple[tuple[int, ...], tuple[frozenset[int], ...], tuple[int, ...]]:
         """Class of each card code; for each class the row-top classes it may go onto, and its partner

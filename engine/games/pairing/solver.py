@@ -258,9 +258,8 @@ class Solver:
     def _solve(self, state: PairingState) -> Solution:
         """:meth:`solve`, with the recursion limit raised for its deal."""
         start = time.perf_counter()
-        wild_blocks = self.game.has_wilds and self.game.nested_blocks
         early = 0
-        if wild_blocks and self.refute_effort != 0:  # numba, which the block relation loads, is loaded anyway
+        if self.game.wild_blocks and self.refute_effort != 0:  # numba, which the block relation loads, is loaded anyway
             from .blocks import EARLY_EFFORT, blocks_lost  # (for the wild-row bound)
 
             lost, early = blocks_lost(state, self._refute_effort(EARLY_EFFORT))
@@ -268,7 +267,7 @@ class Solver:
                 return Solution(False, early, time.perf_counter() - start)
         staged = self._staged(state)
         solution = Solution(staged.winnable, early + staged.nodes, time.perf_counter() - start, staged.line)
-        if solution.winnable is None and wild_blocks and self.refute_effort != 0:
+        if solution.winnable is None and self.game.wild_blocks and self.refute_effort != 0:
             lost, nodes = self.wild_rows_short(state)
             solution = Solution(False if lost else None, solution.nodes + nodes, time.perf_counter() - start)
         if solution.winnable is None and self.sat_effort:
