@@ -37,8 +37,8 @@ from cardgames.engine.config import Catalog
 from cardgames.engine.core import play_out
 from cardgames.engine.errors import CardgamesError
 from cardgames.engine.files import write_atomic
-from cardgames.engine.games.pairing.blocks import EARLY_EFFORT, WHOLE_DEAL, refutations
 from cardgames.engine.games.pairing.cpsat import SEARCHES
+from cardgames.engine.games.pairing.efforts import EARLY_EFFORT, WHOLE_DEAL, refutations
 from cardgames.engine.games.pairing.solver import DEFAULT_BUDGET, SAT_EFFORT, Solver
 from cardgames.engine.registry import load_game
 

@@ -7,6 +7,8 @@ row cap."""
 from __future__ import annotations
 
 import copy
+import subprocess
+import sys
 from itertools import combinations
 from types import SimpleNamespace
 
@@ -15,13 +17,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
-from cardgames.engine.games.pairing import blocks, solver
-from cardgames.engine.games.pairing.blocks import blocks_lost, pair_groups, projection_lost, projections_lost
+from cardgames.engine.games.pairing import blocks, efforts, solver
+from cardgames.engine.games.pairing.blocks import blocks_lost, projection_lost, projections_lost
+from cardgames.engine.games.pairing.efforts import pair_groups
 from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.games.pairing.tame import without_wild_cards
 from cardgames.engine.registry import load_game
 
-PROJECTION_EFFORT = blocks.REFUTATIONS[0][1]  # each three-pair projection's
+PROJECTION_EFFORT = efforts.REFUTATIONS[0][1]  # each three-pair projection's
 # games with a waste cap and no row cap: two with wild cards, two without (in tiny-odd a value pairs with itself)
 CAPPED_WASTE = [("duo-wild", ("strict",)), ("mini-wild", ("strict",)), ("tiny-plain", ("strict",)),
                 ("tiny-odd", ("strict",))]
@@ -107,7 +110,7 @@ def test_the_solver_asks_it_first_for_games_with_wild_cards():
     first = Solver(game)
     first._staged = lambda _: pytest.fail("the staged solver was asked")
     solution = first.solve(state)
-    assert (solution.winnable, solution.nodes) == (False, blocks_lost(state, blocks.EARLY_EFFORT)[1])
+    assert (solution.winnable, solution.nodes) == (False, blocks_lost(state, efforts.EARLY_EFFORT)[1])
 
 
 def test_without_wild_cards_the_staged_solver_comes_first(monkeypatch):
@@ -133,7 +136,7 @@ def test_the_solver_asks_it_last(monkeypatch):
     budget of one node, no wild-row bound, no CP-SAT): the block relation, at its full effort, decides it."""
     game = load_game("duo-wild", ("strict",), catalog=CATALOG)
     state = lost_deal(game)
-    monkeypatch.setattr(blocks, "EARLY_EFFORT", 0)
+    monkeypatch.setattr(solver, "EARLY_EFFORT", 0)
     quiet = Solver(game, budget=1, sat_effort=0)
     quiet.wild_rows_short = lambda _: (False, 0)
     assert quiet._staged(state).winnable is None
@@ -237,14 +240,14 @@ def test_the_solver_asks_the_projections_after_cp_sat_and_before_the_whole_deals
     asked = []
     projections = blocks.projections_lost
 
-    def early_only(state, effort=blocks.BLOCK_EFFORT):
+    def early_only(state, effort=efforts.BLOCK_EFFORT):
         asked.append("blocks")
-        assert effort == blocks.EARLY_EFFORT, "the whole deal's relation was asked"
+        assert effort == efforts.EARLY_EFFORT, "the whole deal's relation was asked"
         return False, 0
 
     def counted(state, size, effort, most):
         asked.append(f"projections of {size}")
-        assert (size, effort, most) == blocks.REFUTATIONS[0], "no refute_effort: each projection at its own effort"
+        assert (size, effort, most) == efforts.REFUTATIONS[0], "no refute_effort: each projection at its own effort"
         return projections(state, size, effort, most)
 
     monkeypatch.setattr(blocks, "blocks_lost", early_only)
@@ -275,8 +278,8 @@ def test_the_solver_asks_the_refutations_in_turn(monkeypatch):
         asked.append(("whole", effort))
         return False, 5
 
-    whole_deal = blocks.WHOLE_DEAL
-    monkeypatch.setattr(blocks, "REFUTATIONS", ((3, 30, None), (5, 50, 500), (whole_deal, 80, None), (7, 70, 700)))
+    whole_deal = efforts.WHOLE_DEAL
+    monkeypatch.setattr(efforts, "REFUTATIONS", ((3, 30, None), (5, 50, 500), (whole_deal, 80, None), (7, 70, 700)))
     monkeypatch.setattr(blocks, "blocks_lost", whole)
     game = load_game("wizards-tower")  # eight pairs, no waste cap: no whole deal
     for lost_at, expected, nodes in ((5, [(3, 30, None), (5, 50, 500)], 1 + 7 + 7),
@@ -315,10 +318,26 @@ def test_the_projections_stop_at_their_total(monkeypatch):
     game = load_game("duo-wild", catalog=CATALOG)
     state = next(s for s in map(game.new_state, range(40)) if projections_lost(s, 1, PROJECTION_EFFORT)[1] > 40)
     assert projections_lost(state, 1, PROJECTION_EFFORT, 40)[1] <= 40 < projections_lost(state, 1, PROJECTION_EFFORT)[1]
-    efforts = []
-    monkeypatch.setattr(blocks, "projection_lost", lambda state, pairs, effort: efforts.append(effort) or (False, 25))
+    asked = []
+    monkeypatch.setattr(blocks, "projection_lost", lambda state, pairs, effort: asked.append(effort) or (False, 25))
     eight = load_game("wizards-tower").new_state(0)  # eight projections onto one pair: three asked, then none
-    assert projections_lost(eight, 1, 30, 60) == (False, 75) and efforts == [30, 30, 10]
+    assert projections_lost(eight, 1, 30, 60) == (False, 75) and asked == [30, 30, 10]
+
+
+def test_a_game_no_refutation_applies_to_leaves_the_block_relation_unloaded():
+    """The solver asks ``efforts.refutations`` whether any applies before it imports ``blocks``, whose numba
+    takes a good part of a second to load: a deal of Eiffel Tower (a waste cap only in its Strict version) that
+    every stage leaves undecided is answered without it (in a fresh process: this one has loaded it)."""
+    code = ("import sys\n"
+            "from cardgames.engine.games.pairing.solver import Solution, Solver\n"
+            "from cardgames.engine.registry import load_game\n"
+            "game = load_game('eiffel-tower')\n"
+            "quiet = Solver(game, sat_effort=0)\n"
+            "quiet._staged = lambda _: Solution(None, 1, 0.0)\n"
+            "assert quiet.solve(game.new_state(0)).winnable is None\n"
+            "print(sorted({'numba', 'cardgames.engine.games.pairing.blocks'} & set(sys.modules)))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
 
 
 def test_the_solver_never_asks_them_under_a_row_cap(monkeypatch):

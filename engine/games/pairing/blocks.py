@@ -23,7 +23,7 @@ partner class is open, and a wild card onto a wild-topped row only when no other
 This is the only stage that refutes deals whose eight Wizards make every other relaxation winnable
 (issue 3's twenty-fourth pass: Strict Wizard's Tower 62, open at 380 million positions of the plain
 search, is lost after 190 million stored pairs); a won deal's relations grow without bound, so it
-answers only "lost" or "undecided", within :data:`BLOCK_EFFORT` stored pairs, and a win is left to
+answers only "lost" or "undecided", within :data:`.efforts.BLOCK_EFFORT` stored pairs, and a win is left to
 CP-SAT, which gives its line. Compiled with numba: a pair is one integer (stock index and each top
 class's count in base ``radix``), each relation a slice of a chunk of the store, found by its
 ``(d, i, S)`` in an open-addressing table; the relations under computation (one per free place,
@@ -41,7 +41,7 @@ partner or a wild card, and that row's top is the same in both games). So a lost
 deal. Its rows of other pairs are one *dead* class, which no card but a wild one ever goes onto: a wild
 card then goes onto a dead row if there is one (any other row can do all a dead row can). Without a
 waste cap the whole deal's relations are far too many, but a projection has few classes, and a won one's
-relations grow slowly enough for an effort of a few million pairs (:data:`REFUTATIONS`) to decide
+relations grow slowly enough for an effort of a few million pairs (:data:`.efforts.REFUTATIONS`) to decide
 about half of them: Wizard's Tower deals 131, 240 and 529, which no other stage decides, are lost because one
 three-pair projection each is (issue 3's thirtieth pass; each of the 56 decided or cut off within a second), and
 seed 5 because one of five pairs is (thirty-first pass: 52 million pairs, 19 s), and Strict Wizard's Tower 870 and
@@ -56,31 +56,9 @@ from itertools import combinations
 import numpy as np
 
 from ...compiled import compiled
-from .rules import WILD, PairingGame, PairingState
+from .efforts import BLOCK_EFFORT, pair_groups
+from .rules import WILD, PairingState
 
-# Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
-# Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
-# smallest round figure above seed 62's need then (275 million); kept, so that every verdict stands.
-BLOCK_EFFORT = 300_000_000
-# Its effort as the solver's first stage for games with wild cards (Strict Wizard's Tower): 57 of seeds 1..100's 70 lost
-# deals are refuted within it, each in under 0.4 s, where the search and the wild-row bound took seconds; a won deal
-# pays 0.2-0.6 s for it (issue 3's twenty-sixth pass).
-EARLY_EFFORT = 1_000_000
-#: In :data:`REFUTATIONS`, the block relation of the whole deal rather than of a projection.
-WHOLE_DEAL = None
-# The refutations the solver asks after CP-SAT, in turn: the projections onto ``size`` pairs (games with wild cards and
-# no row cap), with the pairs stored at most for each and for all of that size together, and the whole deal's relation
-# (:data:`WHOLE_DEAL`; games with a waste cap and no row cap). Wizard's Tower's lost projections of three pairs hold
-# 0.15-1.7 million pairs; about half of the won ones finish within 3 million, at about three million a second (issue 3's
-# thirtieth pass). Seed 5 has none lost onto three pairs or four (its 70 of four, within 60 million pairs each); onto
-# five, its first projection, pairs 1-16 to 5-12, is lost at 51.9 million pairs in 19 s (thirty-first pass). Strict
-# Wizard's Tower 870 has none lost onto five or six pairs, nor is the whole deal within its effort; onto seven, its
-# sixth projection (without pairs 3-14) is lost at 13.4 million pairs in 9 s, and so is 508's at 7.2 million
-# (thirty-second pass). The totals bound what a deal no refutation decides pays: 300 million pairs for five pairs and
-# 480 million for seven, about two and four minutes. Seven come last, after the whole deal: only deals every other stage
-# leaves open pay for them (of Strict Wizard's Tower's seeds 1..1000, 401, 508 and 870).
-REFUTATIONS = ((3, 3_000_000, None), (5, 60_000_000, 300_000_000), (WHOLE_DEAL, BLOCK_EFFORT, None),
-               (7, 60_000_000, 480_000_000))
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _SMALL = 64  # a relation of one free place with fewer pairs is computed again each time, not stored
@@ -297,12 +275,6 @@ def blocks_lost(state: PairingState, effort: int = BLOCK_EFFORT) -> tuple[bool, 
     return _relation_lost(seq, list(state.tops), list(game.partner), game.waste_cap, effort)
 
 
-def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
-    """The pairs of classes that go onto each other (a class without a partner alone), in class order."""
-    partner = game.partner
-    return sorted({tuple(sorted({c, partner[c]} - {WILD})) for c in range(1, len(partner))})
-
-
 def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effort: int) -> tuple[bool, int]:
     """(lost?, pairs stored): is the game of ``pairs``' cards and every wild card, on all of the rows,
     lost? Then so is ``state`` (the module's docstring, "Projections"). Games with wild cards and no
@@ -322,21 +294,6 @@ def projection_lost(state: PairingState, pairs: Iterable[tuple[int, ...]], effor
     tops = [number.get(t, dead) for t in state.tops]
     return _relation_lost(seq, tops, [WILD] + [number.get(partner[c], WILD) for c in kept] + [WILD],
                           game.waste_cap, effort)
-
-
-def refutations(game: PairingGame) -> list[tuple[int | None, int, int | None]]:
-    """The entries of :data:`REFUTATIONS` that apply to ``game``, in turn: what the solver asks after CP-SAT, and
-    what the report's budget cell names. A projection only in games with wild cards and no row cap, and none past
-    one keeping every pair (it would ask the same again); the whole deal only under a waste cap without a row cap."""
-    groups = len(pair_groups(game)) if game.wild_projections else 0
-    applying, whole = [], False
-    for size, effort, most in REFUTATIONS:
-        if size is WHOLE_DEAL and game.nested_blocks:
-            applying.append((size, effort, most))
-        elif size is not WHOLE_DEAL and game.wild_projections and not whole:
-            applying.append((size, effort, most))
-            whole = size >= groups
-    return applying
 
 
 def projections_lost(state: PairingState, size: int, effort: int, most: int | None = None) -> tuple[bool, int]:

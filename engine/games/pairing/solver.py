@@ -98,7 +98,7 @@ What all of that leaves undecided goes to a CP-SAT model of the whole position (
 CP-SAT's single search, then its portfolio, each within ``sat_effort`` deterministic seconds. It finds
 the wins whose Wizards' rows the search never reaches, and refutes the capped deals no relaxation here
 refutes. It comes last because the stages above settle most deals in milliseconds, and it costs a
-second or more. Then the block relation's refutations (``blocks.REFUTATIONS``): for games with wild cards and
+second or more. Then the block relation's refutations (``efforts.REFUTATIONS``): for games with wild cards and
 no row cap, the block relation of each projection onto three pairs and every wild card, then onto five (lost, so
 is the deal: ``blocks.projections_lost``), the only stage that proves a Wizard's Tower deal lost; under a waste cap
 without a row cap, the block relation of the whole deal at its full effort; last, projections onto seven pairs.
@@ -118,6 +118,7 @@ from ...errors import CardgamesError
 from .beam import BeamOutOfNodes, beam_line
 from .budget import OutOfBudget
 from .cpsat import sat_verdict
+from .efforts import EARLY_EFFORT, WHOLE_DEAL, refutations
 from .intervals import IntervalSolver
 from .refine import refine
 from .rules import TURN, WILD, PairingGame, PairingState, Play
@@ -260,7 +261,7 @@ class Solver:
         start = time.perf_counter()
         early = 0
         if self.game.wild_blocks and self.refute_effort != 0:  # numba, which the block relation loads, is loaded anyway
-            from .blocks import EARLY_EFFORT, blocks_lost  # (for the wild-row bound)
+            from .blocks import blocks_lost  # (for the wild-row bound)
 
             lost, early = blocks_lost(state, self._refute_effort(EARLY_EFFORT))
             if lost:
@@ -280,13 +281,14 @@ class Solver:
 
     def _refuted(self, state: PairingState, solution: Solution, start: float) -> Solution:
         """``solution`` (undecided) after the block relation's refutations that apply to the game
-        (``blocks.refutations``) in turn, until one proves the deal lost: projections onto a few pairs, and the
+        (``efforts.refutations``) in turn, until one proves the deal lost: projections onto a few pairs, and the
         whole deal's relation."""
-        if not (self.game.wild_projections or self.game.nested_blocks):
+        stages = refutations(self.game)
+        if not stages:
             return solution
-        from .blocks import WHOLE_DEAL, blocks_lost, projections_lost, refutations  # numba loads slowly
+        from .blocks import blocks_lost, projections_lost  # numba loads slowly
 
-        for size, effort, most in refutations(self.game):
+        for size, effort, most in stages:
             if size is WHOLE_DEAL:
                 lost, stored = blocks_lost(state, self._refute_effort(effort))
             else:
