@@ -98,7 +98,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     # on an empty screen); jsonl's lines come as each deal is decided
     progress = Progress(enabled=seed is None and fmt != "jsonl" and sys.stderr.isatty(), noun="deals")
     if seed is None:
-        progress.start(len(span))
+        progress.start(span.count)
         progress.advance(0)  # drawn at once: the first deal may take minutes
     try:
         try:

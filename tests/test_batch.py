@@ -67,7 +67,8 @@ from cardgames.engine.registry import load_game
 # -- seeds ------------------------------------------------------------------------------
 def test_parse_range():
     assert parse_range("0-999999") == SeedRange(0, 999999)
-    assert len(parse_range("0-999999")) == 1_000_000
+    assert parse_range("0-999999").count == 1_000_000
+    assert parse_range("0-18446744073709551615").count == 2**64
     assert parse_range("7") == SeedRange(7, 7)
     assert parse_range(" 3 - 5 ") == SeedRange(3, 5)
     assert parse_range("ms1-ms10") == SeedRange(1, 10, "ms")

@@ -331,6 +331,15 @@ def test_the_bar_is_only_a_ranges_and_ends_its_line(run_cli, monkeypatch, stderr
     assert result.exit_code == 1 and re.search(r"(?m)^Error: the second deal went wrong$", result.stderr)
 
 
+def test_a_range_of_more_seeds_than_len_can_count_is_solved(run_cli, monkeypatch, stderr_a_terminal):
+    """Every seed, 0..2**64 - 1, is a range too (``batch`` plays it): its bar counts 2**64 deals, more than
+    ``len()`` returns (an OverflowError's traceback before the first deal: a bad-input audit's finding)."""
+    monkeypatch.setattr(Solver, "solve", _solve_failing_at(3, KeyboardInterrupt()))
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", f"0-{2**64 - 1}")
+    assert result.exit_code == 130 and f"2/{2**64:,} deals" in result.stderr, result.stderr
+    assert re.findall(r"^eiffel-tower +(\d+) +native", result.stdout, re.M) == ["0", "1"]
+
+
 @pytest.mark.parametrize("fmt", ["text", "json", "jsonl"])
 def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch, fmt):
     """Ctrl-C in the third deal of a range: the two verdicts reached are written (a table or a JSON list

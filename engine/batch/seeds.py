@@ -30,7 +30,10 @@ class SeedRange:
     stop: int
     prefix: str = ""
 
-    def __len__(self) -> int:
+    @property
+    def count(self) -> int:
+        """How many seeds: a property, not ``len()``, which cannot exceed ``sys.maxsize`` (2**63 - 1), less than a
+        whole range of seeds 0..2**64 - 1 holds."""
         return self.stop - self.start + 1
 
     def __str__(self) -> str:
