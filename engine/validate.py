@@ -42,7 +42,7 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     extra ``config_dirs`` (``--configs``) searched before the bundled configs."""
     report = Report()
     targets: list[tuple[str, Path]] = []
-    roots = list(config_dirs or [])
+    given: list[Path] = []  # the folders of the paths given, searched in their order, before ``config_dirs``
     for raw in paths or []:
         path = Path(raw)
         try:
@@ -57,16 +57,18 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
             if not found:
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
             targets += found
-            roots.insert(0, path)
+            given.append(path)
         elif path.parent.name in KINDS and path.suffix != ".yaml":  # --configs would skip it
             report.errors.append(ConfigError(UNREAD, str(path)))
         else:
             kind = path.parent.name if path.parent.name in KINDS else None
             targets.append((kind or "", path))
             if kind:
-                roots.insert(0, path.parent.parent)
-    if not paths:
+                given.append(path.parent.parent)
+    roots = list(dict.fromkeys([*given, *(config_dirs or [])]))
+    if not paths:  # what commands read, and any file of a --configs folder an earlier one hides (said so: _shadow)
         targets = [(k, p) for k in KINDS for p in Catalog.with_folders(roots).paths(k).values()]
+        targets += [(k, p) for root in roots for k, p in folder_files(root)[0] if (k, p) not in targets]
     # A file outside a games/, decks/ or variants/ folder is of the kind its fields say, and it is
     # the config of its id here, over any other (otherwise the bundled namesake would be checked);
     # its file name is free, as no folder looks it up by that name.
@@ -74,9 +76,9 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
     loose: list[tuple[str, str, Path]] = []
     seen: set[Path] = set()
     for kind, path in targets:
-        if path.resolve() in seen:  # a folder and a file of it: checked once (its errors and notes said once)
+        if _resolved(path) in seen:  # a folder and a file of it: checked once (its errors and notes said once)
             continue
-        seen.add(path.resolve())
+        seen.add(_resolved(path))
         report.checked += 1
         try:
             doc = read_document(path)
@@ -117,8 +119,27 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
         games += _games_taking(catalog, documents, checked)
     for gid, doc in games:
         if doc.data["deck"]["type"] not in bad_decks:
-            _check_game(catalog, aliases, gid, doc, report, gid in checked)
+            _check_game(_naming(catalog, roots, loose, gid, doc), aliases, gid, doc, report, gid in checked)
     return report
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` resolved, or as given where it cannot be (a symlink loop: its reading then says so, in one line)."""
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def _naming(catalog: Catalog, roots: list[Path], loose: list[tuple[str, str, Path]], gid: str,
+            doc: Document) -> Catalog:
+    """A catalog in which ``gid`` names the game file ``doc``: ``catalog`` itself, or for a file another of its
+    id hides (two folders given, or two ``--configs`` folders), one with it put first, so that a game is checked
+    as its own file says and not as the one hiding it (which was checked, and its errors said, twice)."""
+    shown = catalog.paths("games").get(gid)
+    if shown is not None and _resolved(shown) == _resolved(Path(doc.path)):
+        return catalog
+    return Catalog.with_folders(roots, files=[*loose, ("games", gid, Path(doc.path))])
 
 
 def _shadow(doc: Document, kind: str, ident: str, bundled: Path | None, used: Path | None) -> str | None:

@@ -2546,6 +2546,40 @@ def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run
         f"{path} is hidden by {first}, of a --configs folder searched before it: commands read that one"]
 
 
+def test_a_file_another_of_its_id_hides_is_checked_as_itself(tmp_path, run_cli):
+    """Two folders with a game of one id, as --configs folders or as paths given: commands read the first, yet
+    the other is checked too, as its own file says, and said hidden under --configs; its error is its own, said
+    once (a bad-input audit's finding: under --configs the hidden file went unchecked, exit 0; given as paths, the
+    folder given last was searched first, so the other file's game was checked as that one, its error said twice)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: ex")
+    (tmp_path / "good").mkdir()
+    (tmp_path / "wide").mkdir()
+    good = make_root(tmp_path / "good", text, "ex")
+    wide = make_root(tmp_path / "wide", text.replace("[1, 2, 3, 4, 5, 5]", "[1, 2, 3, 4, 5, 5, 90]"), "ex")
+    wrong = f"{wide / 'games' / 'ex.yaml'}:14: the layout has 110 rows"
+    for first, second in ((good, wide), (wide, good)):
+        hidden = validate(None, [first, second])
+        assert [str(e)[:len(wrong)] for e in hidden.errors] == [wrong], (first, second)
+        assert hidden.notes == [f"{second / 'games' / 'ex.yaml'} is hidden by {first / 'games' / 'ex.yaml'}, of a "
+                                "--configs folder searched before it: commands read that one"]
+        given = validate([str(first), str(second)])
+        assert given.checked == 2 and [str(e)[:len(wrong)] for e in given.errors] == [wrong], (first, second)
+    told = run_cli("--configs", str(good), "--configs", str(wide), "validate")
+    assert told.exit_code == 1 and wrong in told.stdout
+
+
+def test_a_symlink_loop_is_a_file_that_cannot_be_read(tmp_path, run_cli):
+    """A variant file that links to itself: one line saying so, as ``list`` says it, not a traceback from
+    resolving the path (a bad-input audit's finding)."""
+    (tmp_path / "variants").mkdir()
+    loop = tmp_path / "variants" / "l.yaml"
+    loop.symlink_to(loop)
+    for args in (("validate", str(tmp_path)), ("--configs", str(tmp_path), "validate")):
+        told = run_cli(*args)
+        assert told.exit_code == 1 and "Traceback" not in told.output, args
+        assert re.search(rf"(?m)^{re.escape(str(loop))}: cannot read file: .*symbolic links$", told.stdout), told.stdout
+
+
 @pytest.mark.parametrize("table, words", [
     ("{5: 2.0, 8: 3}", "from 5 players: the copies must be a whole number of decks (1..16), not 2.0"),
     ("{5: 2, x: 3}", "keys must be player counts (1..64), not 'x'"),
