@@ -386,6 +386,17 @@ class Catalog:
             return None
         return game.error(("deck", "type"), str(UnknownNameError("deck", deck_type, self.ids("decks"))))
 
+    def unknown_variant(self, game: Document) -> ConfigError | None:
+        """The error for the first variant a game lists that no variant file has, at that entry of the game's
+        ``variants:`` (what is to be mended), or None. Every command resolving the game and ``validate`` report it
+        alike: a command that went on played the game, exit 0, while its file named a variant that is nowhere, and
+        naming that variant said "did you mean" it (a bad-input audit's finding)."""
+        known = self.paths("variants")
+        for index, vid in enumerate(game.data["variants"]):
+            if vid not in known:
+                return game.error(("variants", index), str(UnknownNameError("variant", vid, list(known))))
+        return None
+
     # -- names -------------------------------------------------------------------------
     @property
     def unread_variants(self) -> list[ConfigError]:
@@ -460,6 +471,9 @@ class Catalog:
 
         module = engine_module(game["engine"])
         options = dict(game["options"])
+        unknown = self.unknown_variant(doc)
+        if unknown is not None:
+            raise unknown
         for vid in chosen:
             if vid not in self.paths("variants"):
                 raise UnknownNameError("variant", vid, self.game_variants(gid), where=f" for {gid}")

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 
 from .cards import check_deck
 from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files, merged
-from .errors import CardgamesError, ConfigError, UnknownNameError
+from .errors import CardgamesError, ConfigError
 from .schema import check_mapping
 from .wording import counted, spans, written
 from .yamlfile import Document, read_document
@@ -310,15 +310,11 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     except CardgamesError as exc:  # a contributor's half-built engine: said at the line of a game it plays
         report.errors.append(doc.error(("engine",), str(exc)))
         return
-    for problem in (catalog.family_clash(doc), catalog.unknown_deck(doc)):
+    for problem in (catalog.family_clash(doc), catalog.unknown_deck(doc), catalog.unknown_variant(doc)):
         if problem is not None:
             report.errors.append(problem)
             return
     for i, vid in enumerate(data["variants"]):
-        if vid not in catalog.paths("variants"):
-            report.errors.append(doc.error(("variants", i), str(UnknownNameError("variant", vid,
-                                                                                catalog.ids("variants")))))
-            return
         try:
             misfit = catalog.variant_misfit(doc, gid, i)
         except ConfigError:  # the variant file's own error is reported with the files checked

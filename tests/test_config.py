@@ -2056,14 +2056,21 @@ def test_a_card_repeating_the_first_is_reported_at_its_line(tmp_path: Path) -> N
     assert [str(e) for e in validate([str(deck)]).errors] == [f"{deck}:5: card name 'X' is used twice"]
 
 
-def test_a_variant_that_does_not_exist_is_named_at_its_item_line(tmp_path: Path) -> None:
-    """In a block list of variants, the missing one is reported at its own line, not the list's first."""
+def test_a_variant_that_does_not_exist_is_named_at_its_item_line(tmp_path: Path, run_cli) -> None:
+    """In a block list of variants, the missing one is reported at its own line, not the list's first; by
+    ``validate`` and by every command that plays the game, with or without a variant (they played it, exit 0,
+    and naming the missing variant said "did you mean 'nope'?": a bad-input audit's finding)."""
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]",
                                                                       "variants:\n  - strict\n  - nope")
     report = validate([str(make_root(tmp_path, text))])
     line = text.splitlines().index("  - nope") + 1
-    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [
-        ("my-tower.yaml", line, "unknown variant 'nope'; known: death, dragons, partners, strict")]
+    said = "unknown variant 'nope'; known: death, dragons, partners, strict"
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [("my-tower.yaml", line, said)]
+    for args in (("show", "my-tower"), ("simulate", "--game", "my-tower", "--seed", "1"),
+                 ("deal", "my-tower", "--seed", "1", "--variant", "nope"), ("deal", "strict-my-tower", "--seed", "1")):
+        told = run_cli("--configs", str(tmp_path), *args)
+        where = f"{tmp_path / 'games' / 'my-tower.yaml'}:{line}"
+        assert (told.exit_code, told.stderr) == (1, f"Error: {where}: {said}\n"), args
 
 
 def test_an_id_clash_is_found_when_a_variant_shares_its_games_id(tmp_path: Path) -> None:
