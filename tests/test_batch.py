@@ -666,11 +666,16 @@ def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
     (b'{"format": "cardgames-log"}\n', "not a batch result file"),
     (b"hello\n", "not a batch result file"),
     (orjson.dumps({**HEADER, "version": 9}) + b"\n", "version 9 is not supported"),
-    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n[1, 2]\n', ":3: not a result record"),
-    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": "x"}\n', ":3: not a result record"),
-    (orjson.dumps(HEADER) + b'\n{"seed": 1}\ngarbage\n{"seed": 2}\n', ":3: not a result record"),  # not torn: whole
-    (orjson.dumps(HEADER) + b'\n{"seed": 1}\ngarbage\n', ":3: not a result record"),
-    (orjson.dumps(HEADER) + b'\n{"seed": 1}\n{"seed": 1}\n', ":3: seed 1 appears twice"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n[1, 2]\n', ":3: not a result record"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n{"seed": "x"}\n', ":3: not a result record"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\ngarbage\n{"seed": 2}\n',  # not torn: whole
+     ":3: not a result record: not JSON (unexpected character"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\ngarbage\n', ":3: not a result record: not JSON"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n{"seed": 2, "cards_left": NaN}\n',
+     ":3: not a result record: not JSON (unexpected character, expected a JSON value at column 27)"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n{"seed": 2}\n',  # it counted as a game without figures
+     ":3: not a result record: seed 2 with no figure of its game"),
+    (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n{"seed": 1, "won": false}\n', ":3: seed 1 appears twice"),
     (orjson.dumps(HEADER) + b'\n{"seed": -1}\n', ":2: seed -1 is out of range 0..2**64-1"),
     (orjson.dumps(HEADER) + b'\n{"seed": 18446744073709551616}\n', ":2: not a result record"),  # beyond orjson
     (b"", "empty"),

@@ -157,16 +157,20 @@ class Reader:
                     continue
                 try:
                     record = orjson.loads(line)
-                except orjson.JSONDecodeError:
+                except orjson.JSONDecodeError as exc:
                     if not line.endswith(b"\n"):  # whole JSON, ``null`` too, is a line read, torn or not
                         self.torn = True
                         break
-                    record = None
+                    raise CardgamesError(f"{path}:{number}: not a result record: not JSON ({exc.msg} at column "
+                                         f"{exc.colno})") from None
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
                 if not 0 <= seed <= SEED_MAX:  # PySolFC game numbers lie within too
                     raise CardgamesError(f"{path}:{number}: seed {seed} is out of range {SEEDS}")
+                if len(record) == 1:  # counted as a game, it made every figure's count one short of the games'
+                    raise CardgamesError(f"{path}:{number}: not a result record: seed {seed} with no figure of its "
+                                         "game")
                 winners = record.get("winners", [])
                 if not isinstance(winners, list) or not all(type(s) is int and 0 <= s < players for s in winners):
                     raise CardgamesError(f"{path}:{number}: winners must list seats 0..{players - 1}")
