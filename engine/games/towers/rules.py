@@ -266,8 +266,9 @@ class TowersGame(Game):
         for c in codes:
             if self.is_foundation[c]:
                 raise CardgamesError(f"{self.deck.names[c]} is a foundation: it cannot be on a tower")
-        if len(set(codes)) != len(codes) or code in codes:
-            raise CardgamesError("a card appears twice among the card and the played cards")
+        twice = next((c for i, c in enumerate([code, *codes]) if c in [code, *codes][:i]), None)
+        if twice is not None:
+            raise CardgamesError(f"{self.deck.names[twice]} appears twice among the card and the played cards")
         shared = next((p for i, (p, _) in enumerate(layout) if p in [q for q, _ in layout[:i]]), None)
         if shared is not None:
             raise CardgamesError(f"two played cards share position {geometry.POSITIONS[shared]}")
