@@ -31,7 +31,7 @@ def captures_cmd(ctx: click.Context, card: str, table: str, game_id: str, varian
     check_engine("captures", "Turup games", "turup", gid, config["engine"])
     # at the most players, so that the table may hold as many copies of a card as the game ever uses
     game = load_game(ctx, game_id, variants, config["players"]["max"])
-    found = captures_on(game, card.strip(), comma_list(table, "--table", "card"))
+    found = captures_on(game, card.strip(), comma_list(table, "--table", "card"), ("--card", "--table"))
     if fmt == "json":
         emit_json({"captures": found})
     elif found:

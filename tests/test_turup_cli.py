@@ -31,11 +31,14 @@ def test_captures_text_and_repeated_names(run_cli):
 
 
 def test_captures_bad_input(run_cli):
-    for args, words in ((["--card", "5X", "--table", "3C"], "unknown card '5X' in the french deck"),
+    """A bad name says which option holds it (it did not: a bad-input audit's finding)."""
+    for args, words in ((["--card", "5X", "--table", "3C"], "--card: unknown card '5X' in the french deck"),
+                        (["--card", "5S", "--table", "3C,XX"], "--table: unknown card 'XX' in the french deck"),
+                        (["--card", "5S", "--table", "3C#2"], "--table: card names must be plain"),
                         (["--card", "5S", "--table", "3C,3C,3C,3C"], "3C appears 4 times"),
                         (["--card", "5S", "--table", "5S,5S,5S,5S,5S,5S,5S,5S"], "5S appears 9 times"),
                         (["--card", " 5S ", "--table", "5S,5S,5S,5S,5S,5S,5S,5S"], "5S appears 9 times"),
-                        (["--card", "", "--table", "2D"], "card names must be plain")):
+                        (["--card", "", "--table", "2D"], "--card: card names must be plain")):
         result = run_cli("captures", *args)
         assert result.exit_code == 1
         assert result.stderr.startswith(f"Error: {words}") and len(result.stderr.strip().splitlines()) == 1

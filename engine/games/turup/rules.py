@@ -514,18 +514,26 @@ def _taken(game: TurupGame, table: list[list[int]], take: tuple[str, ...]) -> li
     return taken
 
 
-def captures_on(game: TurupGame, card: str, table: list[str]) -> list[list[str]]:
+def captures_on(game: TurupGame, card: str, table: list[str],
+                where: tuple[str, str] | None = None) -> list[list[str]]:
     """Every capture the card named ``card`` can make on the pile ``table`` (plain card names,
     a repeated name meaning another copy), as the plain names of the cards the game would take.
+    ``where``, if given, names where the card and the pile came from (the command's options), to open
+    an error about a name in either.
 
     The k-th occurrence of a name (the played card counted first) is that card's k-th copy, so
     copies are distinct cards and the game's lowest-code-first rule picks earlier ones first.
     """
     names = [card, *table]
-    for name in names:
-        if not name or COPY_MARK in name:
-            raise CardgamesError(f"card names must be plain, like 5S or TD, not {clip(name)}")
-        game.deck.code(name, plain=True)  # an unknown name gets the deck's own error
+    for index, name in enumerate(names):
+        try:
+            if not name or COPY_MARK in name:
+                raise CardgamesError(f"card names must be plain, like 5S or TD, not {clip(name)}")
+            game.deck.code(name, plain=True)  # an unknown name gets the deck's own error
+        except CardgamesError as exc:
+            if where is None:
+                raise
+            raise CardgamesError(f"{where[min(index, 1)]}: {exc}") from None
     for name, count in Counter(names).items():
         if count > game.deck.copies:
             raise CardgamesError(f"{name} appears {count} times, but {game.id} uses at most {game.deck.copies} deck(s)")
