@@ -399,6 +399,46 @@ def test_a_row_cap_must_leave_room_for_every_card(tmp_path, cap, layout):
          "104: no deal can be won (1 player)")])
 
 
+@pytest.mark.parametrize("cap, layout, need", [(5, "[1, 2, 3, 4, 5, 6]", 26), (5, "[1, 2, 3, 4, 5, 5, 6]", 26),
+                                               (7, "[1, 2, 3, 4, 5]", 20), (7, "[2, 3, 4, 5, 6]", 20)])
+def test_a_row_cap_must_leave_each_pair_its_rows(tmp_path, cap, layout, need):
+    """A row only ever takes its dealt card's pair: Eiffel Tower's six pairs of 16 cards and the 7s (8) need
+    ceil(16 / cap) rows each and ceil(8 / cap): 26 rows under a cap of 5, where 21 rows x 5 hold all 104 cards
+    (an audit's finding: a designer's game of this kind passed validate, and every deal was lost)."""
+    text = (EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("row_cap: null", f"row_cap: {cap}")
+            .replace("[1, 2, 3, 4, 5, 5]", layout))
+    report = validate([str(make_root(tmp_path, text))])
+    rows = sum(int(n) for n in layout.strip("[]").split(","))
+    assert rows * cap >= 104
+    each = -(-16 // cap)
+    assert [(e.line, e.message) for e in report.errors] == ([] if rows >= need else [
+        (text.splitlines().index(f"  row_cap: {cap}") + 1,
+         f"the layout's {rows} rows cannot take every card under options.row_cap {cap}: a row takes only its own "
+         f"pair's cards, and the pairs need {need} rows (6 pairs {each} rows each, 1 pair {-(-8 // cap)} rows): no "
+         "deal can be won (1 player)")])
+
+
+@pytest.mark.parametrize("layout, ok", [("[1, 2]", False), ("[2, 2]", True)])
+def test_a_row_cap_must_leave_each_class_its_rows(tmp_path, layout, ok):
+    """A row's top alternates between its pair's two classes, so a row of 4 takes at most two 1s: six 1s (two
+    suited, four more) and two 3s, pairing to 4, need three rows, and the 2s one more, where three rows of 4 hold
+    all ten cards."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "lop.yaml").write_text(
+        "id: lop\nname: Lop\ndescription: More 1s than 3s.\ncard_name: \"{rank}{suit}\"\n"
+        "suits:\n  - {id: a, name: A}\n  - {id: b, name: B}\n"
+        "ranks:\n  - {id: \"1\", value: 1}\n  - {id: \"2\", value: 2}\n  - {id: \"3\", value: 3}\n"
+        "cards:\n" + "".join(f"  - {{name: X{k}, value: 1}}\n" for k in range(4)))
+    text = (EIFFEL.replace("id: eiffel-tower", "id: lop-tower").replace("row_cap: null", "row_cap: 4")
+            .replace("[1, 2, 3, 4, 5, 5]", layout).replace("match: 14", "match: 4")
+            .replace("type: french, copies: 2", "type: lop, copies: 1"))
+    assert "type: lop" in text and "match: 4" in text
+    report = validate([str(make_root(tmp_path, text, "lop-tower"))])
+    assert [e.message for e in report.errors] == ([] if ok else [
+        "the layout's 3 rows cannot take every card under options.row_cap 4: a row takes only its own pair's "
+        "cards, and the pairs need 4 rows (1 pair 3 rows, 1 pair 1 row): no deal can be won (1 player)"])
+
+
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
     """``validate FILE`` checks that file's game, not a bundled namesake, and a new game there
     is found by its id (issue: a broken eiffel-tower.yaml passed, checked as the bundled one)."""

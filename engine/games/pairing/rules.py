@@ -350,12 +350,47 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
             # blamed on the cap, the value a variant tightening a game sets (validate names its file then)
             errors.append((("options", "row_cap"), f"the {name}'s {rows} rows hold at most {rows * cap} cards "
                            f"(options.row_cap {cap}), fewer than the deck's {len(deck)}: no deal can be won"))
+        elif cap is not None and not errors:
+            short = _pairs_short(PairingGame(spec), rows)
+            if short:
+                errors.append((("options", "row_cap"), f"the {name}'s {rows} rows cannot take every card under "
+                               f"options.row_cap {cap}: {short}: no deal can be won"))
     # A cap past the deck limits nothing, and the solver sizes tables by it (a config fuzzer's 2^31: MemoryError)
     for key, instead in (("row_cap", "null for no limit"), ("strict_waste_cap", f"at most {len(deck)}")):
         if opts[key] is not None and opts[key] > len(deck):
             errors.append((("options", key), f"options.{key} is {opts[key]}, more than the deck's {len(deck)} "
                                              f"cards: write {instead}"))
     return errors
+
+
+def _pairs_short(game: PairingGame, rows: int) -> str | None:
+    """Why ``rows`` rows under the game's row cap cannot take every card of a game without wild cards, pair by
+    pair, or None. A row only ever takes the cards of its dealt card's pair, its top alternating between the pair's
+    two classes (one, for a class that pairs with itself), so a pair needs rows enough for its cards (the cap's
+    worth a row) and for each class's (half the cap's worth a row, rounded up); the deal decides which pair a row
+    is, but no deal gives the pairs more rows than the layout has. Rows x cap >= cards is not enough: a designer's
+    game of five pairs, four of 12 cards and one of 6, on 8 rows of 8 passed, and every deal was lost (an audit's
+    finding). With wild cards a row can change pairs, and only the cards' total is checked."""
+    counts = [0] * len(game.partner)
+    for cls in game.card_class:
+        counts[cls] += 1
+    if counts[WILD]:
+        return None
+    cap, half = game.row_cap, -(-game.row_cap // 2)
+    needs: dict[int, int] = {}  # rows a pair needs -> how many pairs need that many
+    for a in range(1, len(counts)):
+        b = game.partner[a]
+        if b < a:
+            continue
+        need = -(-counts[a] // cap) if a == b else max(-(-(counts[a] + counts[b]) // cap), -(-counts[a] // half),
+                                                         -(-counts[b] // half))
+        needs[need] = needs.get(need, 0) + 1
+    if sum(need * pairs for need, pairs in needs.items()) <= rows:
+        return None
+    said = ", ".join(f"{counted(pairs, 'pair')} {counted(need, 'row')} {'each' if pairs > 1 else ''}".rstrip()
+                     for need, pairs in sorted(needs.items(), reverse=True))
+    return (f"a row takes only its own pair's cards, and the pairs need "
+            f"{sum(need * pairs for need, pairs in needs.items())} rows ({said})")
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
