@@ -351,6 +351,9 @@ def test_a_deck_no_match_value_pairs_is_blamed_not_the_match(tmp_path):
     errors = [str(e) for e in validate([str(root)]).errors]
     assert any("have the values 1-9, 11-13, 100, which no match value pairs" in e for e in errors), errors
     assert not any("must be" in e for e in errors)
+    # the one change that would pair them all is named (a rank's 7 typed 17 was met with "no card has the value
+    # 16 that value 2 would pair with", sending the designer to the 2: an audit's finding)
+    assert any(e.endswith("is value 100 a typo? With 10 in its place they all pair to 14 (1 player)") for e in errors)
 
 
 def test_a_card_value_must_be_an_integer(tmp_path):

@@ -294,11 +294,33 @@ def _match_problem(values: set[int | None], match: int, cards: str, unvalued: Se
     low, high = min(values), max(values)
     alone = sorted(v for v in values if low + high - v not in values)
     if alone:  # no match value pairs them all: the deck is at fault, not the match (a designer's typo there)
-        return (f"{cards} have the values {spans(sorted(values))}, which no match value pairs: no card has the "
-                f"value {low + high - alone[0]} that value {alone[0]} would pair with (is a value in the deck wrong?)")
+        said = f"{cards} have the values {spans(sorted(values))}, which no match value pairs"
+        typo = _one_typo(values)
+        if typo is not None:
+            return f"{said}: is value {typo[0]} a typo? With {typo[1]} in its place they all pair to {typo[2]}"
+        return (f"{said}: no card has the value {low + high - alone[0]} that value {alone[0]} would pair with (is a "
+                "value in the deck wrong?)")
     if match != low + high:
         return f"{cards} run from {low} to {high}, so their match value must be {low + high}"
     return None
+
+
+def _one_typo(values: set[int]) -> tuple[int, int, int] | None:
+    """(wrong, right, match) when changing the one value ``wrong`` to ``right`` would let ``match`` pair all of
+    ``values`` and no other single change would, else None: a rank's 7 typed as 17 was met with "no card has the
+    value 16 that value 2 would pair with", sending the designer to the 2 (an audit's finding)."""
+    found = []
+    for wrong in values:
+        rest = values - {wrong}
+        if not rest:
+            continue
+        match = min(rest) + max(rest)
+        missing = {match - v for v in rest} - rest
+        if len(missing) == 1:
+            right = missing.pop()
+            if min(rest) <= right <= max(rest):
+                found.append((wrong, right, match))
+    return found[0] if len(found) == 1 else None
 
 
 def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
