@@ -266,7 +266,8 @@ class TowersGame(Game):
         for c in codes:
             if self.is_foundation[c]:
                 raise CardgamesError(f"{self.deck.names[c]} is a foundation: it cannot be on a tower")
-        twice = next((c for i, c in enumerate([code, *codes]) if c in [code, *codes][:i]), None)
+        given = [code, *codes]
+        twice = next((c for i, c in enumerate(given) if c in given[:i]), None)
         if twice is not None:
             raise CardgamesError(f"{self.deck.names[twice]} appears twice among the card and the played cards")
         shared = next((p for i, (p, _) in enumerate(layout) if p in [q for q, _ in layout[:i]]), None)
