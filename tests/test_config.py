@@ -2606,7 +2606,8 @@ def test_a_file_another_of_its_id_hides_is_checked_as_itself(tmp_path, run_cli):
     (tmp_path / "wide").mkdir()
     good = make_root(tmp_path / "good", text, "ex")
     wide = make_root(tmp_path / "wide", text.replace("[1, 2, 3, 4, 5, 5]", "[1, 2, 3, 4, 5, 5, 90]"), "ex")
-    wrong = f"{wide / 'games' / 'ex.yaml'}:14: the layout has 110 rows"
+    line = text.splitlines().index("  layout: [1, 2, 3, 4, 5, 5]") + 1
+    wrong = f"{wide / 'games' / 'ex.yaml'}:{line}: the layout has 110 rows"
     for first, second in ((good, wide), (wide, good)):
         hidden = validate(None, [first, second])
         assert [str(e)[:len(wrong)] for e in hidden.errors] == [wrong], (first, second)
