@@ -151,9 +151,9 @@ def _shadow(doc: Document, kind: str, ident: str, bundled: Path | None, used: Pa
     path = Path(doc.path)
     if path.parent.name not in KINDS:
         return None
-    if used is not None and used != bundled and used.resolve() != path.resolve():
+    if used is not None and used != bundled and _resolved(used) != _resolved(path):
         return f"{doc.path} is hidden by {used}, of a --configs folder searched before it: commands read that one"
-    if bundled is not None and path.resolve() != bundled.resolve():
+    if bundled is not None and _resolved(path) != _resolved(bundled):
         return f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id adds one beside it)"
     return None
 

@@ -19,7 +19,7 @@ from test_solver import CATALOG, brute_force, position_after
 
 from cardgames.engine.games.pairing import blocks, efforts, solver
 from cardgames.engine.games.pairing.blocks import blocks_lost, projection_lost, projections_lost
-from cardgames.engine.games.pairing.efforts import pair_groups
+from cardgames.engine.games.pairing.rules import pair_groups
 from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.games.pairing.tame import without_wild_cards
 from cardgames.engine.registry import load_game

@@ -56,8 +56,8 @@ from itertools import combinations
 import numpy as np
 
 from ...compiled import compiled
-from .efforts import BLOCK_EFFORT, pair_groups
-from .rules import WILD, PairingState
+from .efforts import BLOCK_EFFORT
+from .rules import WILD, PairingState, pair_groups
 
 _FIRST_BITS = 12  # a level's set and the memo's first table: 2^12 slots, doubled when half full
 _MIX = np.uint64(0x9E3779B97F4A7C15)

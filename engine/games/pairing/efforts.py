@@ -1,14 +1,14 @@
 """The block relation's efforts, and which of its refutations the solver asks of a game, in turn
 (:mod:`.blocks` holds the relation itself).
 
-Plain data and two small functions, kept apart from :mod:`.blocks` because that module compiles its loops
+Plain data and a small function, kept apart from :mod:`.blocks` because that module compiles its loops
 with numba, which takes a good part of a second to load: the solver decides whether a game asks any
 refutation at all, and the report names them in its budget cell, without loading it.
 """
 
 from __future__ import annotations
 
-from .rules import WILD, PairingGame
+from .rules import PairingGame, pair_groups
 
 # Pairs stored at most per position: 8 bytes each, about 14 at the peak with the tables around them (Strict
 # Wizard's Tower 62: 190 million pairs, 2.6 GB). Set when every relation of one free place was stored, as the
@@ -33,12 +33,6 @@ WHOLE_DEAL = None
 # leaves open pay for them (of Strict Wizard's Tower's seeds 1..1000, 401, 508 and 870).
 REFUTATIONS = ((3, 3_000_000, None), (5, 60_000_000, 300_000_000), (WHOLE_DEAL, BLOCK_EFFORT, None),
                (7, 60_000_000, 480_000_000))
-
-
-def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
-    """The pairs of classes that go onto each other (a class without a partner alone), in class order."""
-    partner = game.partner
-    return sorted({tuple(sorted({c, partner[c]} - {WILD})) for c in range(1, len(partner))})
 
 
 def refutations(game: PairingGame) -> list[tuple[int | None, int, int | None]]:

@@ -385,6 +385,12 @@ def check_config(spec: GameSpec) -> list[str | tuple[tuple, str]]:
     return errors
 
 
+def pair_groups(game: PairingGame) -> list[tuple[int, ...]]:
+    """The pairs of classes that go onto each other (a class without a partner alone), in class order."""
+    partner = game.partner
+    return sorted({tuple(sorted({c, partner[c]} - {WILD})) for c in range(1, len(partner))})
+
+
 def _pairs_short(game: PairingGame, rows: int) -> str | None:
     """Why ``rows`` rows under the game's row cap cannot take every card of a game without wild cards, pair by
     pair, or None. A row only ever takes the cards of its dealt card's pair, its top alternating between the pair's
@@ -393,26 +399,24 @@ def _pairs_short(game: PairingGame, rows: int) -> str | None:
     is, but no deal gives the pairs more rows than the layout has. Rows x cap >= cards is not enough: a designer's
     game of five pairs, four of 12 cards and one of 6, on 8 rows of 8 passed, and every deal was lost (an audit's
     finding). With wild cards a row can change pairs, and only the cards' total is checked."""
+    if game.has_wilds:
+        return None
     counts = [0] * len(game.partner)
     for cls in game.card_class:
         counts[cls] += 1
-    if counts[WILD]:
-        return None
     cap, half = game.row_cap, -(-game.row_cap // 2)
     needs: dict[int, int] = {}  # rows a pair needs -> how many pairs need that many
-    for a in range(1, len(counts)):
-        b = game.partner[a]
-        if b < a:
-            continue
-        need = -(-counts[a] // cap) if a == b else max(-(-(counts[a] + counts[b]) // cap), -(-counts[a] // half),
-                                                         -(-counts[b] // half))
+    for group in pair_groups(game):  # a class that pairs with itself fills whole rows; two classes alternate
+        need = -(-sum(counts[c] for c in group) // cap)
+        if len(group) > 1:
+            need = max(need, *(-(-counts[c] // half) for c in group))
         needs[need] = needs.get(need, 0) + 1
-    if sum(need * pairs for need, pairs in needs.items()) <= rows:
+    total = sum(need * pairs for need, pairs in needs.items())
+    if total <= rows:
         return None
     said = ", ".join(f"{counted(pairs, 'pair')} {counted(need, 'row')} {'each' if pairs > 1 else ''}".rstrip()
                      for need, pairs in sorted(needs.items(), reverse=True))
-    return (f"a row takes only its own pair's cards, and the pairs need "
-            f"{sum(need * pairs for need, pairs in needs.items())} rows ({said})")
+    return f"a row takes only its own pair's cards, and the pairs need {total} rows ({said})"
 
 
 def deal_facts(spec: GameSpec) -> dict[str, Any]:
