@@ -572,6 +572,17 @@ def test_fleeing_pays_the_solde_to_each_player_still_in():
     assert sum(state.net) + state.house == 0
 
 
+def test_the_end_says_the_game_ended_because_only_one_player_is_still_in():
+    """The game also ends when fewer than two players are still in: after seat 0 of two flees, the end
+    says why (only player 1 is still in), not that no card can be played."""
+    game = towers_game(2, first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], EXAMPLE_CACHES[1]])
+    state.apply(FLEE)
+    assert state.current_player is None
+    assert game.describe_end(state) == [
+        "the game is over (only player 1 is still in): net coins player 0 -3.00, player 1 2.85: player 1 wins"]
+
+
 def test_a_second_player_to_flee_pays_only_those_still_in():
     game = towers_game(3, house_cut_on_flee=False, first_player="seat0")
     state = state_with(game, EXAMPLE_CACHES)
@@ -625,9 +636,22 @@ def test_game_ends_when_nobody_can_play_and_caches_go_to_soldes():
     assert state.net == [0, 0]
 
 
+def test_a_card_that_fits_only_the_first_tower_keeps_the_game_going():
+    """The game ends only when no card can be played on any open tower: every tower counts, the first
+    (Hammers) too. The five others full, seat 0's NE cards still fit the empty Hammers tower's G row."""
+    game = towers_game(2, first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], EXAMPLE_CACHES[1]])
+    for t in range(1, 6):
+        state.occupied[t] = geometry.FULL
+    state._next_turn(0)
+    assert game.suits[0] == "Hammers" and state.current_player == 0
+    assert {(a.tower, a.position) for a in state.legal_actions() if type(a) is Play} == {
+        ("Hammers", "LG"), ("Hammers", "NG"), ("Hammers", "CG")}
+
+
 def stuck_with_stock(no_play: str, stock: list[str]):
     """Seat 0 to play, both caches holding only NE cards, which fit no G position left (only LG
-    of Books is open), and ``stock`` (top first) the whole stock: the Paladin (LG) would fit."""
+    of Books is open), and ``stock`` (top first) the whole stock: the Paladin (LG) would fit, at CN."""
     game = towers_game(2, no_play=no_play, first_player="seat0")
     state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Mute Hag"]])
     state.caches[1] = [game.deck.code("The Mute Hag")]
@@ -646,6 +670,20 @@ def test_under_pass_a_card_in_the_stock_that_fits_keeps_the_game_going():
             assert [type(a) for a in state.legal_actions()] == [Flee, Pass]
             state.apply(PASS)  # seat 0's cache to its solde; it draws the Paladin
             assert names(game, state.caches[0]) == ["The Paladin"]
+
+
+def test_under_pass_a_cache_card_that_fits_keeps_the_game_going_whatever_the_stock_holds():
+    """"La partie se termine quand aucune carte ne peut plus être jouée": under ``no_play: pass`` the
+    stock only adds to the cards that may still be played. Seat 1's Paladin (LG) fits the Books tower
+    (at CN), so the game goes on although the stock still holds cards and none of them fits."""
+    game = towers_game(2, no_play="pass", first_player="seat0")
+    state = state_with(game, [["The Beating", "The Crows", "The Sickness"], ["The Paladin"]])
+    state.caches[1] = [game.deck.code("The Paladin")]
+    state.stock = [game.deck.code(name) for name in reversed(["The Idiot", "The Betrayal"])]
+    close_towers(game, state, ["NG", "CG"])
+    assert state.current_player == 0 and [type(a) for a in state.legal_actions()] == [Flee, Pass]
+    state.apply(PASS)  # seat 0 draws the Idiot and the Betrayal, which fit nowhere
+    assert state.current_player == 1 and state.legal_actions() == [Play("The Paladin", "Books", "CN"), FLEE]
 
 
 def test_under_flee_a_card_in_the_stock_does_not_keep_the_game_going():
@@ -959,6 +997,26 @@ def test_snapshot_names_the_tower_of_a_pending_bonus_play(example):
     assert state.snapshot()["bonus_tower"] == "Books" and state.clone().snapshot()["bonus_tower"] == "Books"
     state.apply(STOP)
     assert state.snapshot()["bonus_tower"] is None
+
+
+def test_a_game_ended_by_a_bonus_chains_turn_shows_no_pending_bonus_play(example):
+    """The seed's example with the other five towers full: C's Inquisitor and Hidden Truth (Books on the
+    Books tower) earn bonus plays, his Theater closes the tower and nothing can be played any more
+    ("La partie se termine quand aucune carte ne peut plus être jouée"). The game is over, so no bonus
+    play is under way: the snapshot's ``bonus_tower`` is None, as after any turn's end."""
+    game, state = example
+    play_example_to_b(state)
+    state.apply(Play("The Midwife", "Books", "LE"))
+    books = game.suits.index("Books")
+    for t in range(6):
+        if t != books:
+            state.occupied[t] = geometry.FULL
+    for action in (Play("The Inquisitor", "Books", "CG"), Play("The Hidden Truth", "Books", "CN")):
+        state.apply(action)
+        assert state.snapshot()["bonus_tower"] == "Books"
+    state.apply(Play("The Theater", "Books", "CE"))
+    assert state.current_player is None and state.legal_actions() == []
+    assert state.snapshot()["bonus_tower"] is None and state.snapshot()["player"] is None
 
 
 def test_a_suit_without_a_foundation_cannot_found_a_tower():
