@@ -214,6 +214,17 @@ def test_personal_tableau_fills_centre_then_primaries_then_secondaries():
     assert places[18:22] == ["NW primary"] * 2 + ["N-NE secondary"] * 2 and places[34:] == ["NW-N secondary"] * 2
 
 
+def test_each_stack_kind_keeps_its_own_capacity():
+    """The option ``tableau`` gives the centre, the primaries and the secondaries each their own capacity: a
+    secondary holds its own number of cards, not a primary's (the shipped rows give both the same)."""
+    t = Tableau((3, 2, 1))
+    for card in range(3 + 8 * 2 + 8 * 1):
+        t.lay(card)
+    assert t.center == [0, 1, 2] and t.primaries[7] == [17, 18]
+    assert [len(s) for s in t.secondaries] == [1] * 8 and t.secondaries[0] == [19]
+    assert not t.room() and t.next_place() is None
+
+
 def test_a_card_taken_from_a_personal_tableau_is_refilled_first():
     """Death takes exposed cards from personal tableaus; the next card laid fills the first
     stack with room again, in laying order, however full the later stacks are."""

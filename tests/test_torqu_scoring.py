@@ -58,6 +58,7 @@ def test_the_seeds_six_fifteen_flushes(game, numbers):
     (["Air-1", "Air-5", "Air-10", "Air-16"], ("flush", 30)),
     (["Air-1", "Earth-5", "Water-10", "Fire-16"], None),
     (["Air-15", "Air-16", "Earth-1", "Earth-2"], None),  # no wrap: not a straight
+    (["Air-5", "Earth-5", "Water-5", "Fire-6"], None),  # three of a kind and one more: no Four of a Kind
 ])
 def test_set_kinds(game, names, expected):
     assert kind(game, names) == expected
