@@ -99,6 +99,16 @@ def test_lost_when_no_move_remains_and_no_redeal(eiffel):
     assert state.returns() == [0.0]
 
 
+def test_one_card_left_on_the_waste_is_a_loss(eiffel):
+    """Won only when stock and waste are both empty (seed 004): a last card left on the waste that fits
+    no row is a lost game, not a win one card short."""
+    state = position(eiffel, ROWS, "6S", [])
+    assert state.legal_actions() == []
+    assert state.is_terminal() and not state.won()
+    assert state.result() == {"won": False, "cards_left": 1, "plays": 0, "turns": 0}
+    assert state.returns() == [0.0]
+
+
 def test_strict_caps_the_waste_at_four(strict):
     assert strict.waste_cap == 4
     state = position(strict, ROWS, "6S", ["7D", "7C", "7H", "8H"])

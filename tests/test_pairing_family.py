@@ -409,3 +409,40 @@ def test_a_card_without_a_value_is_named(tmp_path):
     assert errors[0] == ("options.match is 17 but in deck hex-a-deck card 'Wizard1' and 3 more have no value: every "
                          "card pairs by its value, save a wild one (wild: true) (1 player; its deck is "
                          + str(tmp_path / "decks" / "hex-a-deck.yaml") + ")")
+
+
+def eiffel_with(tmp_path, **options) -> list[str]:
+    """validate's errors for Eiffel Tower with some options of its YAML replaced (``key="old -> new"``)."""
+    from cardgames.engine.validate import validate
+
+    (tmp_path / "games").mkdir()
+    text = (bundled_root() / "games" / "eiffel-tower.yaml").read_text()
+    for key, change in options.items():
+        old, new = change.split(" -> ")
+        assert f"{key}: {old}" in text
+        text = text.replace(f"{key}: {old}", f"{key}: {new}")
+    (tmp_path / "games" / "eiffel-tower.yaml").write_text(text)
+    return [str(e) for e in validate([str(tmp_path)]).errors]
+
+
+@pytest.mark.parametrize("row_cap, waste_cap, refused", [
+    ("104", "104", []), ("105", "104", ["row_cap"]), ("104", "105", ["strict_waste_cap"])])
+def test_caps_as_large_as_the_deck_are_accepted(tmp_path, row_cap, waste_cap, refused):
+    """``validate`` refuses a ``row_cap`` or ``strict_waste_cap`` larger than the deck (pairing.md), not one
+    equal to it: a waste cap of all 104 cards is a legal (if toothless) Strict game."""
+    errors = eiffel_with(tmp_path, row_cap=f"null -> {row_cap}", strict_waste_cap=f"4 -> {waste_cap}")
+    assert [key for key in ("row_cap", "strict_waste_cap") if any(f"options.{key} is 105" in e for e in errors)] \
+        == refused
+    assert len(errors) == len(refused)
+
+
+@pytest.mark.parametrize("layout, ok", [("[1, 2, 3, 4, 5, 6, 7, 8, 3]", True), ("[1, 2, 3, 4, 5, 6, 7, 8, 2]", False)])
+def test_an_odd_row_cap_lets_a_row_take_its_top_class_twice(tmp_path, layout, ok):
+    """A row of 3 alternates a, b, a: it takes two cards of one class (half the cap, rounded up), so each of
+    Eiffel Tower's six pairs (8 cards a class) needs 6 rows, not 8, and the 7s 3: 39 rows are enough under
+    a row cap of 3, 38 are not (``validate``'s room check, pairing.md)."""
+    errors = eiffel_with(tmp_path, row_cap="null -> 3", layout=f"[1, 2, 3, 4, 5, 5] -> {layout}")
+    if ok:
+        assert errors == []
+    else:
+        assert len(errors) == 1 and "the pairs need 39 rows (6 pairs 6 rows each, 1 pair 3 rows)" in errors[0]
