@@ -635,3 +635,62 @@ def test_community_size_and_hand_size_options_set_the_deal(community_first):
     for _ in range(15):  # every hand played out: the redeal gives 5 cards each again
         state.apply(Trail(game.rank_ids[game.rank_of[state.hands[state.current_player][0]]]))
     assert [len(hand) for hand in state.hands] == [5, 5, 5] and len(state.stock) == 52 - 30 - 2
+
+
+def test_compulsory_capture_without_a_capture_lets_every_card_trail():
+    """``capture_optional: false`` only takes the trails away when some card can capture; with nothing to
+    take (5, 7 and K on {2, 9}) every card in hand may still be trailed, not just the lowest."""
+    game = with_options(2, capture_optional=False)
+    state = game.new_state(1)
+    set_position(state, state.current_player, ["5S", "7S", "KS"], ["2C", "9H"])
+    assert state.legal_actions() == [Trail("5"), Trail("7"), Trail("K")]
+
+
+def test_leftovers_go_to_the_last_capturer_when_he_is_seat_0():
+    """``leftovers: last_capturer`` with seat 0 the last capturer: seat 1 always trails, seat 0 (the
+    dealer) takes what he can, so the pile left at the end is seat 0's. Seat 0 is a capturer like any
+    other, not "nobody" (a falsy seat number)."""
+    game = with_options(2, leftovers="last_capturer", rounds=1)
+    state = game.new_state(5)
+    while state.current_player is not None:
+        legal = state.legal_actions()
+        if state.current_player == 1:
+            state.apply(next(a for a in legal if type(a) is Trail))
+        else:
+            state.apply(first_action(state))
+    swept = state.round_swept[-1]
+    assert swept is not None and swept[0] == 0 and swept[1]
+    assert state.result()["round1_scores"] == [52, 0] and state.result()["leftover"] == 0
+
+
+def test_a_first_deal_of_exactly_half_the_deck_in_community_is_blamed_on_the_hands():
+    """``check_config`` says a first deal too big at the community's line only when the community pile takes
+    *more than* half the deck: 26 community cards of 52 (and two hands of 14: 54 cards) are the hands' fault."""
+    problems = check_config(with_options(2, hand_size=14, community_size=26).spec)
+    assert problems and problems[0][0] == ("options", "hand_size")
+    assert "the first deal needs 54 cards" in problems[0][1]
+
+
+def test_a_crowded_first_pile_is_refused_only_in_more_than_half_the_deals(monkeypatch):
+    """Rules page: ``validate`` refuses a ``community_size`` at which, "in more than half of the deals of seeds
+    1-8", the first player's captures cannot be listed: 4 deals of 8 is half, accepted; 5 is refused."""
+    spec = load_game("turup", players=2).spec
+    for stopped, refused in ((4, False), (5, True)):
+        monkeypatch.setattr(TurupGame, "first_move_problem",
+                            lambda self, state, stopped=stopped: "too many" if state.seed <= stopped else None)
+        problems = check_config(spec)
+        assert bool(problems) == refused, stopped
+    assert "in 5 of 8 deals" in problems[0][1]
+
+
+def test_the_first_move_problem_names_the_highest_card_that_fails():
+    """``first_move_problem`` asks the first player's cards highest first ("the highest fails first"): with a
+    9 and a 10 in hand on three decks' every A-8 (96 cards), both are past the sub-pile limit, and the 10 is
+    the one named."""
+    game = load_game("turup", players=12)
+    state = game.new_state(1)
+    pile = [card for card in game.deck.names if card[0] in "A2345678"]
+    assert len(pile) == 96
+    set_position(state, state.current_player, ["9S", "TS"], pile)
+    problem = game.first_move_problem(state)
+    assert problem is not None and "every capture of a 10 " in problem
