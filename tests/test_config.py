@@ -1831,6 +1831,16 @@ def test_a_card_name_template_that_indexes_a_number_is_a_problem_not_a_crash():
     assert "no field nests in another" in card_name_problem({"card_name": "{rank:>{value}}"})
 
 
+def test_a_card_name_width_or_precision_has_two_digits_at_most() -> None:
+    """The limit is exactly ``SPEC_DIGITS`` (2) digits: a width of 99 or a precision of 10 names cards, a width
+    of 100 or a precision of 100 (three digits) is a named problem (only a nine-digit width was tried before)."""
+    assert card_name_problem({"card_name": "{rank:>99}{suit}"}) is None
+    assert card_name_problem({"card_name": "{rank:.10}{suit}"}) is None
+    for template in ("{rank:>100}{suit}", "{rank:.100}{suit}"):
+        problem = card_name_problem({"card_name": template})
+        assert problem is not None and "a width or precision has at most 2 digits" in problem
+
+
 def test_a_cards_attrs_are_its_fields_beyond_name_suit_rank_and_value():
     """A suited card's attrs are its rank's extra fields (not id, name or value); an explicit card's
     are its own beyond name, suit, rank and value."""

@@ -50,6 +50,17 @@ def test_text_seeds_run_to_2_64_minus_1_inclusive(run_cli):
     assert dealt.exit_code == 0 and dealt.stdout == game.render_deal(game.current_deal(game.new_state(SEED_MAX))) + "\n"
 
 
+@pytest.mark.parametrize("text", ["\u00a07", "7\u00a0", "\u30007", "7\x1c", "\x857"])
+def test_a_text_seed_sheds_ascii_whitespace_and_no_other(text: str) -> None:
+    """A text seed loses ASCII whitespace at its ends (" 7\\t" is 7, as ``--seeds`` reads it) and nothing else:
+    a no-break space, an ideographic space or an information separator, whitespace to ``str.strip()``, is
+    refused beside the digits, not read as the seed 7."""
+    game = load_game("eiffel-tower")
+    assert game.check_seed(" 7\t", "native") == 7
+    with pytest.raises(CardgamesError, match="seed must be an integer"):
+        game.check_seed(text, "native")
+
+
 def test_play_stops_where_stop_says_and_keeps_the_game_so_far():
     """``play(..., stop=)`` asks ``stop`` before every action (simulate --matches, scripts): the
     playthrough ends there, unfinished, its history the first actions of the full game's."""
