@@ -460,6 +460,25 @@ def test_forced_play_keeps_a_card_whose_class_is_still_to_come(which, seed, move
     assert_line_wins(state, line)
 
 
+# Won positions of the plain test games where the search meets, at two stock indices, the same waste and the
+# same row counters (the cards turned in between moved the counters back): without a row cap the counters do
+# not tell how many cards were played, so the failed positions' memo must be keyed by the stock index too.
+SAME_COUNTERS_LATER = [(("tiny-plain", ()), 119, [5, 7]), (("tiny-odd", ()), 60, [0, 1, 6, 2])]
+
+
+@pytest.mark.parametrize("which, seed, moves", SAME_COUNTERS_LATER)
+def test_the_search_memo_tells_stock_indices_apart(which, seed, moves):
+    """Pins the key of ``Solver._search``'s failed positions (stock index, waste, row counts): a key without
+    the stock index takes a failure at one index for one at another and calls these won positions lost, in
+    the search alone and (it decides them before the interval stage) in the staged solver."""
+    game, state = position_after(which, seed, moves)
+    assert agrees_with_brute_force(Solver(game).solve(state), state) is True
+    solver = Solver(game)
+    line = solver._search(state, None, solver.search_memo(state))
+    assert line is not None
+    assert_line_wins(state, line)
+
+
 @pytest.mark.parametrize("variants", [(), ("strict",)])
 def test_rows_with_room_for_exactly_the_cards_left(monkeypatch, variants):
     """Pins the search's room check (``len(waste) + stock > places``: strictly more cards than places is

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_solver import CATALOG, brute_force, position_after
 
+from cardgames.engine.games.pairing.budget import OutOfBudget
 from cardgames.engine.games.pairing.rules import WILD
-from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.games.pairing.tame import projection, slots_given, wild_slots
 from cardgames.engine.games.pairing.weave import rest_line, wild_row_sets
 from cardgames.engine.registry import load_game
@@ -142,6 +143,33 @@ def test_a_lost_rest_needs_no_slots(monkeypatch):
 @pytest.mark.parametrize("case, expected", [(SLOTS_LOST, False), (SLOTS_WON, True), (FULL_WILD_ROW_WON, True)])
 def test_slots_given_decide(case, expected):
     assert slots_checked(*position_after(*case[:1], case[1], case[2])) is expected
+
+
+@pytest.mark.parametrize("case", [*ROOMY_WON, SLOTS_WON])
+def test_an_undecided_rest_refutes_nothing(monkeypatch, case):
+    """Pins ``Solver.wild_row_sets`` on a rest's game left undecided (its budget ran out): that proves nothing, so
+    the verdict may not be "lost" (with the needs taking the pool the solve is out of budget, which it says by
+    raising). Every rest goes through ``decide`` here (no greedy playout wins one), and ``decide`` says undecided;
+    these positions are won."""
+    monkeypatch.setattr(Solver, "greedy_playout", lambda self, state: ([], 1))
+    monkeypatch.setattr(Solver, "decide", lambda self, game, state, budget: Solution(None, 0, 0.0))
+    game, state = position_after(*case)
+    try:
+        found = verdict(game, state)[0]
+    except OutOfBudget:
+        found = None
+    assert found is not False
+
+
+@pytest.mark.parametrize("case", [SLOTS_LOST, SLOTS_WON])
+def test_undecided_given_slots_refute_nothing(monkeypatch, case):
+    """Pins ``Solver._slots_given`` on a game of given slots left undecided (``_beam_first`` out of budget): a
+    choice is refuted only by a lost game, so an undecided one leaves the position undecided, even one that is
+    lost (the slots' own refutation needs every choice's game decided)."""
+    monkeypatch.setattr(Solver, "_beam_first", lambda self, state: (None, []))
+    game, state = position_after(*case)
+    solver, own = whole_pool(game, state)
+    assert solver._slots_given(state, own) == (None, [])
 
 
 def test_a_wild_card_kept_or_a_first_class_too_many_is_refused():
