@@ -751,6 +751,17 @@ def test_fold_records_folds_only_the_seeds_within_and_notes_every_seed(tmp_path)
     assert summary.games == 1 and all(not seen.add(s) for s in (1, 2, 3))
 
 
+@pytest.mark.parametrize("twice", [2, 7])
+def test_a_seed_found_twice_is_an_error_when_resuming_a_range_too(tmp_path, twice):
+    """docs/batch.md: a seed appearing twice in a file is an error (it would be counted twice). ``--resume``
+    folds the file with ``within`` its range: a seed twice inside the range (2) would be counted twice in
+    the run's statistics, and one twice outside it (7) would still be a file that ``stats`` refuses."""
+    path = tmp_path / "r.jsonl"
+    write_file(path, HEADER, [{"seed": s, "won": True} for s in (1, 2, 7, twice)])
+    with pytest.raises(CardgamesError, match=rf"r.jsonl:5: seed {twice} appears twice"):
+        fold_records(Reader(path), Summary(), SeedSet(), within=SeedRange(0, 5))
+
+
 @pytest.mark.parametrize("records, message", [
     ([{"seed": 1, "reason": "stuck"}, {"seed": 2, "reason": 3}],
      ":3: figure 'reason' is 3 here, but text in an earlier record"),
