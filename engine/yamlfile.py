@@ -142,12 +142,14 @@ def _scalar(node: Any, doc: Document, constructor: Any) -> Any:
     ConfigError at the node's own line for a value no config may hold."""
     value = _construct(node, doc, constructor)
     problem = None
-    if not node.style and isinstance(value, (int, float)) and _OLD_NUMBER.fullmatch(node.value):  # plain, unquoted
+    # a number from such text: plain, or quoted under an explicit tag (!!int "010" is 8 too)
+    if isinstance(value, (int, float)) and _OLD_NUMBER.fullmatch(node.value):
         plain = None if ":" in node.value else int(node.value.replace("_", ""), 10)
         meant = (f"write {value} if that is meant" if plain in (None, value)
                  else f"write {value} or {plain}, whichever is meant")
+        hint = f"drop its !!{node.tag.rsplit(':', 1)[-1]} tag" if node.style else "quote it"
         problem = (f"{node.value!r} is read as the {'base-60' if ':' in node.value else 'octal'} number {value} "
-                   f"(YAML 1.1): {meant}, or quote it for a string")
+                   f"(YAML 1.1): {meant}, or {hint} for a string")
     elif not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
         problem = (f"{node.value!r} is a {type(value).__name__}; a config holds only strings, numbers, true/false "
                    "and null (quote it to make it a string)")

@@ -33,9 +33,9 @@ reads or ignores. A key of one's own that looks like a listed one (`fase` in a r
 a misspelling, with the listed key named; a misspelling less alike is taken for a key of one's own: a
 required key it meant is then reported missing, an optional one silently absent. `key[]` is each
 item of a list. A value is a string, a number, true/false or null, written plainly: YAML 1.1's octal and
-base-60 numbers (`010`, `1:30`), which it reads as other numbers than they look (8, 90), are refused; its
-other forms read as they look and are accepted (`0x0E` and `1_4` are 14, `yes` and `on` are true), though
-plain decimals and true/false are what the bundled configs use.
+base-60 numbers (`010`, `1:30`, also quoted under a tag: `!!int "010"`), which it reads as other numbers than they
+look (8, 90), are refused; its other forms read as they look and are accepted (`0x0E` and `1_4` are 14, `yes` and
+`on` are true), though plain decimals and true/false are what the bundled configs use.
 """
 
 

@@ -114,6 +114,12 @@ def test_duplicate_keys_are_errors():
     ("-012", "'-012' is read as the octal number -10 (YAML 1.1): write -10 or -12, whichever is meant"),
     ("1:30", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or quote it"),
     ("!!int 07", "'07' is read as the octal number 7 (YAML 1.1): write 7 if that is meant"),
+    # quoted under an explicit tag, the text is still read in YAML 1.1's base (it was let through: 8 and 90)
+    ('!!int "010"', "'010' is read as the octal number 8 (YAML 1.1): write 8 or 10, whichever is meant, or drop "
+                    "its !!int tag for a string"),
+    ("!!int '1:30'", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or drop its "
+                     "!!int tag"),
+    ('!!float "1:30"', "'1:30' is read as the base-60 number 90.0 (YAML 1.1)"),
 ])
 def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
     """A designer's ``row_cap: 1:30`` became 90 and ``strict_waste_cap: 010`` 8, and ``validate``
@@ -121,6 +127,14 @@ def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
     with pytest.raises(ConfigError) as err:
         parse_document(f"id: x\noptions:\n  row_cap: {raw}\n", "x.yaml")
     assert err.value.line == 3 and words in str(err.value)
+
+
+@pytest.mark.parametrize("raw, value", [('"010"', "010"), ("'1:30'", "1:30"), ("!!str 010", "010"), ("00.5", 0.5),
+                                        ('!!int "10"', 10)])
+def test_quoted_or_decimal_text_is_let_be(raw, value):
+    """Only a number read in YAML 1.1's other bases is refused: quoted text stays a string, and a decimal,
+    tagged or not, is the number it looks."""
+    assert parse_document(f"id: x\noptions:\n  row_cap: {raw}\n").data["options"]["row_cap"] == value
 
 
 @pytest.mark.parametrize("text, line, words", [
