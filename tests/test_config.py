@@ -109,6 +109,14 @@ def test_duplicate_keys_are_errors():
     assert err.value.line == 3
 
 
+def test_a_duplicate_key_in_a_nested_mapping_is_an_error():
+    """A key written twice inside a table (``options``), not only at the top, is refused at the second's line:
+    PyYAML would keep the last silently, and a designer's first ``strict:`` would count for nothing."""
+    with pytest.raises(ConfigError, match="duplicate key 'strict'") as err:
+        parse_document("id: x\noptions:\n  strict: false\n  row_cap: 3\n  strict: true\n", "x.yaml")
+    assert err.value.line == 5
+
+
 @pytest.mark.parametrize("raw, words", [
     ("010", "'010' is read as the octal number 8 (YAML 1.1): write 8 or 10, whichever is meant, or quote it"),
     ("-012", "'-012' is read as the octal number -10 (YAML 1.1): write -10 or -12, whichever is meant"),
@@ -622,6 +630,19 @@ def test_copies_by_players(tmp_path):
 
     deck = {"copies": 1, "copies_by_players": {5: 2, "8": 3}}
     assert [copies_for(deck, n) for n in (2, 4, 5, 7, 8, 12)] == [1, 1, 2, 2, 3, 3]
+
+
+@pytest.mark.parametrize("key, ok", [("64", True), ("65", False)])
+def test_the_largest_player_count_is_a_threshold_and_one_more_is_not(tmp_path, key, ok):
+    """A player-count key runs 1..MAX_PLAYERS (64) both ends included: ``copies_by_players: {64: 3}`` is a
+    count a game may be for, and is accepted; 65 is no player count, and is refused at its line."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace(
+        "deck: {type: french, copies: 2}", f"deck: {{type: french, copies: 2, copies_by_players: {{{key}: 3}}}}")
+    assert text != EIFFEL.replace("id: eiffel-tower", "id: my-tower")
+    report = validate([str(make_root(tmp_path, text))])
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if "copies_by_players" in row)
+    assert [(e.line, e.message) for e in report.errors] == ([] if ok else [
+        (line, f"'deck.copies_by_players': keys must be player counts (1..64), not '{key}'")])
 
 
 def test_integers_beyond_64_bits_are_refused_with_their_line(tmp_path):
@@ -1680,6 +1701,17 @@ def test_a_choice_outside_its_list_is_refused_at_its_line():
         "<string>:2: 'bonus' must be a string, one of 'any', 'same', not 1"]
 
 
+def test_a_number_outside_its_choices_is_refused_at_its_line(tmp_path):
+    """A number among a field's choices is checked like a string: Towers' ``adjacency: 6`` (8 or 4) is refused at
+    its line, not played as 8 (the geometry reads anything but 4 as 8)."""
+    text = (BUNDLED / "games" / "towers.yaml").read_text().replace("id: towers", "id: my-towers")
+    text = text.replace("adjacency: 8", "adjacency: 6")
+    report = validate([str(make_root(tmp_path, text, "my-towers"))])
+    line = text.splitlines().index("  adjacency: 6") + 1
+    assert [(e.line, e.message) for e in report.errors] == [
+        (line, "'options.adjacency' is 6; expected one of 8, 4")]
+
+
 def test_a_long_bad_value_is_clipped_in_its_error():
     """A value of thousands of characters (a paste gone wrong) is cut short, as a seed is: the error
     stays one readable line, whatever the field's check."""
@@ -2006,6 +2038,17 @@ def test_a_game_offering_another_familys_variant_is_told_at_its_line(tmp_path):
     with pytest.raises(ConfigError) as err:
         Catalog([root, BUNDLED]).resolve("my-tower", ["death"])
     assert (Path(err.value.path).name, err.value.line, err.value.message) == expected
+
+
+def test_a_misfit_variant_in_a_block_list_is_told_at_its_own_item(tmp_path):
+    """In a ``variants:`` list written one item a line, the variant that does not apply is blamed at its own
+    item's line, not a neighbour's (a flow list puts every item on one line, which hides an index off by one)."""
+    text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]",
+                                                                      "variants:\n  - strict\n  - death")
+    report = validate([str(make_root(tmp_path, text))])
+    line = text.splitlines().index("  - death") + 1
+    expected = ("my-tower.yaml", line, "variant 'death' applies to torqu, not to my-tower (family pairing)")
+    assert [(Path(e.path).name, e.line, e.message) for e in report.errors] == [expected]
 
 
 def test_an_unknown_engine_is_named_at_its_line(tmp_path):
