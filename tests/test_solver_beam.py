@@ -14,7 +14,7 @@ from cardgames.engine.games.pairing import refine as refine_module
 from cardgames.engine.games.pairing import solver as solver_module
 from cardgames.engine.games.pairing.beam import BeamOutOfNodes, beam_line
 from cardgames.engine.games.pairing.refine import refine
-from cardgames.engine.games.pairing.solver import Solver
+from cardgames.engine.games.pairing.solver import Solution, Solver
 from cardgames.engine.registry import load_game
 
 # games without row cap; the beam runs on those without wild cards or without a waste cap
@@ -243,3 +243,13 @@ def test_refine_grows_the_set_from_the_topmost_blocker_and_clears_without_turnin
     verdict, line = refine(Solver(game), state, frozenset([2, 3]), 10**9)
     assert verdict is True
     assert_line_wins(state, line)
+
+
+def test_an_undecided_sub_game_refutes_nothing(monkeypatch):
+    """A sub-game the solver left undecided (its nodes ran out) proves nothing: tiny-odd 9, which pair 1's
+    sub-game refutes when decided (above), is left undecided when that sub-game is not."""
+    game = load_game("tiny-odd", (), catalog=CATALOG)
+    state = game.new_state(9)
+    solver = Solver(game)
+    monkeypatch.setattr(solver, "decide", lambda *args: Solution(None, 0, 0.0))
+    assert refine(solver, state, frozenset([1]), 10**9) == (None, [])

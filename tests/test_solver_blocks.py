@@ -91,6 +91,20 @@ def test_past_its_effort_it_proves_nothing():
     assert not lost and stored <= 4_000_000
 
 
+def test_one_relation_past_its_effort_proves_nothing():
+    """A deal the relation does not refute at its default effort is not refuted at a smaller one: a single
+    relation past the effort (most of them, at these efforts) gives up, and is never taken as a loss, for the
+    whole deal or a projection."""
+    for which in CAPPED_WASTE[:2]:
+        game = load_game(*which, catalog=CATALOG)
+        open_ = [game.new_state(seed) for seed in range(40) if not blocks_lost(game.new_state(seed))[0]]
+        assert open_
+        for state in open_[:10]:
+            for effort in (0, 1, 3):
+                for lost, stored in (blocks_lost(state, effort), projection_lost(state, pair_groups(game), effort)):
+                    assert not lost and stored <= effort
+
+
 def test_it_applies_only_under_a_waste_cap_without_a_row_cap():
     for name, variants in [("wizards-tower", ()), ("wild-capped", ("strict",))]:
         game = load_game(name, variants, catalog=CATALOG)
