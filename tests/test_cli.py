@@ -382,6 +382,7 @@ def test_simulate_log_dash_is_the_log_alone_on_stdout(run_cli):
     ("placements", "--card", "The Midwife", "--tower", "Books", "--played", "NG=The Rakshasa,LG=The Joke"),
     ("deal", "eiffel-tower", "--seed", "7", "--format", "json"),
     ("list", "--kind", "decks", "--format", "json"),
+    ("show", "eiffel-tower", "--format", "json"),  # its own emit_json call (a mutation audit's gap)
 ])
 def test_json_output_is_pretty_printed(run_cli, args):
     """--format json is indented with sorted keys (the README shows captures and placements
@@ -1139,3 +1140,25 @@ def test_replay_narrate_of_a_log_that_stops_short_of_a_one_deal_games_end(run_cl
     line = next(line for line in told.stdout.splitlines() if line.startswith("stopped after"))
     leader = r" \(players? [0-9, and]+ (leads?|share the lead)\)"
     assert line == said if not leads else re.fullmatch(re.escape(said) + leader, line)
+
+
+def test_a_replay_failure_in_json_is_the_same_one_line_as_on_stderr(run_cli, tmp_path):
+    """The JSON verdict's ``error`` is the stderr line without ``Error: ``, escaped alike: a log's name with a line
+    break or a terminal escape reads the same in both, not raw in the JSON (a script matching one against the
+    other, or showing the JSON's on a terminal)."""
+    missing = tmp_path / "bad\nname\x1b.json"
+    result = run_cli("replay", str(missing), "--format", "json")
+    error = result.stderr.removeprefix("Error: ").rstrip("\n")
+    assert result.exit_code == 1 and "\\n" in error and "\n" not in error
+    assert orjson.loads(result.stdout) == {"ok": False, "error": error}
+
+
+def test_a_command_leaves_the_signal_handlers_as_it_found_them(run_cli):
+    """The CLI takes SIGTERM and Python's unraisable hook only while a command runs (.interrupts): a program that
+    runs a command in process (the tests, a notebook) keeps its own after it, success or failure alike."""
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM), sys.unraisablehook
+    assert run_cli("list", "--format", "json").exit_code == 0
+    assert run_cli("deal", "nope", "--seed", "1").exit_code == 1
+    assert (signal.getsignal(signal.SIGTERM), sys.unraisablehook) == before
