@@ -452,7 +452,11 @@ def test_forced_play_keeps_a_card_whose_class_is_still_to_come(which, seed, move
     class is left in the stock): these won positions need a playable card buried, and a rule forcing the play
     with one card of its class still to come calls them lost. Both the staged solver (whose search decides
     them before the interval stage) and the search alone must say won, with a line that wins."""
-    game, state = position_after(which, seed, moves)
+    assert_won_by_the_search(*position_after(which, seed, moves))
+
+
+def assert_won_by_the_search(game, state) -> None:
+    """The staged solver says ``state`` is won, as brute force does, and the search alone finds a line that wins."""
     assert agrees_with_brute_force(Solver(game).solve(state), state) is True
     solver = Solver(game)
     line = solver._search(state, None, solver.search_memo(state))
@@ -471,12 +475,7 @@ def test_the_search_memo_tells_stock_indices_apart(which, seed, moves):
     """Pins the key of ``Solver._search``'s failed positions (stock index, waste, row counts): a key without
     the stock index takes a failure at one index for one at another and calls these won positions lost, in
     the search alone and (it decides them before the interval stage) in the staged solver."""
-    game, state = position_after(which, seed, moves)
-    assert agrees_with_brute_force(Solver(game).solve(state), state) is True
-    solver = Solver(game)
-    line = solver._search(state, None, solver.search_memo(state))
-    assert line is not None
-    assert_line_wins(state, line)
+    assert_won_by_the_search(*position_after(which, seed, moves))
 
 
 @pytest.mark.parametrize("variants", [(), ("strict",)])
