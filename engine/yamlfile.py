@@ -147,9 +147,8 @@ def _scalar(node: Any, doc: Document, constructor: Any) -> Any:
         plain = None if ":" in node.value else int(node.value.replace("_", ""), 10)
         meant = (f"write {value} if that is meant" if plain in (None, value)
                  else f"write {value} or {plain}, whichever is meant")
-        hint = f"drop its !!{node.tag.rsplit(':', 1)[-1]} tag" if node.style else "quote it"
         problem = (f"{node.value!r} is read as the {'base-60' if ':' in node.value else 'octal'} number {value} "
-                   f"(YAML 1.1): {meant}, or {hint} for a string")
+                   f"(YAML 1.1): {meant}, or quote it without a tag for a string")
     elif not isinstance(value, SCALARS):  # a date, !!binary bytes: nothing a log (JSON) can carry
         problem = (f"{node.value!r} is a {type(value).__name__}; a config holds only strings, numbers, true/false "
                    "and null (quote it to make it a string)")

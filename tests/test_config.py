@@ -123,10 +123,10 @@ def test_a_duplicate_key_in_a_nested_mapping_is_an_error():
     ("1:30", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or quote it"),
     ("!!int 07", "'07' is read as the octal number 7 (YAML 1.1): write 7 if that is meant"),
     # quoted under an explicit tag, the text is still read in YAML 1.1's base (it was let through: 8 and 90)
-    ('!!int "010"', "'010' is read as the octal number 8 (YAML 1.1): write 8 or 10, whichever is meant, or drop "
-                    "its !!int tag for a string"),
-    ("!!int '1:30'", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or drop its "
-                     "!!int tag"),
+    ('!!int "010"', "'010' is read as the octal number 8 (YAML 1.1): write 8 or 10, whichever is meant, or quote "
+                    "it without a tag for a string"),
+    ("!!int '1:30'", "'1:30' is read as the base-60 number 90 (YAML 1.1): write 90 if that is meant, or quote it "
+                     "without a tag"),
     ('!!float "1:30"', "'1:30' is read as the base-60 number 90.0 (YAML 1.1)"),
 ])
 def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
