@@ -474,8 +474,9 @@ class Catalog:
         unknown = self.unknown_variant(doc)
         if unknown is not None:
             raise unknown
+        known = self.paths("variants")  # each call reads the folders
         for vid in chosen:
-            if vid not in self.paths("variants"):
+            if vid not in known:
                 raise UnknownNameError("variant", vid, self.game_variants(gid), where=f" for {gid}")
             if vid in game["variants"]:  # a listed variant that does not apply is the game file's to mend
                 misfit = self.variant_misfit(doc, gid, game["variants"].index(vid))
