@@ -970,6 +970,22 @@ def test_progress_redraws_at_most_5_times_a_second_but_always_at_the_end(monkeyp
     assert stream.getvalue().count("\r") == 3 and last.startswith("[" + "#" * 24) and " 50/s " in last  # 10 in 0.2 s
 
 
+def test_an_interrupted_runs_bar_is_redrawn_with_every_game_done_when_closed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ctrl-C after games the bar skipped (drawn at most 5 times a second): closing draws it once more, so that it
+    shows every game done, as the "stopped after N games" message after it says, not the last draw's fewer."""
+    clock = [100.0]
+    monkeypatch.setattr("cardgames.engine.batch.progress.time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    stream = io.StringIO()
+    progress = Progress(enabled=True, stream=stream)
+    progress.start(10)
+    clock[0] += 1.0
+    progress.advance(3)
+    progress.advance(4)  # the same instant: not drawn
+    progress.close()
+    last = stream.getvalue().split("\r")[-1]
+    assert last.endswith("\n") and "7/10 games" in last and "3/10" not in last
+
+
 def test_progress_goes_to_stderr_and_stays_silent_with_nothing_to_play(capsys):
     """Progress is stderr's (stdout holds the statistics); a batch with nothing left to play draws
     no bar, not even its closing newline."""
@@ -1183,6 +1199,25 @@ def test_a_chunk_of_several_runs_plays_and_counts_every_seed():
     assert all(line.startswith(b'{"seed":') for line in lines[:-1])
     quiet = play_chunk(eiffel_job(records=False), ((0, 2), (5, 7)))
     assert quiet.lines == b"" and quiet.summary == result.summary
+
+
+def test_a_rules_refusal_mid_game_names_the_seed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule that refuses mid-game (a Turup pile too large to list) stops the chunk with an error naming the
+    batch seed whose game it was: without it, a user of a million-game batch cannot replay the game."""
+    import cardgames.engine.core as core
+
+    played: list[int] = []
+
+    def refusing(*args: object, **kwargs: object) -> object:
+        played.append(len(played))
+        if len(played) == 3:  # the third game of the chunk: seed 6
+            raise CardgamesError("the pile is too large to list")
+        return real(*args, **kwargs)
+
+    real = core.play_out
+    monkeypatch.setattr(core, "play_out", refusing)
+    with pytest.raises(CardgamesError, match=r"^seed 6: the pile is too large to list$"):
+        play_chunk(eiffel_job(), ((4, 9),))
 
 
 def test_a_worker_with_other_configs_refuses_the_job():

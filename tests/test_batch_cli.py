@@ -296,6 +296,8 @@ def test_a_range_whose_last_seed_is_no_game_is_refused_before_playing(run_cli, t
     (["--seeds", "0-3", "--agent", "clever"], "unknown agent", 1),
     (["--seeds", "0-3", "--scheduler", "tcp://127.0.0.1:1"], "--scheduler needs --backend dask", 2),
     (["--seeds", "0-3", "--backend", "dask", "--scheduler", ""], "--scheduler needs an address", 2),
+    # blanks are no address either: refused as a usage error, not tried as a scheduler to reach
+    (["--seeds", "0-3", "--backend", "dask", "--scheduler", "  "], "--scheduler needs an address", 2),
 ])
 def test_bad_batch_input(run_cli, args, words, code):
     result = run_cli("batch", "--game", "eiffel-tower", *args)

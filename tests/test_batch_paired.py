@@ -5,6 +5,7 @@ files joined seed by seed whatever their order."""
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -385,6 +386,19 @@ def test_a_file_changed_between_its_two_readings_is_refused(tmp_path: Path):
     b = write(tmp_path / "b.jsonl", [{"seed": s, "moves": s} for s in range(1, 6)])
     with pytest.raises(CardgamesError, match="changed while it was read"):
         pair_files(a, b, 1, ())
+
+
+@pytest.mark.parametrize("grown", [0, 1])
+def test_a_file_that_grew_between_its_two_readings_is_named(tmp_path: Path, grown: int) -> None:
+    """Either file gaining a seed since the check (a ``batch --resume`` still appending to it) is refused,
+    and the message names that file: the extra records of the second file alone were silently left out."""
+    from cardgames.engine.errors import CardgamesError
+
+    paths = [write(tmp_path / f"{name}.jsonl", [{"seed": s, "moves": s} for s in range(6 if index == grown else 5)])
+             for index, name in enumerate(("a", "b"))]
+    said = f"^{re.escape(paths[grown])} changed while it was read: compare it again$"
+    with pytest.raises(CardgamesError, match=said):
+        pair_files(*paths, 1, ())
 
 
 def test_files_of_another_deal_generator_are_not_paired(run_cli, tmp_path: Path):
