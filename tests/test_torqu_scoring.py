@@ -1474,3 +1474,29 @@ def test_the_hand_arrangement_is_the_penalty_under_either_reading():
     assert values.hand_arrangement(codes) == {"score": 22, "sets": [], "proven": True,
                                               "leftover": ["Air-2", "Air-5", "Earth-5", "Water-5", "Fire-5"]}
     assert values.hand_value(codes) == 22
+
+
+def test_a_mirror_stands_for_the_first_copy_of_a_card_in_a_deck_of_two_copies():
+    """A wild card's stand-in is named as the deck names its card, the first copy's ("Air-5", not "Air-5#2"):
+    ``Scorer.stand_in_names`` promises that name so that it reads back as the plain card. A designer's Torqu
+    deck of two copies holds two Air-5s; the stand-in must not be the later copy's name."""
+    from cardgames.engine.cards import Deck
+    from cardgames.engine.config import Catalog, bundled_root, read_document
+    from cardgames.engine.games.torqu.scoring import Scorer
+
+    deck = Deck(read_document(bundled_root() / "decks" / "torqu.yaml").data, copies=2)
+    scorer = Scorer(deck, Catalog().resolve("torqu", (), 4).options)
+    arranged = scorer.tableau_score(scorer.codes(["Air-6", "Air-7", "Air-8", "Magic-14"]))
+    assert arranged["sets"] == [{"cards": ["Air-6", "Air-7", "Air-8", "Magic-14"], "kind": "perfect_four",
+                                 "points": 300, "wild": {"Magic-14": "Air-5"}}]
+    assert scorer.set_title(arranged["sets"][0]) == "Perfect Four (Wind)"
+
+
+def test_every_dragon_card_has_its_title_from_the_first_to_the_last(dragons):
+    """``Scorer.title`` gives a card's own name from the deck's ``card_titles`` (docs/rules/torqu.md: "a card's
+    own name where the seed gives one"), number n by the n-th title: the ends of the list included (Dragon-1
+    the Cloud Dragon, Dragon-16 the Blaze Dragon), and None for a card of a suit without titles."""
+    scorer = dragons.scorer
+    assert (scorer.title("Dragon-1"), scorer.title("Dragon-9"), scorer.title("Dragon-16")) == (
+        "Cloud Dragon", "Rain Dragon", "Blaze Dragon")
+    assert scorer.title("Air-1") is None
