@@ -1281,6 +1281,18 @@ def test_the_variant_that_makes_a_problem_is_blamed_among_several(tmp_path, run_
     assert "(my-torqu, every player count, expo)" in report.stdout
 
 
+def test_of_two_variants_merging_one_table_the_one_making_the_problem_alone_is_blamed(tmp_path, run_cli):
+    """Two variants both merging into Torqu's ``points``, the first making the problem alone (a Straight above the
+    game's Straight Flush) and the second harmless: the problem shows at the game's key, which neither sets, and is
+    blamed on the first, not on the last named (``registry._made_by_variants`` passes only those making it alone)."""
+    path = _variant(tmp_path, "straight70", "applies_to: [torqu]\noptions:\n  points: {straight: 70}\n")
+    _variant(tmp_path, "pts", "applies_to: [torqu]\noptions:\n  points: {flush: 40}\n")
+    for order in (("straight70", "pts"), ("pts", "straight70")):
+        played = run_cli("--configs", str(tmp_path), "deal", "torqu", "--seed", "1",
+                         *(f"--variant={v}" for v in order))
+        assert played.exit_code == 1 and played.stderr.startswith(f"Error: {path}:5: "), (order, played.stderr)
+
+
 def test_an_empty_table_in_a_variant_empties_the_games(tmp_path, run_cli):
     """``{}`` would merge nothing, a silent no-op: it replaces the game's table instead, the one way
     to take every key out (Castle without its trumps' match, then refused for that, at the variant)."""

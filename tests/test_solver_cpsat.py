@@ -135,3 +135,48 @@ def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_rai
     with pytest.raises(KeyboardInterrupt):
         sat_verdict(game, game.new_state(5), effort=60.0)
     assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]
+
+
+class _StoppableSolver:
+    """A stand-in for ``CpSolver``: its ``Solve`` blocks until ``StopSearch`` is called (or, so that a test never
+    hangs, a long while passes), and says which of the two ended it."""
+
+    def __init__(self) -> None:
+        import threading
+        import types
+
+        self.parameters = types.SimpleNamespace(catch_sigint_signal=True)
+        self.stopped = threading.Event()
+        self.started = threading.Event()
+
+    def Solve(self, model: object) -> str:  # CpSolver's own spelling, as StopSearch's
+        self.started.set()
+        return "stopped" if self.stopped.wait(10) else "ran out"
+
+    def StopSearch(self) -> None:
+        self.stopped.set()
+
+
+def test_ctrl_c_stops_the_search_it_interrupts(ctrl_c_raises):
+    """``engine/sat.py``: CP-SAT's own SIGINT catching is switched off, and a KeyboardInterrupt in the waiting main
+    thread stops the search (``StopSearch``) before it is raised again: without that, the Ctrl-C is raised only once
+    the search has spent its whole effort (a minute for the solver's stage), which the model test above still
+    passes."""
+    import os
+    import signal
+    import threading
+
+    from cardgames.engine import sat
+
+    solver = _StoppableSolver()
+
+    def ctrl_c() -> None:
+        solver.started.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c).start()
+    with pytest.raises(KeyboardInterrupt):
+        sat.solve(solver, None)
+    assert solver.parameters.catch_sigint_signal is False
+    assert solver.stopped.is_set(), "the interrupted search was left to run out its effort"
+    assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]
