@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from cardgames.engine.config import DECK_FIELDS, GAME_FIELDS, VARIANT_FIELDS
+from cardgames.engine.files import write_atomic
 from cardgames.engine.registry import ENGINES, engine_module
 from cardgames.engine.schema import Field
 
@@ -87,7 +88,7 @@ def main() -> None:
         if PAGE.read_text(encoding="utf-8") != text:
             sys.exit(f"{PAGE} is out of date: run python scripts/config_reference.py")
         return
-    PAGE.write_text(text, encoding="utf-8")
+    write_atomic(PAGE, text.encode())
     print(f"wrote {PAGE}")
 
 

@@ -143,21 +143,32 @@ def run_options(args: argparse.Namespace) -> str:
     return f"--seeds {low}-{high}{budget}" + "".join(f" --limit {name}:{a}-{b}:{n}" for name, (a, b, n) in args.limit)
 
 
-def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> None:
-    """Replace the rows of ``rows``' games in the page at ``out`` (every other row and the header stay) and say
-    so under the header: a partial run must not pass for a full one."""
+def row_lines(lines: list[str]) -> dict[str, int]:
+    """Where each game's row is among the page's ``lines``."""
+    return {line.split("|")[1].strip(): i for i, line in enumerate(lines) if line.startswith("| ")}
+
+
+def check_update(out: Path, args: argparse.Namespace) -> None:
+    """Refuse an ``--update`` that could not be written before solving anything (1000 seeds of one game can take
+    hours): it needs ``--games``, and the page at ``out`` must have a row for each."""
     if not args.games:
         raise SystemExit("--update needs --games: the games whose rows to replace")
-    lines = out.read_text().splitlines()
-    seen = set()
-    for i, line in enumerate(lines):
-        name = line.split("|")[1].strip() if line.startswith("| ") else None
-        if name in rows:
-            lines[i] = rows[name]
-            seen.add(name)
-    missing = sorted(set(rows) - seen)
+    try:
+        rows = row_lines(out.read_text().splitlines())
+    except OSError as exc:
+        raise SystemExit(f"{out}: {exc.strerror}: --update replaces rows of an existing page") from None
+    missing = sorted(set(args.games) - set(rows))
     if missing:
         raise SystemExit(f"{out} has no row for {', '.join(missing)}: write the whole page instead")
+
+
+def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> None:
+    """Replace the rows of ``rows``' games in the page at ``out`` (every other row and the header stay; the page
+    was checked by :func:`check_update`) and say so under the header: a partial run must not pass for a full one."""
+    lines = out.read_text().splitlines()
+    for name, i in row_lines(lines).items():
+        if name in rows:
+            lines[i] = rows[name]
     games = " ".join(args.games)
     note = (f"Rows {', '.join(args.games)} replaced by `scripts/pairing_report.py --update --games {games} "
             f"{run_options(args)}` (the other rows are from the run named above).")
@@ -193,6 +204,8 @@ def main() -> None:
     catalog = Catalog()
     bases = [g for g in catalog.ids("games") if catalog.game(g)["engine"] == "pairing"]
     names = args.games or [n for g in bases for n in (g, f"strict-{g}")]
+    if args.update:
+        check_update(Path(args.out), args)
     limits = dict(args.limit)
     plan = {name: limits.get(name, (*args.seeds, Solver(load_game(name), args.budget).budget)) for name in names}
     cache_path = Path(args.cache) if args.cache else None

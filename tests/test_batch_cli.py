@@ -1068,3 +1068,65 @@ def test_blank_lines_in_a_result_file_hold_no_record(run_cli, tmp_path):
                       "--resume", "--quiet")
     assert resumed.exit_code == 0 and orjson.loads(run_cli("stats", str(spaced), "--format", "json").stdout)[
         "files"][0]["figures"]["won"]["n"] == 15
+
+
+def _drawn(monkeypatch: pytest.MonkeyPatch, runs: list[Run], path: Path):
+    """The figure ``plot`` draws for ``runs``, kept open (``plot`` closes it once written)."""
+    import matplotlib.pyplot as plt
+
+    from cardgames.engine.batch.plot import plot
+
+    figures = []
+    subplots = plt.subplots
+
+    def keep(*args, **kwargs):
+        fig, axes = subplots(*args, **kwargs)
+        figures.append(fig)
+        return fig, axes
+
+    monkeypatch.setattr(plt, "subplots", keep)
+    monkeypatch.setattr(plt, "close", lambda fig=None: None)
+    plot(runs, str(path))
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    return figures[0]
+
+
+def test_plot_draws_each_files_win_rate_at_its_tick_with_its_own_interval(monkeypatch, tmp_path) -> None:
+    """Two files' win rates are side by side about the 'won' tick, each bar at its file's rate, its error bar
+    from that file's Wilson low to its high (an asymmetric interval: low and high must not swap); the right
+    panel's x axis names the score drawn and its y axis the fractions; the title names variants for one file
+    only."""
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.container import ErrorbarContainer
+
+    runs = []
+    for file, wins in (("a.jsonl", 1), ("b.jsonl", 9)):
+        summary = Summary()
+        for game in range(10):
+            summary.add({"won": game < wins, "cards_left": 0 if game < wins else 5})
+        runs.append(Run(file, {"players": 1, "game": "eiffel-tower", "variants": []}, summary))
+    fig = _drawn(monkeypatch, runs, tmp_path / "p.png")
+    try:
+        left, right = fig.axes
+        bars = list(left.patches)
+        assert [round(bar.get_x() + bar.get_width() / 2, 6) for bar in bars] == [-0.2, 0.2]
+        assert [bar.get_height() for bar in bars] == [0.1, 0.9]
+        errorbars = [c for c in left.containers if isinstance(c, ErrorbarContainer)]
+        for container, run in zip(errorbars, runs, strict=True):
+            (segment,) = container.lines[2][0].get_segments()
+            ends = sorted(y for _, y in segment)
+            figure = run.figures["won"]
+            assert ends == pytest.approx([figure["ci_low"], figure["ci_high"]])
+        assert [t.get_text() for t in left.get_xticklabels()] == ["won"]
+        assert (right.get_xlabel(), right.get_ylabel()) == ("cards_left", "fraction of games")
+        assert fig.texts[0].get_text() == "eiffel-tower: 10, 10 games"
+    finally:
+        plt.close(fig)
+    runs[0].header["variants"] = ["strict"]  # one file's variants are not the comparison's title
+    fig = _drawn(monkeypatch, runs, tmp_path / "p.png")
+    assert fig.texts[0].get_text() == "eiffel-tower: 10, 10 games"
+    plt.close(fig)
+    fig = _drawn(monkeypatch, runs[:1], tmp_path / "p.png")
+    assert fig.texts[0].get_text() == "eiffel-tower (strict): 10 games"
+    plt.close(fig)

@@ -2743,3 +2743,26 @@ def test_a_games_own_problem_met_first_with_a_variant_is_still_the_games(tmp_pat
     errors = {(Path(e.path).name, e.message) for e in validate([str(tmp_path)]).errors}
     assert ("cb.yaml", "the pile is crowded (3 players; likewise at 4 players)") in errors, errors
     assert ("small.yaml", "the pile is crowded (cb, 2 players, small)") in errors, errors
+
+
+def test_the_config_reference_check_fails_on_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``scripts/config_reference.py --check`` (the docs' CI gate) exits non-zero naming the page when it differs
+    from the schemas, passes on a current one, and never rewrites the page it checks."""
+    import importlib.util
+    import sys
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "config_reference.py"
+    spec = importlib.util.spec_from_file_location("config_reference", script)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    page = tmp_path / "configs.md"
+    monkeypatch.setattr(module, "PAGE", page)
+    monkeypatch.setattr(sys, "argv", ["config_reference.py", "--check"])
+    stale = module.page().replace("| yes |", "| no |", 1)
+    page.write_text(stale, encoding="utf-8")
+    with pytest.raises(SystemExit) as exit_:
+        module.main()
+    assert exit_.value.code not in (0, None) and "is out of date" in str(exit_.value.code)
+    assert page.read_text(encoding="utf-8") == stale
+    page.write_text(module.page(), encoding="utf-8")
+    module.main()  # current: no exit

@@ -6,10 +6,13 @@ engine it measures would otherwise be found only by whoever next needs its figur
 
 from __future__ import annotations
 
+import argparse
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -60,3 +63,159 @@ def test_the_report_names_each_stages_effort_without_cp_sat() -> None:
     assert strict[7] == ("blocks 1000000 + 300000 + 3-pair projections 3000000 each + 5-pair projections 60000000 "
                          "each, 300000000 in all + blocks 300000000 + 7-pair projections 60000000 each, 480000000 in "
                          "all")
+
+
+def _load_report() -> ModuleType:
+    """``scripts/pairing_report.py`` imported as a module, so that its ``main`` runs in this process."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("pairing_report", SCRIPTS / "pairing_report.py")
+    report = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(report)
+    return report
+
+
+@pytest.fixture
+def report() -> ModuleType:
+    return _load_report()
+
+
+def _report_page(report: ModuleType, monkeypatch: pytest.MonkeyPatch, out: Path, *args: str) -> dict[str, list[str]]:
+    """Run the report with ``args`` (CP-SAT off, one worker) into ``out``; its rows' cells, by game."""
+    monkeypatch.setattr(sys, "argv", ["pairing_report.py", "--sat-effort", "0", "--out", str(out), *args])
+    report.main()
+    lines = out.read_text().splitlines()
+    header = next(line for line in lines if line.startswith("| game |"))
+    rows = [line for line in lines if line.startswith("| ") and line != header]
+    assert all(line.count("|") == header.count("|") for line in rows)  # no cell lost nor added
+    return {cells[0]: cells for cells in ([c.strip() for c in line.split("|")[1:-1]] for line in rows)}
+
+
+def _truth(name: str, seeds: range, budget: int) -> tuple[int, int, int, int]:
+    """Won, lost, undecided and greedy wins over ``seeds``, counted here without the script."""
+    from cardgames.engine.agents import make_agents
+    from cardgames.engine.core import play_out
+    from cardgames.engine.games.pairing.solver import Solver
+    from cardgames.engine.registry import load_game
+
+    game = load_game(name)
+    verdicts = [Solver(game, budget, 0.0).solve(game.new_state(seed)).winnable for seed in seeds]
+    greedy = sum(play_out(game, seed, make_agents(["greedy"], game)).won() for seed in seeds)
+    return verdicts.count(True), verdicts.count(False), verdicts.count(None), greedy
+
+
+def test_the_report_counts_every_seed_once_and_leaves_undecided_deals_out_of_the_rate(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Over seeds 1-8 in chunks of 3 (the last one short), the row's winnable rate is over the decided deals
+    only, its undecided count and greedy rate over all 8 seeds, each seed solved once, whatever the chunks."""
+    from cardgames.engine.batch.compare import wilson
+
+    monkeypatch.setattr(report, "CHUNK", 3)
+    won, lost, undecided, greedy = _truth("eiffel-tower", range(1, 9), 3000)
+    assert undecided and won and lost  # the seeds must exercise all three verdicts
+    cells = _report_page(report, monkeypatch, tmp_path / "p.md", "--games", "eiffel-tower", "--seeds", "1-8",
+                         "--budget", "3000")["eiffel-tower"]
+    low, high = wilson(won, won + lost)
+    assert cells[6:10] == ["1-8", "3000", f"{100 * won / (won + lost):.1f} % [{100 * low:.1f}, {100 * high:.1f}]",
+                           str(undecided)]
+    low, high = wilson(greedy, 8)
+    assert cells[10] == f"{100 * greedy / 8:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+    assert "`scripts/pairing_report.py --seeds 1-8 --budget 3000 --sat-effort 0`" in (tmp_path / "p.md").read_text()
+
+
+def test_the_reports_cache_is_kept_per_budget_and_dropped_by_fresh(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A chunk cached under one node budget is not reused for another (the rates would be the other budget's);
+    one cached under the same task is reused without solving again, but not for a game named by ``--fresh``."""
+    cache, out = tmp_path / "cache.json", tmp_path / "p.md"
+    args = ("--games", "eiffel-tower", "--seeds", "1-8", "--cache", str(cache))
+    small = _report_page(report, monkeypatch, out, *args, "--budget", "1000")["eiffel-tower"]
+    large = _report_page(report, monkeypatch, out, *args, "--budget", "3000")["eiffel-tower"]
+    assert (small[9], large[9]) == (str(_truth("eiffel-tower", range(1, 9), 1000)[2]),
+                                    str(_truth("eiffel-tower", range(1, 9), 3000)[2]))
+
+    def unwanted(task: tuple) -> dict:
+        raise AssertionError(f"{task} solved again")
+
+    monkeypatch.setattr(report, "count", unwanted)
+    assert _report_page(report, monkeypatch, out, *args, "--budget", "1000")["eiffel-tower"][:11] == small[:11]
+    with pytest.raises(AssertionError, match="solved again"):
+        _report_page(report, monkeypatch, out, *args, "--budget", "1000", "--fresh", "eiffel-tower")
+
+
+def test_retry_undecided_folds_new_verdicts_into_their_chunks(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--retry-undecided`` re-solves each cached undecided deal with its chunk's budget, and the page then
+    counts the new verdicts (won as won, lost as lost) and no deal twice; the cache keeps them, and each retried
+    deal's new solve time (a "better solver" stands in here: a larger budget)."""
+    from cardgames.engine.games.pairing.solver import Solver
+    from cardgames.engine.registry import load_game
+
+    monkeypatch.setattr(report, "CHUNK", 3)
+    cache, out = tmp_path / "cache.json", tmp_path / "p.md"
+    args = ("--games", "eiffel-tower", "--seeds", "1-8", "--budget", "1000", "--cache", str(cache))
+    _report_page(report, monkeypatch, out, *args)
+    asked = []
+
+    def better(job: tuple[str, int, int, float]) -> tuple[bool | None, float]:
+        asked.append(job)
+        game = load_game(job[0])
+        return Solver(game, 20000, 0.0).solve(game.new_state(job[1])).winnable, 9.0
+
+    monkeypatch.setattr(report, "retry", better)
+    open_before = {key: (json.loads(key)[1], chunk["undecided_seeds"], chunk["times"])
+                   for key, chunk in json.loads(cache.read_text()).items()}
+    # the same chunks named by --limit, without --budget: the retries must still get the chunks' budget
+    cells = _report_page(report, monkeypatch, out, "--games", "eiffel-tower", "--seeds", "1-8", "--cache", str(cache),
+                         "--limit", "eiffel-tower:1-8:1000", "--retry-undecided")["eiffel-tower"]
+    before = _truth("eiffel-tower", range(1, 9), 1000)
+    after = _truth("eiffel-tower", range(1, 9), 20000)
+    assert len(asked) == before[2] and {job[2] for job in asked} == {1000}
+    assert cells[7:10] == ["1000", report.pct(after[0], after[0] + after[1]), str(after[2])]
+    chunks = json.loads(cache.read_text())
+    assert sorted(chunks) == sorted(open_before) and [s for c in chunks.values() for s in c["undecided_seeds"]] == []
+    for key, (low, seeds, times) in open_before.items():  # each retried deal's time in its own place, no other
+        assert chunks[key]["times"] == [9.0 if low + i in seeds else t for i, t in enumerate(times)]
+
+
+def test_update_replaces_only_the_named_rows_and_says_so_once(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--update --games G`` rewrites G's row alone, under a note naming the run; the same update again adds no
+    second note; a game with no row on the page, or no ``--games``, is refused rather than silently left out, and
+    before any deal is solved (1000 seeds of a game can take hours, all lost to the refusal)."""
+    out = tmp_path / "p.md"
+    first = _report_page(report, monkeypatch, out, "--games", "eiffel-tower", "new-eiffel-tower",
+                         "--seeds", "1-3", "--budget", "1000")
+    update = ("--games", "new-eiffel-tower", "--seeds", "1-3", "--budget", "3000", "--update")
+    for _ in range(2):
+        again = _report_page(report, monkeypatch, out, *update)
+        text = out.read_text()
+        assert text.count("Rows new-eiffel-tower replaced by `scripts/pairing_report.py --update --games "
+                          "new-eiffel-tower --seeds 1-3 --budget 3000 --sat-effort 0`") == 1
+    assert again["eiffel-tower"] == first["eiffel-tower"] and again["new-eiffel-tower"][7] == "3000"
+    assert text.index("Rows new-eiffel-tower") < text.index("| game |")
+
+    def unwanted(task: tuple) -> dict:
+        raise AssertionError(f"{task} solved before the update was refused")
+
+    monkeypatch.setattr(report, "count", unwanted)
+    for games, said in ((["--games", "castle"], "has no row for castle"), ([], "--update needs --games")):
+        monkeypatch.setattr(sys, "argv", ["pairing_report.py", "--out", str(out), *games, "--seeds", "1",
+                                          "--budget", "10", "--sat-effort", "0", "--update"])
+        with pytest.raises(SystemExit, match=said):
+            report.main()
+
+
+def test_limit_gives_one_game_its_own_seeds_and_budget(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--limit GAME:A-B:BUDGET`` changes that game's row alone, and the page's header quotes it; a malformed
+    value is a usage error (argparse's), not a traceback."""
+    rows = _report_page(report, monkeypatch, tmp_path / "p.md", "--games", "eiffel-tower", "new-eiffel-tower",
+                        "--seeds", "1-2", "--budget", "1000", "--limit", "new-eiffel-tower:3-5:3000")
+    assert (rows["eiffel-tower"][6:8], rows["new-eiffel-tower"][6:8]) == (["1-2", "1000"], ["3-5", "3000"])
+    assert "--seeds 1-2 --budget 1000 --sat-effort 0 --limit new-eiffel-tower:3-5:3000`" in \
+        (tmp_path / "p.md").read_text()
+    for bad in ("castle:1-200", "castle:1-200:lots", "castle:9-1:100"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            report.limit(bad)
+    assert report.limit("castle:7:100") == ("castle", (7, 7, 100))
