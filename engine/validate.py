@@ -391,12 +391,14 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
     deck = _designers_deck(catalog, doc)
     for origin, keypath, text, variants, at in _alike(met.values()):
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
-        # the very text at every count (a deck's ranks): which counts says nothing (a designer's finding)
+        # the very text at every count (a deck's ranks), or at a solitaire's one count: which counts says nothing
+        # (designers' findings; "(1 player)" after every problem of a pairing game)
         own = met[origin.path, origin.line(keypath), variants, text][4]  # the counts of this very text
-        everywhere = len(counts) > 1 and len(set(own)) == len(counts)
-        if everywhere:
+        everywhere = len(set(own)) == len(counts)
+        if everywhere and len(counts) > 1:
             setup.append("every player count")
-        elif not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards for 3 players (3 players)")
+        elif not everywhere and not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards
+            # for 3 players (3 players)")
             setup.append(counted(at[0], "player"))
         notes = [", ".join([*setup, *(["+".join(variants)] if variants else [])])]
         if len(at) > 1 and not everywhere:

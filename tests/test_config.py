@@ -302,10 +302,11 @@ def test_a_deck_from_another_folder_is_named_with_its_games_problem(tmp_path):
     path = tmp_path / "decks" / "french.yaml"
     path.write_text(yaml.safe_dump(deck, sort_keys=False))
     errors = [str(e) for e in validate([str(tmp_path)]).errors]
-    assert errors and all(e.endswith(f"match value must be 13 (1 player; its deck is {path})") for e in errors)
+    assert errors and all(e.endswith(f"match value must be 13 (its deck is {path})") for e in errors)
     assert {e.split(".yaml:", 1)[0].rsplit("/", 1)[1] for e in errors} == {"eiffel-tower", "new-eiffel-tower"}
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))  # the deck's own folder: said not
-    assert [e for e in validate([str(root)]).errors if "my-tower" in str(e)][0].located().endswith("(1 player)")
+    mine = [e for e in validate([str(root)]).errors if "my-tower" in str(e)][0].located()
+    assert mine.endswith("match value must be 13"), mine
     # a whole deck, and a variant of the folder whose layout no deck fills: the variant's line is the variant's
     # to mend, and names no deck
     path.write_text((BUNDLED / "decks" / "french.yaml").read_text())
@@ -375,7 +376,7 @@ def test_a_deck_no_match_value_pairs_is_blamed_not_the_match(tmp_path):
     assert not any("must be" in e for e in errors)
     # the one change that would pair them all is named (a rank's 7 typed 17 was met with "no card has the value
     # 16 that value 2 would pair with", sending the designer to the 2: an audit's finding)
-    assert any(e.endswith("is value 100 a typo? With 10 in its place they all pair to 14 (1 player)") for e in errors)
+    assert any(e.endswith("is value 100 a typo? With 10 in its place they all pair to 14") for e in errors)
 
 
 def test_a_card_value_must_be_an_integer(tmp_path):
@@ -397,7 +398,7 @@ def test_layout_must_fit_the_deck(tmp_path, layout, rows):
     too_many = [e.message for e in report.errors if "so the deal needs" in e.message]
     assert too_many == ([] if rows is None else [
         f"the layout has {rows} rows, so the deal needs {rows + 1} cards (one on each row and one on the waste), "
-        "but the deck holds only 104 (1 player)"])
+        "but the deck holds only 104"])
 
 
 def test_a_strict_layout_must_fit_the_deck_too(tmp_path):
@@ -406,7 +407,7 @@ def test_a_strict_layout_must_fit_the_deck_too(tmp_path):
     line = text.splitlines().index("  strict_layout: [50, 60]") + 1
     assert [(e.line, e.message) for e in report.errors] == [
         (line, "the Strict version's layout has 110 rows, so the deal needs 111 cards (one on each row and one on the "
-               "waste), but the deck holds only 104 (1 player)")]
+               "waste), but the deck holds only 104")]
 
 
 @pytest.mark.parametrize("cap, layout", [(4, "[1, 2, 3, 4, 5, 5]"), (5, "[1, 2, 3, 4, 5, 5]"),
@@ -421,7 +422,7 @@ def test_a_row_cap_must_leave_room_for_every_card(tmp_path, cap, layout):
     assert [(e.line, e.message) for e in report.errors] == ([] if rows * cap >= 104 else [
         (text.splitlines().index(f"  row_cap: {cap}") + 1,
          f"the layout's {rows} rows hold at most {rows * cap} cards (options.row_cap {cap}), fewer than the deck's "
-         "104: no deal can be won (1 player)")])
+         "104: no deal can be won")])
 
 
 @pytest.mark.parametrize("cap, layout, need", [(5, "[1, 2, 3, 4, 5, 6]", 26), (5, "[1, 2, 3, 4, 5, 5, 6]", 26),
@@ -440,7 +441,7 @@ def test_a_row_cap_must_leave_each_pair_its_rows(tmp_path, cap, layout, need):
         (text.splitlines().index(f"  row_cap: {cap}") + 1,
          f"the layout's {rows} rows cannot take every card under options.row_cap {cap}: a row takes only its own "
          f"pair's cards, and the pairs need {need} rows (6 pairs {each} rows each, 1 pair {-(-8 // cap)} rows): no "
-         "deal can be won (1 player)")])
+         "deal can be won")])
 
 
 @pytest.mark.parametrize("layout, ok", [("[1, 2]", False), ("[2, 2]", True)])
@@ -461,7 +462,7 @@ def test_a_row_cap_must_leave_each_class_its_rows(tmp_path, layout, ok):
     report = validate([str(make_root(tmp_path, text, "lop-tower"))])
     assert [e.message for e in report.errors] == ([] if ok else [
         "the layout's 3 rows cannot take every card under options.row_cap 4: a row takes only its own pair's "
-        "cards, and the pairs need 4 rows (1 pair 3 rows, 1 pair 1 row): no deal can be won (1 player)"])
+        "cards, and the pairs need 4 rows (1 pair 3 rows, 1 pair 1 row): no deal can be won"])
 
 
 def test_a_file_outside_a_config_folder_is_the_one_checked(tmp_path):
@@ -1299,7 +1300,7 @@ def test_an_empty_table_in_a_variant_empties_the_games(tmp_path, run_cli):
     path = _variant(tmp_path, "no-trump", "applies_to: [castle]\noptions:\n  family_match: {}\n")
     report = run_cli("validate", str(tmp_path))
     assert report.stdout.splitlines() == [f"{path}:5: cards of family 'trump' have no match value in "
-                                          "options.family_match (castle, 1 player, no-trump)"]
+                                          "options.family_match (castle, no-trump)"]
 
 
 def test_one_bad_value_in_a_variant_of_a_family_is_one_line(tmp_path, run_cli):
@@ -2222,7 +2223,7 @@ def test_a_deck_the_engine_cannot_build_is_blamed_on_the_games_deck_line(tmp_pat
     game = root / "games" / "my-tower.yaml"
     line = text.splitlines().index("deck: {type: odd, copies: 2}") + 1
     assert [str(e) for e in validate([str(game)]).errors] == [
-        f"{game}:{line}: deck 'odd': two cards are named 'X' (1 player)"]
+        f"{game}:{line}: deck 'odd': two cards are named 'X'"]
 
 
 def test_unknown_name_hints_a_loosely_similar_name() -> None:

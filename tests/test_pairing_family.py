@@ -407,7 +407,7 @@ def test_a_card_without_a_value_is_named(tmp_path):
     (tmp_path / "decks" / "hex-a-deck.yaml").write_text(deck.replace("  wild: true\n", ""))
     errors = [str(e).split(": ", 1)[1] for e in validate([str(tmp_path)]).errors]
     assert errors[0] == ("options.match is 17 but in deck hex-a-deck card 'Wizard1' and 3 more have no value: every "
-                         "card pairs by its value, save a wild one (wild: true) (1 player; its deck is "
+                         "card pairs by its value, save a wild one (wild: true) (its deck is "
                          + str(tmp_path / "decks" / "hex-a-deck.yaml") + ")")
 
 
