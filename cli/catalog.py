@@ -92,15 +92,22 @@ def _readable(cat: "Catalog", kind: str, unread: list[ConfigError]) -> Iterator[
 @format_option("yaml", "json")
 @click.pass_context
 def show_cmd(ctx: click.Context, game_id: str, variants: tuple[str, ...], players: int | None, fmt: str) -> None:
-    """Show GAME's resolved config: options after variants, deck, players, agents and config hash. In
-    YAML each option is preceded by a comment saying what it means."""
+    """Show GAME's resolved config: options after variants, deck, players, agents and config hash.
+    "variants" are those applied, "available_variants" those --variant takes. In YAML each option is
+    preceded by a comment saying what it means."""
     from cardgames.engine.agents import agent_names
     from cardgames.engine.registry import engine_module
 
     game = load_game(ctx, game_id, variants, players)
     spec = game.spec
-    data = spec.canonical()
-    data["variants"] = list(spec.variants)  # as applied (the hash sorts them): a later one's option wins
+    data = {}
+    for key, value in spec.canonical().items():
+        data[key] = value
+        if key == "variants":
+            data[key] = list(spec.variants)  # as applied (the hash sorts them): a later one's option wins
+            # and beside them what --variant takes, as `list` shows it (a designer read the plain game's
+            # "variants: []" as its file's own list lost)
+            data["available_variants"] = catalog(ctx).game_variants(spec.id)
     data["deck"] = {"id": game.deck.id, "name": spec.deck["name"], "copies": spec.copies, "cards": len(game.deck)}
     del data["game"], data["copies"]
     paths = catalog(ctx).paths

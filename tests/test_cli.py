@@ -179,8 +179,21 @@ def test_show_names_each_setting_once(run_cli):
     """The resolved config's top-level keys: the copies are the deck's (in "deck"), not also beside it,
     and the game's id is "id", not also "game"."""
     data = orjson.loads(run_cli("show", "torqu", "--format", "json").stdout)
-    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "deck", "agents",
-                         "config_sha256", "file", "deck_file", "variant_files"}
+    assert set(data) == {"id", "name", "family", "engine", "players", "options", "variants", "available_variants",
+                         "deck", "agents", "config_sha256", "file", "deck_file", "variant_files"}
+
+
+def test_show_tells_the_variants_applied_from_those_the_game_takes(run_cli):
+    """``variants`` are the ones applied ([] for the plain game, though its file lists ``strict``: a designer read
+    that [] as the file's list lost); ``available_variants`` what ``--variant`` takes, as ``list`` shows them."""
+    plain = orjson.loads(run_cli("show", "eiffel-tower", "--format", "json").stdout)
+    listed = {row["id"]: row for row in orjson.loads(run_cli("list", "--format", "json").stdout)}
+    assert plain["variants"] == [] and plain["available_variants"] == listed["eiffel-tower"]["variants"] == ["strict"]
+    strict = orjson.loads(run_cli("show", "strict-eiffel-tower", "--format", "json").stdout)
+    assert strict["variants"] == ["strict"] and strict["available_variants"] == ["strict"]
+    torqu = orjson.loads(run_cli("show", "torqu", "--variant", "death", "--format", "json").stdout)
+    assert torqu["variants"] == ["death"] and torqu["available_variants"] == listed["torqu"]["variants"]
+    assert {"death", "dragons", "partners"} <= set(torqu["available_variants"])
 
 
 def test_list_variants_gives_every_row_the_same_fields(run_cli):
