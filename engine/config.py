@@ -70,7 +70,8 @@ DECK_FIELDS = {
                        "each alone (no attribute, index or !conversion), a format's widths of at most 2 digits "
                        "({value:03d})", required=False, check=one_token),
     "suits": Field(LIST, "the suits, in order", required=False, items=Field(MAP, fields=_NAMED, open=True)),
-    "ranks": Field(LIST, "the ranks of every suit, low to high", required=False,
+    "ranks": Field(LIST, "the ranks of every suit, in the deck's order (low to high by convention: the rules read "
+                         "each rank's value, not its place)", required=False,
                    items=Field(MAP, fields={**_NAMED, "value": Field(INT, "numeric value"),
                                             "face": Field(BOOL, "a face card (J, Q, K)", required=False)},
                                open=True)),

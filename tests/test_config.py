@@ -2767,3 +2767,25 @@ def test_the_config_reference_check_fails_on_a_stale_page(tmp_path: Path, monkey
     assert page.read_text(encoding="utf-8") == stale
     page.write_text(module.page(), encoding="utf-8")
     module.main()  # current: no exit
+
+
+def test_a_decks_ranks_may_be_listed_in_any_order_the_rules_read_their_values(tmp_path, run_cli):
+    """docs/configs.md: ranks are listed "low to high by convention: the rules read each rank's value, not its
+    place" (a designer asked, a deck with 2 listed before 1 passing validate). The French deck's ranks reversed
+    make the same cards with the same values, dealt in another order, and Eiffel Tower on it plays and solves."""
+    import yaml
+
+    from cardgames.engine.games.pairing.solver import Solver
+    from cardgames.engine.registry import load_game
+
+    deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
+    deck["id"], deck["ranks"] = "backwards", deck["ranks"][::-1]
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "backwards.yaml").write_text(yaml.safe_dump(deck, sort_keys=False))
+    assert "type: french" in EIFFEL
+    make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: backwards"))
+    assert run_cli("--configs", str(tmp_path), "validate", str(tmp_path)).exit_code == 0
+    mine, plain = load_game("my-tower", catalog=Catalog([tmp_path, BUNDLED])), load_game("eiffel-tower")
+    assert mine.deck.names != plain.deck.names
+    assert sorted((c.name, c.value) for c in mine.deck.cards) == sorted((c.name, c.value) for c in plain.deck.cards)
+    assert Solver(mine, 10**6).solve(mine.new_state(7)).winnable is not None
