@@ -140,8 +140,10 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
             if deck is not None:  # the deck's own, whatever the variants
                 raise deck.error(keypath, f"{text} (`cardgames validate` lists them all)")
             where = catalog.variant_origin(spec, keypath) or _made_by_variants(catalog, spec, module, keypath, text)
-            # validate checks each variant alone: a problem of several together is theirs only
+            # validate checks each variant alone: a problem of several together is theirs only, each named (the
+            # line is one file's, and a designer looked for the other variant's part in vain)
             hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2
-                    else "from these variants together; `cardgames validate` checks each alone")
+                    else f"from the variants {' + '.join(spec.variants)} together; `cardgames validate` checks each "
+                         "alone")
             raise where.error(keypath, f"{text} ({hint})")
     return module.GAME(spec)

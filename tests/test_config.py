@@ -736,8 +736,8 @@ def test_variants_that_clash_only_together_say_validate_checks_each_alone(tmp_pa
     result = run_cli("--configs", str(tmp_path), "deal", "turup", "--players", "4", "--seed", "1",
                      "--variant", "big-hands", "--variant", "big-pile")
     assert result.exit_code == 1 and result.stderr.count("\n") == 1
-    assert result.stderr.endswith(f" (from these variants together; `cardgames --configs {tmp_path} validate` checks "
-                                  "each alone)\n")
+    assert result.stderr.endswith(f" (from the variants big-hands + big-pile together; `cardgames --configs {tmp_path} "
+                                  "validate` checks each alone)\n")
 
 
 def test_a_game_of_an_unknown_engine_is_one_line_with_a_hint(tmp_path, run_cli):
