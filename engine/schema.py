@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .errors import ConfigError
 from .wording import clip, written
-from .yamlfile import Document
+from .yamlfile import Document, where
 
 _TYPE_NAMES = {int: "an integer", float: "a number", str: "a string", bool: "true or false",
                list: "a list", dict: "a mapping", type(None): "null"}
@@ -55,7 +55,7 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
     ``partial``, the mapping is an overlay (a variant's): a key it leaves out is the base's, so none
     is missing (see :func:`check_value`)."""
     if not isinstance(value, dict):
-        return [doc.error(keypath, f"{_where(keypath)} must be a mapping")]
+        return [doc.error(keypath, f"{where(keypath)} must be a mapping")]
     errors, misspelt = [], set()
     for key in value:
         if key in fields:
@@ -66,16 +66,16 @@ def check_mapping(value: Any, fields: dict[str, Field], doc: Document, keypath: 
             misspelt.add(close)  # said here, not again as missing
             own = " (keys of your own may go here, but not one this like a known one)" if open else ""
             errors.append(doc.key_error(keypath + (key,),
-                                        f"unknown key {clip(key)} in {_where(keypath)}: did you mean {close!r}?{own}"))
+                                        f"unknown key {clip(key)} in {where(keypath)}: did you mean {close!r}?{own}"))
         elif not open:
             known = ", ".join(sorted(fields))
             errors.append(doc.key_error(keypath + (key,),
-                                        f"unknown key {clip(key)} in {_where(keypath)} (known: {known})"))
+                                        f"unknown key {clip(key)} in {where(keypath)} (known: {known})"))
     missing = [] if partial else [key for key, spec in fields.items()
                                   if spec.required and key not in value and key not in misspelt]
     if missing:  # all in one error: a designer's new file often lacks several
         keys = ", ".join(repr(key) for key in missing)
-        errors.append(doc.error(keypath, f"missing key{'s' * (len(missing) > 1)} {keys} in {_where(keypath)}"))
+        errors.append(doc.error(keypath, f"missing key{'s' * (len(missing) > 1)} {keys} in {where(keypath)}"))
     for key, spec in fields.items():
         if key in value:
             errors.extend(check_value(value[key], spec, doc, keypath + (key,), partial))
@@ -102,9 +102,9 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial:
     choices = None if spec.choices is None else ", ".join(repr(c) for c in spec.choices)
     if not _type_ok(value, spec.types):  # a choice's wrong type names the choices too (a designer's first_player: 1)
         wanted = spec.describe() + (f", one of {choices}" if choices else "")
-        return [doc.error(keypath, f"{_where(keypath)} must be {wanted}, not {written(value)}")]
+        return [doc.error(keypath, f"{where(keypath)} must be {wanted}, not {written(value)}")]
     if spec.choices is not None and value not in spec.choices:
-        return [doc.error(keypath, f"{_where(keypath)} is {written(value)}; expected one of {choices}")]
+        return [doc.error(keypath, f"{where(keypath)} is {written(value)}; expected one of {choices}")]
     errors: list[ConfigError] = []
     if isinstance(value, list) and spec.items is not None:
         for i, item in enumerate(value):
@@ -115,17 +115,8 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial:
         problem = spec.check(value)
         if problem:
             below, text = problem if isinstance(problem, tuple) else ((), problem)
-            errors.append(doc.error(keypath + below, f"{_where(keypath)}: {text}"))
+            errors.append(doc.error(keypath + below, f"{where(keypath)}: {text}"))
     return errors
-
-
-def _where(keypath: tuple) -> str:
-    if not keypath:
-        return "the file"
-    text = str(keypath[0])
-    for part in keypath[1:]:
-        text += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return f"'{text}'"
 
 
 def positive(value: Any) -> str | None:

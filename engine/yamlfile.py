@@ -134,13 +134,24 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, keypath + (i,), doc, seen, constructor) for i, item in enumerate(node.value)]
-    return _scalar(node, doc, constructor)
+    return _scalar(node, doc, constructor, keypath)
 
 
-def _scalar(node: Any, doc: Document, constructor: Any) -> Any:
+def where(keypath: tuple) -> str:
+    """A key path as messages name it: ``'options.deal[2]'``, or "the file" for the whole document."""
+    if not keypath:
+        return "the file"
+    text = str(keypath[0])
+    for part in keypath[1:]:
+        text += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return f"'{text}'"
+
+
+def _scalar(node: Any, doc: Document, constructor: Any, keypath: tuple | None = None) -> Any:
     """A scalar node's value, a mapping's key as well as a value (``{010: 2}`` would otherwise key 8), or a
-    ConfigError at the node's own line for a value no config may hold."""
-    value = _construct(node, doc, constructor)
+    ConfigError at the node's own line for a value no config may hold, naming the value's ``keypath`` as the
+    schema's messages do (a designer's ``house_cut: .nan`` was the one bad value said without its key)."""
+    value = _construct(node, doc, constructor, keypath)
     problem = None
     # a number from such text: plain, or quoted under an explicit tag (!!int "010" is 8 too)
     if isinstance(value, (int, float)) and _OLD_NUMBER.fullmatch(node.value):
@@ -157,12 +168,12 @@ def _scalar(node: Any, doc: Document, constructor: Any) -> Any:
     elif isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
         problem = f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})"
     if problem is not None:
-        raise ConfigError(problem, doc.path, node.start_mark.line + 1)
+        raise ConfigError(f"{where(keypath)}: {problem}" if keypath else problem, doc.path, node.start_mark.line + 1)
     return value
 
 
-def _construct(node: Any, doc: Document, constructor: Any) -> Any:
-    """A scalar node's value, or a ConfigError at its line."""
+def _construct(node: Any, doc: Document, constructor: Any, keypath: tuple | None) -> Any:
+    """A scalar node's value, or a ConfigError at its line (naming ``keypath``, a value's, as :func:`_scalar`)."""
     import yaml
 
     try:
@@ -172,7 +183,8 @@ def _construct(node: Any, doc: Document, constructor: Any) -> Any:
     except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):
         # an explicit tag on text it does not fit (!!int abc, !!bool x): PyYAML's converter fails unguarded
         problem = f"{node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]}"
-    raise ConfigError(f"bad value: {_squeezed(problem)}", doc.path, node.start_mark.line + 1)
+    said = f"bad value: {_squeezed(problem)}"
+    raise ConfigError(f"{where(keypath)}: {said}" if keypath else said, doc.path, node.start_mark.line + 1)
 
 
 def _squeezed(text: str) -> str:

@@ -60,10 +60,12 @@ def test_parser_errors_are_one_line_with_theirs(tmp_path, text, line, words):
     (".nan", "is not a finite number"),
 ])
 def test_only_json_scalars_are_config_values(value, words):
-    """Dates and binary are YAML but nothing a log carries (the config hash broke on them)."""
+    """Dates and binary are YAML but nothing a log carries (the config hash broke on them). The message names
+    the key, as the schema's do (a designer's ``house_cut: .nan`` was said without it)."""
     with pytest.raises(ConfigError) as err:
         parse_document(f"id: x\nname: y\nnote: {value}\n", "deck.yaml")
     assert err.value.line == 3 and words in str(err.value) and "\n" not in str(err.value)
+    assert err.value.message.startswith("'note': "), err.value.message
 
 
 def test_alias_bomb_is_refused_quickly(tmp_path, monkeypatch):
@@ -89,8 +91,8 @@ def test_an_anchor_no_alias_uses_is_let_be():
 ])
 def test_a_tag_on_text_it_does_not_fit_is_a_bad_value(value, words):
     """PyYAML's converters fail unguarded on these (a traceback from ``validate``): one line, at the value
-    or at the key that holds the tag."""
-    with pytest.raises(ConfigError, match=f"^f.yaml:2: bad value: {re.escape(words)}$"):
+    (naming its key) or at the key that holds the tag."""
+    with pytest.raises(ConfigError, match=f"^f.yaml:2: 'name': bad value: {re.escape(words)}$"):
         parse_document(f"id: x\nname: {value}\n", "f.yaml")
     with pytest.raises(ConfigError, match=f"^f.yaml:2: bad value: {re.escape(words)}$"):
         parse_document(f"id: x\n{value}: 1\n", "f.yaml")
@@ -134,7 +136,7 @@ def test_numbers_yaml_reads_in_another_base_are_refused(raw, words):
     passed them (the designer audit's finding)."""
     with pytest.raises(ConfigError) as err:
         parse_document(f"id: x\noptions:\n  row_cap: {raw}\n", "x.yaml")
-    assert err.value.line == 3 and words in str(err.value)
+    assert err.value.line == 3 and words in str(err.value) and err.value.message.startswith("'options.row_cap': ")
 
 
 @pytest.mark.parametrize("raw, value", [('"010"', "010"), ("'1:30'", "1:30"), ("!!str 010", "010"), ("00.5", 0.5),
@@ -651,7 +653,8 @@ def test_integers_beyond_64_bits_are_refused_with_their_line(tmp_path):
                                                                       "strict_waste_cap: 99999999999999999999999")
     report = validate([str(make_root(tmp_path, text))])
     line = next(i for i, row in enumerate(text.splitlines(), 1) if "strict_waste_cap" in row)
-    assert [f"my-tower.yaml:{line}: 99999999999999999999999 is outside" in str(e) for e in report.errors] == [True]
+    said = f"my-tower.yaml:{line}: 'options.strict_waste_cap': 99999999999999999999999 is outside"
+    assert [said in str(e) for e in report.errors] == [True]
 
 
 @pytest.mark.parametrize("cap", ["0", "-1"])
