@@ -93,7 +93,8 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
             message(f"{out}: cut off a torn last line (from a run that was stopped)")
         rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
         reused = f"; {outcome.reused:,} already in {out}" if outcome.reused else ""
-        message(f"played {counted(outcome.played, 'game')} in {outcome.seconds:.1f}s ({rate:,.0f} games/s){reused}")
+        took = f"{outcome.seconds:.{2 if outcome.seconds < 1 else 1}f}s"  # not "0.0s" at 7,500 games/s
+        message(f"played {counted(outcome.played, 'game')} in {took} ({rate:,.0f} games/s){reused}")
     run = Run(out, outcome.header, outcome.summary)
     if fmt == "json":
         emit_json(run.to_json())
