@@ -1,6 +1,7 @@
 # Each target creates .venv when it is missing. `make test` is the README's second command and
-# `make run` its first, narrated (--format text), both with an editable install as `install` makes: the
-# README's plain install would replace it, and a later `cardgames` would run that copy, not the tree.
+# `make run` its first, narrated (--format text), both with an editable install (`test` with the dev extras,
+# as `install` makes it; `run` without them): the README's plain install would replace it, and a later
+# `cardgames` would run that copy, not the tree.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

@@ -1,6 +1,7 @@
 """Where a Harrow card may go on a tower: precomputed tables.
 
-The model (``docs/rules/towers.md``, after ``reference/towers-geometry.md``): every card shows its
+The model (``docs/rules/towers.md``, after the placement geometry notes this project was given with
+the seeds, not part of the repository): every card shows its
 suit symbol in one cell of a 3x3 grid, its alignment (columns L N C left to right, rows G N E top
 to bottom; as an offset x = -1/0/+1, y = +1/0/-1). A tower's foundation has its symbol at table
 cell (0, 0); the eight cells around it are the tower's *positions*, named like alignments.
