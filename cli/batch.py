@@ -185,6 +185,10 @@ def stats_cmd(ctx: click.Context, files: tuple[str, ...], fmt: str, plot_path: s
         if torn:
             notices.append(f"{label}: ignoring a torn last line (was the run stopped?)")
         runs.append(Run(label, header, summary))
+    if not any(run.summary.games for run in runs):  # an empty table, exit 0: a CI job summarising a batch that
+        # played nothing passed (an analyst's finding); a file of none beside others is named as a run cut short
+        notices.append(f"{', '.join(run.label for run in runs)} {'holds' if len(runs) == 1 else 'hold'} no games, "
+                       "a header alone (a run cut short? --resume finishes it)")
     check_comparable([(run.label, run.header) for run in runs])
     for notice in notices:
         message(notice)

@@ -1130,3 +1130,20 @@ def test_plot_draws_each_files_win_rate_at_its_tick_with_its_own_interval(monkey
     fig = _drawn(monkeypatch, runs[:1], tmp_path / "p.png")
     assert fig.texts[0].get_text() == "eiffel-tower (strict): 10 games"
     plt.close(fig)
+
+
+def test_stats_of_files_of_no_games_say_so(run_cli, tmp_path: Path) -> None:
+    """A result file of its header alone (a batch stopped before its first chunk) printed an empty table and exit 0
+    without a word: a CI job summarising a batch that played nothing passed (an analyst's finding). It is named on
+    stderr as a run cut short, the statistics unchanged; beside a file of games, the cut-short notice names it."""
+    full = tmp_path / "full.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--out", str(full))
+    header = tmp_path / "header.jsonl"
+    header.write_bytes(full.read_bytes().split(b"\n")[0] + b"\n")
+    alone = run_cli("stats", str(header))
+    assert alone.exit_code == 0 and ": 0 games" in alone.stdout
+    assert alone.stderr == f"{header} holds no games, a header alone (a run cut short? --resume finishes it)\n"
+    both = run_cli("stats", str(header), str(header), "--format", "json")
+    assert both.exit_code == 0 and f"{header}, {header} hold no games" in both.stderr
+    beside = run_cli("stats", str(full), str(header))
+    assert "holds no games" not in beside.stderr and f"{header} holds 0 seeds of the 10 in {full}" in beside.stderr
