@@ -666,6 +666,9 @@ def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
     (b'{"format": "cardgames-log"}\n', "not a batch result file"),
     (b"hello\n", "not a batch result file"),
     (orjson.dumps({**HEADER, "version": 9}) + b"\n", "version 9 is not supported"),
+    # in JSON's spelling, and a missing version said as a missing field is (it was "version None")
+    (orjson.dumps({**HEADER, "version": None}) + b"\n", ":1: result file version null is not supported"),
+    (orjson.dumps({k: v for k, v in HEADER.items() if k != "version"}) + b"\n", ":1: header lacks version"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n[1, 2]\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\n{"seed": "x"}\n', ":3: not a result record"),
     (orjson.dumps(HEADER) + b'\n{"seed": 1, "won": true}\ngarbage\n{"seed": 2}\n',  # not torn: whole

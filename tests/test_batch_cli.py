@@ -1147,3 +1147,20 @@ def test_stats_of_files_of_no_games_say_so(run_cli, tmp_path: Path) -> None:
     assert both.exit_code == 0 and f"{header}, {header} hold no games" in both.stderr
     beside = run_cli("stats", str(full), str(header))
     assert "holds no games" not in beside.stderr and f"{header} holds 0 seeds of the 10 in {full}" in beside.stderr
+
+
+def test_stats_names_the_engine_version_of_each_file_when_they_differ(run_cli, tmp_path: Path) -> None:
+    """Runs of two cardgames versions (a change to the engine's code, every name alike) read as the same
+    experiment, where ``batch --resume`` tells them apart (an analyst's finding): each file's line names its
+    version when they differ, as the config hash is named when configs differ, and neither when they agree."""
+    from cardgames.engine import ENGINE_VERSION
+
+    new = tmp_path / "new.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--out", str(new))
+    old = tmp_path / "old.jsonl"
+    written = f'"engine_version":"{ENGINE_VERSION}"'.encode()
+    old.write_bytes(new.read_bytes().replace(written, b'"engine_version":"0.0.1"', 1))
+    assert old.read_bytes() != new.read_bytes()
+    heads = run_cli("stats", str(old), str(new)).stdout.splitlines()[:2]
+    assert heads[0].endswith(", engine 0.0.1: 10 games") and heads[1].endswith(f", engine {ENGINE_VERSION}: 10 games")
+    assert ", engine " not in run_cli("stats", str(new), str(new)).stdout.splitlines()[0]

@@ -114,6 +114,11 @@ def _config(run: Run) -> str:
     return run.header["config_sha256"][:12]
 
 
+def _engine(run: Run) -> str:
+    """The cardgames version that wrote the run."""
+    return run.header["engine_version"]
+
+
 def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
     """The human-readable report: a table for one run; side by side, then the tests (``each``,
     :func:`against_first`), for several."""
@@ -126,10 +131,15 @@ def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
         table = tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
         return title + "\n\n" + table + _pooled_note(runs)
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
-    # configs changed with --configs (a rule change, no variant) show only in their hash: named when they differ
+    # configs changed with --configs (a rule change, no variant) show only in their hash, and a change of the engine's
+    # code only in its version (an analyst's finding: two runs read alike): each named when they differ
     configs = len({_config(run) for run in runs}) > 1
-    lines = [f"{letter}: {run.label}: {describe_header(run.header)}{f', config {_config(run)}' if configs else ''}: "
-             f"{counted(run.summary.games, 'game')}" for letter, run in zip(letters, runs, strict=True)]
+    engines = len({_engine(run) for run in runs}) > 1
+    lines = []
+    for letter, run in zip(letters, runs, strict=True):
+        told = (f", config {_config(run)}" if configs else "") + (f", engine {_engine(run)}" if engines else "")
+        games = counted(run.summary.games, "game")
+        lines.append(f"{letter}: {run.label}: {describe_header(run.header)}{told}: {games}")
     names: list[str] = []
     for run in runs:
         names.extend(n for n in run.figures if n not in names)

@@ -127,8 +127,10 @@ class Reader:
             header = None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise CardgamesError(f"{self.path}:1: not a batch result file (no \"format\": \"{FORMAT}\" header)")
-        if header.get("version") != VERSION:
-            raise CardgamesError(f"{self.path}:1: result file version {header.get('version')!r} is not "
+        if "version" not in header:  # said as the other fields are, not as "version None" (an analyst's finding)
+            raise CardgamesError(f"{self.path}:1: header lacks version")
+        if header["version"] != VERSION:
+            raise CardgamesError(f"{self.path}:1: result file version {as_logged(header['version'], 40)} is not "
                                  f"supported (this is version {VERSION})")
         missing = [k for k in IDENTITY if k not in header]
         if missing:
