@@ -1164,3 +1164,12 @@ def test_stats_names_the_engine_version_of_each_file_when_they_differ(run_cli, t
     heads = run_cli("stats", str(old), str(new)).stdout.splitlines()[:2]
     assert heads[0].endswith(", engine 0.0.1: 10 games") and heads[1].endswith(f", engine {ENGINE_VERSION}: 10 games")
     assert ", engine " not in run_cli("stats", str(new), str(new)).stdout.splitlines()[0]
+
+
+def test_resume_on_a_file_not_there_yet_starts_it(run_cli, tmp_path: Path) -> None:
+    """docs/batch.md: ``--resume`` on a file that does not exist starts it, as without ``--resume`` (a CI job may
+    pass it on every run, its first included): the same bytes as a plain run, exit 0."""
+    plain, resumed = tmp_path / "plain.jsonl", tmp_path / "resumed.jsonl"
+    batch(run_cli, "--seeds", "0-9", "--out", str(plain))
+    batch(run_cli, "--seeds", "0-9", "--out", str(resumed), "--resume")
+    assert resumed.read_bytes() == plain.read_bytes()
