@@ -79,6 +79,9 @@ def test_parse_range():
     ("", "expected a range"), ("abc", "expected a range"), ("1-2-3", "expected a range"),
     ("-5", "expected a range"), ("10-5", "ends (5) before it starts (10)"), ("1-ms5", "same prefix"),
     ("0-18446744073709551616", "2**64-1"), ("1.5-3", "expected a range"),
+    # the end at fault named: the whole range, two long ends, is clipped before it (an analyst's finding)
+    ("18446744073709551615-18446744073709551616", ": 18446744073709551616 is no seed: seeds run 0..2**64-1"),
+    ("18446744073709551616-18446744073709551617", ": 18446744073709551616 is no seed"),
 ])
 def test_parse_range_rejects(text, words):
     with pytest.raises(CardgamesError, match=r"--seeds") as err:

@@ -70,12 +70,11 @@ def parse_range(text: str) -> SeedRange:
     if (prefix1 or "").lower() != (prefix2 or "").lower():
         raise CardgamesError(f"--seeds {clip(text)}: both ends need the same prefix")
     start, stop = seed_digits(first), seed_digits(last)  # as --seed reads them
-    if start is None or stop is None:
-        raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
+    for digits, value in ((first, start), (last, stop)):  # the end at fault named: two long ends outrun a clip
+        if value is None or value > SEED_MAX:
+            raise CardgamesError(f"--seeds {clip(text)}: {clip(digits, 24)[1:-1]} is no seed: seeds run {SEEDS}")
     if stop < start:
         raise CardgamesError(f"--seeds {clip(text)}: the range ends ({stop}) before it starts ({start})")
-    if stop > SEED_MAX:
-        raise CardgamesError(f"--seeds {clip(text)}: seeds run {SEEDS}")
     return SeedRange(start, stop, (prefix1 or "").lower())
 
 
