@@ -252,7 +252,12 @@ def test_current_config_replays_a_log_under_a_changed_config(log, tmp_path):
     (b"", "not valid JSON"),
     (b'{"format": "cardgames-log", "version": 1, "rng"', "not valid JSON"),
     (b"[1, 2]", "not a cardgames log"),
-    (b'{"format": "cardgames-batch", "version": 1}', "not a cardgames log"),
+    # a batch result file, its header alone or with records (an analyst's: "not valid JSON (truncated or
+    # corrupted?)"), is said to be one, and what reads it
+    (b'{"format": "cardgames-batch", "version": 1}', r"log\.json: a batch result file, not a game log: `cardgames "
+                                                      r"stats` reads it"),
+    (b'{"format": "cardgames-batch", "version": 1}\n{"seed": 1, "won": true}\n', "a batch result file, not a game"),
+    (b'{"format": "cardgames-other"}\n{"seed": 1}\n', "not valid JSON"),
     (b'{"format": "cardgames-log", "version": 9}', "version 9 is not supported"),
     (b'{"format": "cardgames-log", "version": 1}', "missing field 'rng'"),
     # orjson places a bad byte at line 1 column 1 (an audit's finding): its own line and byte are named
