@@ -1174,3 +1174,28 @@ def test_resume_on_a_file_not_there_yet_starts_it(run_cli, tmp_path: Path) -> No
     batch(run_cli, "--seeds", "0-9", "--out", str(plain))
     batch(run_cli, "--seeds", "0-9", "--out", str(resumed), "--resume")
     assert resumed.read_bytes() == plain.read_bytes()
+
+
+def test_stats_says_whose_first_player_advantage_it_is_or_why_there_is_none(run_cli, tmp_path: Path) -> None:
+    """The seat behind ``first_player_advantage`` was in the JSON header alone, and a Towers table lacked the row
+    unexplained (an analyst's finding): a line under the tables names the seat (each file's, where they differ),
+    or says the deal decides who starts; a solitaire's table has no such line."""
+    turup, towers, solo = tmp_path / "turup.jsonl", tmp_path / "towers.jsonl", tmp_path / "solo.jsonl"
+    for game, path in (("turup", turup), ("towers", towers)):
+        played = run_cli("batch", "--game", game, "--players", "2", "--seeds", "0-5", "--out", str(path), "--quiet")
+        assert played.exit_code == 0, played.output
+    batch(run_cli, "--seeds", "0-5", "--out", str(solo))
+    first = orjson.loads(turup.read_bytes().split(b"\n")[0])["first_seat"]
+    said = run_cli("stats", str(turup)).stdout
+    assert "first_player_advantage " in said and said.endswith(
+        f"\n\nfirst_player_advantage: the win share of seat {first}, who plays first in each game's first deal, "
+        "less the average seat's (docs/batch.md)\n")
+    said = run_cli("stats", str(towers)).stdout
+    assert "first_player_advantage " not in said
+    assert said.endswith("\n\nno first_player_advantage: the deal decides who plays first (docs/batch.md)\n")
+    assert "first_player_advantage" not in run_cli("stats", str(solo)).stdout
+    other = tmp_path / "other.jsonl"
+    lines = turup.read_bytes().split(b"\n")
+    other.write_bytes(b"\n".join([orjson.dumps({**orjson.loads(lines[0]), "first_seat": 1 - first}), *lines[1:]]))
+    said = run_cli("stats", str(turup), str(other)).stdout
+    assert f"the win share of the seat ({turup}: {first}, {other}: {1 - first}), who plays first" in said

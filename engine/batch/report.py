@@ -114,9 +114,9 @@ def _config(run: Run) -> str:
     return run.header["config_sha256"][:12]
 
 
-def _engine(run: Run) -> str:
-    """The cardgames version that wrote the run."""
-    return run.header["engine_version"]
+def _engine(run: Run) -> str | None:
+    """The cardgames version that wrote the run (every result file's header holds it)."""
+    return run.header.get("engine_version")
 
 
 def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
@@ -129,7 +129,7 @@ def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
         rows = [[_cell(row[c]) if c in row else "" for c in COLUMNS] for row in figure_rows(run)]
         title = f"{describe_header(run.header)}: {counted(run.summary.games, 'game')}"
         table = tabulate(rows, headers=COLUMNS, disable_numparse=True, stralign="right")
-        return title + "\n\n" + table + _pooled_note(runs)
+        return title + "\n\n" + table + _pooled_note(runs) + _first_seat_note(runs)
     letters = [chr(ord("A") + i) if i < 26 else f"F{i}" for i in range(len(runs))]
     # configs changed with --configs (a rule change, no variant) show only in their hash, and a change of the engine's
     # code only in its version (an analyst's finding: two runs read alike): each named when they differ
@@ -153,7 +153,7 @@ def text_report(runs: list[Run], each: list[list[dict[str, Any]]]) -> str:
         lines += ["", tabulate(table, headers=["figure", "files", "difference", f"{1 - ALPHA:.0%} interval", "test",
                                                "statistic", "p_value", f"significant (p<{ALPHA:g})"],
                                disable_numparse=True, stralign="right")]
-    return "\n".join(lines) + _pooled_note(runs)
+    return "\n".join(lines) + _pooled_note(runs) + _first_seat_note(runs)
 
 
 def _pooled_note(runs: list[Run]) -> str:
@@ -165,6 +165,24 @@ def _pooled_note(runs: list[Run]) -> str:
     return (f"\n\n{pooled}, like each figure above its own per-seat rows, pools the seats: its n, mean, sd and "
             "interval are of each game's mean over its seats; its min, max and percentiles, of the seats' values "
             "(docs/batch.md)")
+
+
+def _first_seat_note(runs: list[Run]) -> str:
+    """A line under the tables of a game of several players saying whose advantage ``first_player_advantage``
+    is, or why there is none: the seat was in the JSON header alone, and the row's absence unexplained (an
+    analyst's finding)."""
+    if runs[0].header["players"] < 2 or not any(name.startswith("wins[") for run in runs for name in run.figures):
+        return ""  # a solitaire, or results without winners: no seat's win share to speak of
+    seats = [run.header.get("first_seat") for run in runs]
+    if all(seat is None for seat in seats):
+        return "\n\nno first_player_advantage: the deal decides who plays first (docs/batch.md)"
+    if len(set(seats)) == 1:
+        whose = f"seat {seats[0]}"
+    else:
+        whose = "the seat (" + ", ".join(f"{run.label}: {'none' if seat is None else seat}"
+                                         for run, seat in zip(runs, seats, strict=True)) + ")"
+    return (f"\n\nfirst_player_advantage: the win share of {whose}, who plays first in each game's first deal, "
+            "less the average seat's (docs/batch.md)")
 
 
 def _span(test: dict[str, Any]) -> str:
