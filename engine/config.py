@@ -271,7 +271,13 @@ class Catalog:
     def check_document(kind: str, doc: Document, ident: str | None = None) -> list[ConfigError]:
         """Schema errors of one document of ``kind`` (without cross-file checks)."""
         fields = {"games": GAME_FIELDS, "decks": DECK_FIELDS, "variants": VARIANT_FIELDS}[kind]
-        errors = check_mapping(doc.data, fields, doc)
+        data, errors = doc.data, []
+        if kind == "variants" and isinstance(data, dict) and "players" in data:  # said why, not only "unknown key"
+            # (a designer's finding; a deal row past the players a game seats is said likewise)
+            data = {key: value for key, value in data.items() if key != "players"}
+            errors.append(doc.key_error(("players",), "a variant cannot change a game's players; a game file can "
+                                                      "(copy the game's into your --configs folder)"))
+        errors += check_mapping(data, fields, doc)
         if not errors and ident is not None and doc.data["id"] != ident:
             errors.append(doc.error(("id",), f"id {doc.data['id']!r} differs from the file name {ident!r}"))
         if not errors and kind == "games":

@@ -2792,3 +2792,16 @@ def test_a_decks_ranks_may_be_listed_in_any_order_the_rules_read_their_values(tm
     assert mine.deck.names != plain.deck.names
     assert sorted((c.name, c.value) for c in mine.deck.cards) == sorted((c.name, c.value) for c in plain.deck.cards)
     assert Solver(mine, 10**6).solve(mine.new_state(7)).winnable is not None
+
+
+def test_a_variant_setting_players_is_told_why_it_cannot(tmp_path, run_cli):
+    """A variant's ``players:`` got only "unknown key 'players' (known: ...)" (a designer's finding): it is said
+    at its line that a variant cannot change a game's players and a game file can; the rest of the file is
+    still checked (a misspelt key beside it is named too)."""
+    path = _variant(tmp_path, "trio", "applies_to: [turup]\nplayers: {min: 2, max: 3}\noptions:\n  hand_size: 4\n"
+                                      "titel: x\n")
+    report = run_cli("--configs", str(tmp_path), "validate", str(tmp_path))
+    assert report.exit_code == 1 and report.stdout.splitlines() == [
+        f"{path}:4: a variant cannot change a game's players; a game file can (copy the game's into your --configs "
+        "folder)",
+        f"{path}:7: unknown key 'titel' in the file: did you mean 'title'?"]
