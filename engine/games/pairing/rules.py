@@ -295,9 +295,10 @@ def _match_problem(values: set[int | None], match: int, cards: str, unvalued: Se
     alone = sorted(v for v in values if low + high - v not in values)
     if alone:  # no match value pairs them all: the deck is at fault, not the match (a designer's typo there)
         said = f"{cards} have the values {spans(sorted(values))}, which no match value pairs"
-        typo = _one_typo(values)
+        typo = _one_typo(values, match)
         if typo is not None:
-            return f"{said}: is value {typo[0]} a typo? With {typo[1]} in its place they all pair to {typo[2]}"
+            kept = ", the match given" if typo[2] == match else ""
+            return f"{said}: is value {typo[0]} a typo? With {typo[1]} in its place they all pair to {typo[2]}{kept}"
         return (f"{said}: no card has the value {low + high - alone[0]} that value {alone[0]} would pair with (is a "
                 "value in the deck wrong?)")
     if match != low + high:
@@ -305,10 +306,23 @@ def _match_problem(values: set[int | None], match: int, cards: str, unvalued: Se
     return None
 
 
-def _one_typo(values: set[int]) -> tuple[int, int, int] | None:
+def _one_typo(values: set[int], given: int) -> tuple[int, int, int] | None:
     """(wrong, right, match) when changing the one value ``wrong`` to ``right`` would let ``match`` pair all of
     ``values`` and no other single change would, else None: a rank's 7 typed as 17 was met with "no card has the
-    value 16 that value 2 would pair with", sending the designer to the 2 (an audit's finding)."""
+    value 16 that value 2 would pair with", sending the designer to the 2 (an audit's finding). A change that
+    lets the game's own match, ``given``, pair them comes first, if there is one only: a 9 typed as 10 (values
+    1-8, 10 under match 10) was read as a 1 that should be a 9, pairing to 12 (a designer's finding)."""
+    lowest = min(1, min(values))  # no value below the deck's own or 1: a 0 would "fix" almost anything
+    keeping = []
+    for wrong in values:
+        rest = values - {wrong}
+        missing = {given - v for v in rest} - rest
+        if len(missing) == 1:
+            right = missing.pop()
+            if right >= lowest and given - right in rest | {right}:
+                keeping.append((wrong, right, given))
+    if len(keeping) == 1:
+        return keeping[0]
     found = []
     for wrong in values:
         rest = values - {wrong}
