@@ -382,21 +382,25 @@ def test_a_deck_no_match_value_pairs_is_blamed_not_the_match(tmp_path):
                for e in errors)
 
 
-@pytest.mark.parametrize("value, match, said", [
+@pytest.mark.parametrize("values, match, said", [
     # the last rank's 9 typed 10: both 10 -> 9 (match 10) and 1 -> 9 (match 12) pair them; the game's match picks
-    (10, 10, "is value 10 a typo? With 9 in its place they all pair to 10, the match given"),
+    ([*range(1, 9), 10], 10, "is value 10 a typo? With 9 in its place they all pair to 10, the match given"),
     # the game's match fits no single change: the one change that pairs them at all, its match named
-    (10, 14, "is value 1 a typo? With 9 in its place they all pair to 12"),
+    ([*range(1, 9), 10], 14, "is value 1 a typo? With 9 in its place they all pair to 12"),
+    # two changes keep the match (1 -> 10, 2 -> 11): no guess between them, the first value alone is named
+    ([1, 2, 3, 5, 7, 9], 12, "which no match value pairs: no card has the value 8 that value 2 would pair with (is a "
+                             "value in the deck wrong?)"),
 ])
-def test_a_deck_typo_is_read_with_the_games_own_match_first(tmp_path, value, match, said):
+def test_a_deck_typo_is_read_with_the_games_own_match_first(tmp_path, values, match, said):
     """A designer's deck of nine ranks with the 9 typed 10, under match 10, was told "is value 1 a typo? With 9
     in its place they all pair to 12": a change that pairs every value but moves the match. A change that keeps
-    the game's match comes first; without one, a single change that pairs them is still named."""
+    the game's match comes first, if it is the only one; without one, a single change that pairs them is still
+    named."""
     import yaml
 
     deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
     deck["id"] = "nine"
-    deck["ranks"] = [{"id": str(v), "value": v} for v in range(1, 9)] + [{"id": "9", "value": value}]
+    deck["ranks"] = [{"id": f"r{v}", "value": v} for v in values]
     (tmp_path / "decks").mkdir()
     (tmp_path / "decks" / "nine.yaml").write_text(yaml.safe_dump(deck, sort_keys=False))
     make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("type: french", "type: nine")
