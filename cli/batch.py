@@ -128,8 +128,8 @@ def _gate_tolerances(ctx: click.Context, param: click.Parameter, values: tuple[s
                 raise click.BadParameter(f"{value!r}: the tolerance after ':' must be a number, 0 or more "
                                          "(won:0.01)", ctx, param)
         if not name:
-            raise click.BadParameter(f"{value!r}: a figure is needed{' before :' if colon else ''} (won, or won:0.01)",
-                                     ctx, param)
+            before = " before ':'" if colon else ""
+            raise click.BadParameter(f"{value!r}: a figure is needed{before} (won, or won:0.01)", ctx, param)
         if gates.get(name, tolerance) != tolerance:
             raise click.BadParameter(f"{name!r} is given two tolerances ({gates[name]:g} and {tolerance:g})",
                                      ctx, param)

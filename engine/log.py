@@ -86,10 +86,13 @@ def read_log(path: str | Path) -> dict[str, Any]:
         except UnicodeDecodeError as bad:
             line = raw.count(b"\n", 0, bad.start) + 1
             raise LogError(f"{label}:{line}: not UTF-8 text (byte {bad.start})") from None
-        _refuse_batch_results(label, raw.split(b"\n", 1)[0])  # one JSON document a line
+        try:  # a batch result file is one JSON document a line
+            _refuse_batch_results(label, orjson.loads(raw.split(b"\n", 1)[0]))
+        except orjson.JSONDecodeError:
+            pass
         raise LogError(f"{label}: not valid JSON (truncated or corrupted?): {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        _refuse_batch_results(label, raw)  # its header alone
+        _refuse_batch_results(label, data)  # its header alone
         raise LogError(f"{label}: not a cardgames log (no \"format\": \"{FORMAT}\")")
     deep = _too_deep(data)
     if deep is not None:  # a message quotes values whole (cut short after)
@@ -168,17 +171,11 @@ def _key_twice(raw: bytes) -> str | None:
     return None
 
 
-def _refuse_batch_results(label: str, line: bytes) -> None:
-    """Raise a LogError saying what a batch result file is if ``line`` is such a file's header: given to
-    ``replay``, it was called corrupted JSON, or not a log (an analyst's finding)."""
-    import orjson
-
+def _refuse_batch_results(label: str, header: Any) -> None:
+    """Raise a LogError saying what a batch result file is if ``header`` (a file's first JSON document) is such a
+    file's header: given to ``replay``, it was called corrupted JSON, or not a log (an analyst's finding)."""
     from .batch.results import FORMAT as RESULTS
 
-    try:
-        header = orjson.loads(line)
-    except orjson.JSONDecodeError:
-        return
     if isinstance(header, dict) and header.get("format") == RESULTS:
         raise LogError(f"{label}: a batch result file, not a game log: `cardgames stats` reads it (a batch keeps "
                        "each game's result, not its actions; `simulate --seed S` plays one again)")

@@ -195,7 +195,7 @@ def test_stats_detects_a_real_difference_and_none_between_seed_ranges(run_cli, t
     assert narrow.exit_code == 1 and narrow.stderr.splitlines()[-1].startswith(f"check failed: won differs in {strict}")
     assert f", by {drop}, more than {-won['difference'] - 0.001:g}; plays differs" in narrow.stderr
     for bad, words in [("won:-1", "must be a number, 0 or more"), ("won:nan", "must be a number"),
-                       (":1", "a figure is needed before :"), ("won:x", "must be a number"),
+                       (":1", "a figure is needed before ':'"), ("won:x", "must be a number"),
                        ("", "'': a figure is needed (won, or won:0.01)")]:  # no ':' to be before (an analyst's)
         refused = run_cli("stats", str(plain), str(strict), "--fail-if-different", bad)
         assert refused.exit_code == 2 and refused.stdout == "" and words in refused.stderr, bad
