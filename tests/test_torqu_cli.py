@@ -387,22 +387,26 @@ def test_the_narration_names_each_matchs_winner(run_cli):
 
 def test_narration_says_why_a_stone_stopped_short(run_cli):
     """A stone that scored 168 and stayed on 0 read as a bug to a teacher: where a stone does not land on the
-    space its score sends it to, the narration says that space was taken; where it does, nothing is added."""
+    space its score sends it to, the narration says the spaces it stepped back over were taken (each one: a
+    designer read "space 8 is taken" beside "-> 6" as incomplete); where it does, nothing is added."""
     from cardgames.engine.games.torqu.board import spaces_for
 
     text = run_cli("simulate", "--game", "torqu", "--players", "8", "--seed", "3", "--matches", "2",
                    "--format", "text").stdout
     said = re.findall(r"match score (-?\d+)(?:, wins the match(?: \(shared\))?)?; stone (\d+) -> (\d+)(.*)", text)
     assert len(said) == 16
-    short = 0
+    short = several = 0
     for score, before, after, note in said:
         target = max(0, min(72, int(before) + spaces_for(int(score), 100)))
         if int(after) == target:
             assert note == ""
         else:
             short += 1
-            assert note == f" (space {target} is taken: it steps back to the nearest free space)"
-    assert short >= 5  # match 1 alone has six
+            over = range(int(after) + 1, target + 1)
+            taken = f"space {target} is" if len(over) == 1 else f"spaces {over[0]}-{over[-1]} are"
+            assert note == f" ({taken} taken: it steps back to the nearest free space)"
+            several += len(over) > 1
+    assert short >= 5 and several  # match 1 alone has six, and some stone steps back over two spaces
 
 
 def test_a_stone_pushed_back_is_said_to_be_pushed():
@@ -413,6 +417,7 @@ def test_a_stone_pushed_back_is_said_to_be_pushed():
                                           "nearest free space)")
     assert game._stone_note(-250, 2, 0) == ""  # back past 0: 0 is its space, and holds any number of stones
     assert game._stone_note(250, 70, 71) == " (space 72 is taken: it steps back to the nearest free space)"
+    assert game._stone_note(770, 0, 6) == " (spaces 7-8 are taken: it steps back to the nearest free space)"
 
 
 def test_narration_numbers_the_first_deal_it_tells(monkeypatch):

@@ -24,7 +24,7 @@ from ...config import DECK_FILE, GameSpec
 from ...core import Game, State, leaders
 from ...errors import CardgamesError, OptionConflictError
 from ...schema import BOOL, INT, LIST, MAP, STR, Field, between, non_negative, player_count, positive
-from ...wording import counted, did_you_mean, players_named, wins_phrase, written
+from ...wording import counted, did_you_mean, players_named, spans, wins_phrase, written
 from .board import COLLISIONS, move_stones, target_space
 from .layout import Tableau, capacity_total
 from .optimise import fits_number_kinds, fits_packed_counts, fits_table_values, fits_wild_cards
@@ -234,7 +234,11 @@ class TorquGame(Game):
             return ""
         if target == before:  # it did not move: a stone that moved pushed it back
             return f" (a stone that scored more took space {target}: this one steps back to the nearest free space)"
-        return f" (space {target} is taken: it steps back to the nearest free space)"
+        # every space it stepped back over was taken (a designer read "space 8 is taken" beside "-> 6" as
+        # incomplete, 7 being taken by a stone whose line came later)
+        taken = "space " if after == target - 1 else "spaces "
+        taken += spans(range(after + 1, target + 1)) + (" is" if after == target - 1 else " are")
+        return f" ({taken} taken: it steps back to the nearest free space)"
 
     def describe_end(self, state: "TorquState") -> list[str]:
         """The stone that reached the board's last space, or the ``max_matches`` that ended the game."""
