@@ -488,3 +488,12 @@ def test_score_help_names_the_optimisers_own_numbers(run_cli, monkeypatch):
            "deterministic seconds" in shown
     monkeypatch.setattr(optimise, "VALUE_NODES", 123_456)
     assert "past 123,456 a search" in " ".join(run_cli("score", "--help").stdout.split())
+
+
+def test_a_hand_set_worth_less_than_its_numbers_costs_the_numbers(run_cli):
+    """docs/rules/torqu.md's example of the hand penalty (issue 4: the largest of set points plus the other
+    cards' numbers): Air-1, 6, 11, 16 are a Flush worth 30 on a tableau, but in a hand they cost their numbers,
+    34, which a designer reading "at their full value" expected to be 30."""
+    scored = json.loads(run_cli("score", "torqu", "--cards", "Air-1,Air-6,Air-11,Air-16", "--format", "json").stdout)
+    assert (scored["tableau_score"], scored["hand_penalty"]) == (30, 34)
+    assert [entry["kind"] for entry in scored["sets"]] == ["flush"]
