@@ -497,3 +497,23 @@ def test_a_hand_set_worth_less_than_its_numbers_costs_the_numbers(run_cli):
     scored = json.loads(run_cli("score", "torqu", "--cards", "Air-1,Air-6,Air-11,Air-16", "--format", "json").stdout)
     assert (scored["tableau_score"], scored["hand_penalty"]) == (30, 34)
     assert [entry["kind"] for entry in scored["sets"]] == ["flush"]
+
+
+def test_a_draw_onto_a_full_tableau_says_the_pair_stays_in_hand(run_cli):
+    """A full tableau takes no card, so such a turn ends with its draw: the narration says so on the draw (a
+    designer read a draw with no lay after it as a step missing), and on no draw while the tableau has room (72
+    cards at two players)."""
+    text = run_cli("simulate", "--game", "torqu", "--players", "2", "--seed", "1", "--matches", "1",
+                   "--format", "text").stdout
+    laid = [0, 0]
+    notes = 0
+    for line in text.splitlines():
+        lay = re.match(r" *\d+\. player (\d) lays ", line)
+        if lay:
+            laid[int(lay[1])] += 1
+        draw = re.match(r" *\d+\. player (\d) draws ", line)
+        if draw:
+            full = laid[int(draw[1])] == 72
+            assert line.endswith(" (their tableau is full: the pair stays in hand)") == full, line
+            notes += full
+    assert notes == 2

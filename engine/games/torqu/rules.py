@@ -176,9 +176,13 @@ class TorquGame(Game):
                 second = self.deck.by_name[action.cards[1]].code
                 owner = next((t for t, tableau in enumerate(state.tableaus) if second in tableau.exposed()), None)
                 source = "" if owner is None else f" from the tableau of {self._team_name(owner)}"
+            # a full tableau takes no card: the turn ends with the draw (a designer read a draw with no lay after it
+            # as a step missing)
+            full = "" if state.tableaus[self.owner(seat)].room() else (
+                f" ({'the team' if self.partners else 'their'} tableau is full: the pair stays in hand)")
             if source:  # the first card is the centre's: said, so that both are not read as the tableau's
-                return f"player {seat} draws {action.cards[0]} from the centre and {action.cards[1]}{source}"
-            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}"
+                return f"player {seat} draws {action.cards[0]} from the centre and {action.cards[1]}{source}{full}"
+            return f"player {seat} draws {action.cards[0]} and {action.cards[1]}{full}"
         if type(action) is Lay:
             place = state.tableaus[self.owner(seat)].next_place()
             return f"player {seat} lays {action.card} on {'the team' if self.partners else 'their'} tableau ({place})"
