@@ -314,13 +314,16 @@ def _one_typo(values: set[int], given: int) -> tuple[int, int, int] | None:
     1-8, 10 under match 10) was read as a 1 that should be a 9, pairing to 12 (a designer's finding)."""
     lowest = min(1, min(values))  # no value below the deck's own or 1: a 0 would "fix" almost anything
     keeping = []
-    for wrong in values:
-        rest = values - {wrong}
-        missing = {given - v for v in rest} - rest
-        if len(missing) == 1:
-            right = missing.pop()
-            if right >= lowest and given - right in rest | {right}:
-                keeping.append((wrong, right, given))
+    # with one value alone missing under the game's match, a rank that took another's value (the French 5s typed
+    # 4) is likelier than a change of a value present: no guess here, and the caller names the value missing
+    if len({given - v for v in values} - values) != 1:
+        for wrong in values:
+            rest = values - {wrong}
+            missing = {given - v for v in rest} - rest
+            if len(missing) == 1:
+                right = missing.pop()
+                if right >= lowest and given - right in rest | {right}:
+                    keeping.append((wrong, right, given))
     if len(keeping) == 1:
         return keeping[0]
     found = []
