@@ -31,6 +31,19 @@ def test_console_script_plays_and_replays(tmp_path):
     assert replayed.returncode == 0 and replayed.stdout.startswith(b"ok:")
 
 
+def test_python_m_runs_the_command_as_its_script_does(tmp_path: Path) -> None:
+    """``python -m cardgames.cli`` is the command where its script is not on PATH (a packaging review found
+    ``python -m cardgames.cli.main`` printing nothing): the same output and exit codes as the script."""
+    as_module = [sys.executable, "-m", "cardgames.cli"]
+    played = subprocess.run([*as_module, "simulate", "--game", "eiffel-tower", "--seed", "7"], cwd=tmp_path,
+                            capture_output=True, timeout=120)
+    assert played.returncode == 0 and played.stdout == run("simulate", "--game", "eiffel-tower", "--seed", "7",
+                                                           cwd=tmp_path).stdout
+    refused = subprocess.run([*as_module, "simulate", "--game", "nope", "--seed", "1"], cwd=tmp_path,
+                             capture_output=True, timeout=120)
+    assert refused.returncode == 1 and refused.stderr.decode().startswith("Error: unknown game 'nope'")
+
+
 def test_user_error_has_no_traceback(tmp_path):
     result = run("simulate", "--game", "nope", "--seed", "1", cwd=tmp_path)
     assert result.returncode == 1
