@@ -91,10 +91,8 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
     if not quiet:
         if outcome.torn:
             message(f"{out}: cut off a torn last line (from a run that was stopped)")
-        rate = outcome.played / outcome.seconds if outcome.seconds > 0 else 0.0
         reused = f"; {outcome.reused:,} already in {out}" if outcome.reused else ""
-        took = f"{outcome.seconds:.{2 if outcome.seconds < 1 else 1}f}s"  # not "0.0s" at 7,500 games/s
-        message(f"played {counted(outcome.played, 'game')} in {took} ({rate:,.0f} games/s){reused}")
+        message(played_said(outcome.played, outcome.seconds) + reused)
     run = Run(out, outcome.header, outcome.summary)
     if fmt == "json":
         emit_json(run.to_json())
@@ -106,6 +104,16 @@ def batch_cmd(ctx: click.Context, game_id: str, seeds: str, players: int | None,
         plot([run], plot_path)
         if not quiet:
             message(f"plot written to {plot_path}")
+
+
+def played_said(played: int, seconds: float) -> str:
+    """The closing line of a batch: how many games in how long, and how many a second, each to two figures at
+    least (it said "in 0.0s" at 7,500 games a second, and "0 games/s" at 8 s a game)."""
+    from cardgames.engine.wording import counted
+
+    rate = played / seconds if seconds > 0 else 0.0
+    pace = f"{rate:,.0f}" if rate >= 10 else f"{rate:.2g}"
+    return f"played {counted(played, 'game')} in {seconds:.{2 if seconds < 1 else 1}f}s ({pace} games/s)"
 
 
 def _gate_tolerances(ctx: click.Context, param: click.Parameter, values: tuple[str, ...]) -> dict[str, float]:

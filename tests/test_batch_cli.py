@@ -1199,3 +1199,16 @@ def test_stats_says_whose_first_player_advantage_it_is_or_why_there_is_none(run_
     other.write_bytes(b"\n".join([orjson.dumps({**orjson.loads(lines[0]), "first_seat": 1 - first}), *lines[1:]]))
     said = run_cli("stats", str(turup), str(other)).stdout
     assert f"the win share of the seat ({turup}: {first}, {other}: {1 - first}), who plays first" in said
+
+
+@pytest.mark.parametrize("played, seconds, said", [
+    (300, 0.04, "played 300 games in 0.04s (7,500 games/s)"),  # it said "in 0.0s"
+    (2, 17.1, "played 2 games in 17.1s (0.12 games/s)"),  # it said "0 games/s" (Torqu at four players)
+    (1, 0.5, "played 1 game in 0.50s (2 games/s)"),
+    (0, 0.0, "played 0 games in 0.00s (0 games/s)"),  # a resumed run with nothing left to play
+])
+def test_a_batchs_closing_line_says_its_time_and_pace_to_two_figures(played, seconds, said) -> None:
+    """The closing line of a batch, fast or slow, says its time and its games a second to two figures at least."""
+    from cardgames.cli.batch import played_said
+
+    assert played_said(played, seconds) == said
