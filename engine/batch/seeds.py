@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 from ..errors import CardgamesError, OptionConflictError
 from ..rng import SEED_MAX, SEEDS, seed_digits
-from ..wording import clip
+from ..wording import clip, cut_short
 
 if TYPE_CHECKING:
     from ..core import Game
@@ -72,7 +72,7 @@ def parse_range(text: str) -> SeedRange:
     start, stop = seed_digits(first), seed_digits(last)  # as --seed reads them
     for digits, value in ((first, start), (last, stop)):  # the end at fault named: two long ends outrun a clip
         if value is None or value > SEED_MAX:
-            raise CardgamesError(f"--seeds {clip(text)}: {clip(digits, 24)[1:-1]} is no seed: seeds run {SEEDS}")
+            raise CardgamesError(f"--seeds {clip(text)}: {cut_short(digits, 22)} is no seed: seeds run {SEEDS}")
     if stop < start:
         raise CardgamesError(f"--seeds {clip(text)}: the range ends ({stop}) before it starts ({start})")
     return SeedRange(start, stop, (prefix1 or "").lower())
