@@ -23,23 +23,36 @@ def solve(solver: Any, model: Any) -> int:
 
     The wait is on an event the solving thread sets, not on ``Thread.join``: a join that an exception
     interrupts can mark the thread stopped while it still runs (Python 3.11), and a solve still running
-    when the interpreter exits aborts the process."""
+    when the interpreter exits aborts the process. A signal can come at any point, even while
+    ``Thread.start`` waits for the new thread to run, so the thread starts inside the ``try``, and a lock
+    settles which came first: a thread that has not reached ``Solve`` never calls it, and a search that
+    has begun is told to stop at every poll until it ends (a ``StopSearch`` that comes before ``Solve`` has set
+    up its search is lost)."""
     solver.parameters.catch_sigint_signal = False
     status: list[int] = []
     done = threading.Event()
+    order = threading.Lock()
+    called_off = solving = False
 
     def run() -> None:
+        nonlocal solving
         try:
-            status.append(solver.Solve(model))
+            with order:
+                solving = not called_off
+            if solving:
+                status.append(solver.Solve(model))
         finally:
             done.set()
 
-    threading.Thread(target=run, name="cp-sat").start()
     try:
+        threading.Thread(target=run, name="cp-sat").start()
         while not done.wait(POLL_SECONDS):
             pass
     except BaseException:
-        solver.StopSearch()
-        done.wait()
+        with order:
+            called_off = True
+        while solving and not done.is_set():
+            solver.StopSearch()
+            done.wait(POLL_SECONDS)
         raise
     return status[0]

@@ -180,3 +180,70 @@ def test_ctrl_c_stops_the_search_it_interrupts(ctrl_c_raises):
     assert solver.parameters.catch_sigint_signal is False
     assert solver.stopped.is_set(), "the interrupted search was left to run out its effort"
     assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]
+
+
+def test_ctrl_c_while_the_thread_starts_stops_its_search(monkeypatch):
+    """A Ctrl-C can come while ``Thread.start`` still waits for the solving thread, which may already be in
+    ``Solve`` (CI met it once, in the test above): that KeyboardInterrupt too stops the search, where the
+    thread once started outside the ``try`` and its search was left to run out its effort."""
+    import threading
+
+    from cardgames.engine import sat
+
+    solver = _StoppableSolver()
+    start = threading.Thread.start
+
+    def start_then_ctrl_c(thread: threading.Thread) -> None:
+        start(thread)
+        if thread.name == "cp-sat":
+            solver.started.wait(60)
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt):
+        sat.solve(solver, None)
+    assert solver.stopped.is_set(), "the interrupted search was left to run out its effort"
+
+
+@pytest.mark.parametrize("launched", [False, True], ids=["before-the-thread-runs", "before-it-reaches-solve"])
+def test_ctrl_c_before_the_search_begins_begins_none(monkeypatch, launched):
+    """A Ctrl-C before the solving thread reaches ``Solve`` (before the thread is launched, or after but before it
+    runs) is raised at once, and no search begins after it: waiting for a search that never comes would hang, and
+    one begun after the Ctrl-C would run out its whole effort with nobody to stop it."""
+    import threading
+
+    from cardgames.engine import sat
+
+    solver = _StoppableSolver()
+    start = threading.Thread.start
+    release = threading.Event()
+    solving: list[threading.Thread] = []
+
+    def ctrl_c_at_start(thread: threading.Thread) -> None:
+        if thread.name != "cp-sat":
+            return start(thread)
+        if launched:
+            run = thread.run
+            thread.run = lambda: (release.wait(60), run())  # type: ignore[method-assign]
+            solving.append(thread)
+            start(thread)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(threading.Thread, "start", ctrl_c_at_start)
+    outcome: list[BaseException] = []
+
+    def interrupted() -> None:
+        try:
+            sat.solve(solver, None)
+        except BaseException as error:  # noqa: BLE001 - the KeyboardInterrupt is the outcome looked at
+            outcome.append(error)
+
+    caller = threading.Thread(target=interrupted, daemon=True)  # a caller that hangs must not hang pytest too
+    caller.start()
+    caller.join(5)
+    assert not caller.is_alive(), "the Ctrl-C waited for a search that had not begun"
+    assert [type(error) for error in outcome] == [KeyboardInterrupt]
+    release.set()
+    for thread in solving:
+        thread.join(5)
+    assert not solver.started.is_set(), "a search began after the Ctrl-C"
