@@ -126,14 +126,31 @@ def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_rai
 
     solve = cp_model.CpSolver.Solve
 
+    returned = threading.Event()
+
     def solve_then_ctrl_c(solver, model, *args, **kwargs):
         threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
-        return solve(solver, model, *args, **kwargs)
+        try:
+            return solve(solver, model, *args, **kwargs)
+        finally:
+            returned.set()
 
     monkeypatch.setattr(cp_model.CpSolver, "Solve", solve_then_ctrl_c)
     game = load_game("wizards-tower")
     with pytest.raises(KeyboardInterrupt):
         sat_verdict(game, game.new_state(5), effort=60.0)
+    assert returned.is_set(), "a search was left running behind the Ctrl-C"
+    _assert_the_solving_thread_ends()
+
+
+def _assert_the_solving_thread_ends() -> None:
+    """No "cp-sat" thread outlives its search. Its ``Solve`` has returned (asserted before this): the thread may
+    still be between setting its event and leaving ``threading.enumerate()`` (a few bytecodes, but a loaded
+    machine can deschedule it there), so it is given a moment to finish rather than caught mid-exit."""
+    import threading
+
+    for thread in [thread for thread in threading.enumerate() if thread.name == "cp-sat"]:
+        thread.join(5)
     assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]
 
 
@@ -148,10 +165,14 @@ class _StoppableSolver:
         self.parameters = types.SimpleNamespace(catch_sigint_signal=True)
         self.stopped = threading.Event()
         self.started = threading.Event()
+        self.returned = threading.Event()
 
     def Solve(self, model: object) -> str:  # CpSolver's own spelling, as StopSearch's
         self.started.set()
-        return "stopped" if self.stopped.wait(10) else "ran out"
+        try:
+            return "stopped" if self.stopped.wait(10) else "ran out"
+        finally:
+            self.returned.set()
 
     def StopSearch(self) -> None:
         self.stopped.set()
@@ -179,7 +200,8 @@ def test_ctrl_c_stops_the_search_it_interrupts(ctrl_c_raises):
         sat.solve(solver, None)
     assert solver.parameters.catch_sigint_signal is False
     assert solver.stopped.is_set(), "the interrupted search was left to run out its effort"
-    assert not [thread for thread in threading.enumerate() if thread.name == "cp-sat"]
+    assert solver.returned.is_set(), "the Ctrl-C was raised while the search still ran"
+    _assert_the_solving_thread_ends()
 
 
 def test_ctrl_c_while_the_thread_starts_stops_its_search(monkeypatch):
