@@ -42,6 +42,21 @@ def given_twice(key: str) -> str:
     return f"key {as_logged(key, 40)} given twice"
 
 
+def first_twice(value: Any) -> str | None:
+    """The first key that some object in ``value`` (as :func:`read_keyed` reads it) gives twice, or None: walked
+    without recursion, as deep as the reader went."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item, Keyed) and item.twice is not None:
+                return item.twice
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
 def read_keyed(raw: bytes | str) -> Any:
     """``raw`` (JSON orjson has read: valid, and no deeper than its limit) with each object a :class:`Keyed`."""
     return json.loads(raw, object_pairs_hook=_keyed)

@@ -17,7 +17,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
-from .jsonkeys import Keyed, given_twice, read_keyed
+from .jsonkeys import first_twice, given_twice, read_keyed
 from .rng import GENERATORS
 from .schema import is_names
 from .wording import as_logged, byte_size, counted, cut_short
@@ -164,8 +164,7 @@ def _key_twice(raw: bytes) -> str | None:
     if data.twice is not None:
         return given_twice(data.twice)
     for where, value, _ in _parts(data):
-        twice = next((item.twice for item, _ in _walk(value)
-                      if isinstance(item, Keyed) and item.twice is not None), None)
+        twice = first_twice(value)
         if twice is not None:
             return f"{where}: {given_twice(twice)}"
     return None

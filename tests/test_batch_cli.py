@@ -696,6 +696,10 @@ def test_ctrl_c_while_a_dask_cluster_starts_prints_no_traceback(tmp_path):
     (['{"seed":1,"cards_left":0}', '{"seed":2,"cards_left":"x"}'], ":3: figure 'cards_left' is \"x\" here"),
     (['{"seed":1,"won":true}', '{"seed":2,"won":"%s"}' % ("y" * 5000)],  # clipped, as long values are
      ":3: figure 'won' is \"%s... here, but true/false in an earlier record" % ("y" * 36)),
+    # orjson keeps a key's last value: the seed given twice slipped past "appears twice", won counted as true
+    (['{"seed":1,"won":true}', '{"seed":1,"seed":2,"won":false,"won":true}'], ':3: key "seed" given twice'),
+    (['{"seed":1,"won":true,"x":{"a":1,"b":{"c":[{"d":1,"d":2}]}}}'], ':2: key "d" given twice'),  # nested
+    (['{"seed":1,"scores":[1,2],"won":true}'], ":2: scores must give 1 value, one a seat"),  # a one-player file
 ])
 def test_stats_names_a_record_it_cannot_read(run_cli, tmp_path, lines, words):
     good = tmp_path / "good.jsonl"
@@ -704,6 +708,31 @@ def test_stats_names_a_record_it_cannot_read(run_cli, tmp_path, lines, words):
     bad.write_bytes(good.read_bytes().split(b"\n", 1)[0] + b"\n" + "".join(f"{line}\n" for line in lines).encode())
     result = run_cli("stats", str(bad))
     assert result.exit_code == 1 and result.stderr.startswith(f"Error: {bad}{words}") and result.stderr.count("\n") == 1
+
+
+def test_records_whose_colons_outnumber_their_keys_are_read_as_written(run_cli, tmp_path):
+    """A record with more colons than keys (text holding one, a nested object) is read again to look for a key
+    given twice, and, holding none, counted as any other; a per-seat ``scores`` of the right length is too."""
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    odd = tmp_path / "odd.jsonl"
+    odd.write_bytes(good.read_bytes().split(b"\n", 1)[0] + b'\n{"seed":1,"won":true,"note":"a:b","x":{"a":1}}\n'
+                    b'{"seed":2,"won":false,"note":"c","x":{"a":2},"scores":[5]}\n')
+    figures = stats_json(run_cli, odd)["files"][0]["figures"]
+    assert figures["won"]["n"] == 2 and figures["x.a"]["n"] == 2 and figures["scores"]["n"] == 1
+
+
+def test_resume_refuses_a_record_giving_a_key_twice(run_cli, tmp_path):
+    """``--resume`` reads the file as ``stats`` does: a seed given twice (orjson keeps the last, 2) is refused
+    with its line, the file untouched, where the batch once took seed 2 as played and played only seed 3."""
+    out = tmp_path / "r.jsonl"
+    batch(run_cli, "--seeds", "1-1", "--workers", "1", "--out", str(out))
+    with open(out, "ab") as handle:
+        handle.write(b'{"seed":1,"seed":2,"won":false,"cards_left":5,"plays":1,"turns":1}\n')
+    before = out.read_bytes()
+    result = run_cli("batch", "--game", "eiffel-tower", "--seeds", "1-3", "--out", str(out), "--resume")
+    assert result.exit_code == 1 and result.stderr == f'Error: {out}:3: key "seed" given twice\n'
+    assert out.read_bytes() == before
 
 
 def test_stats_of_values_near_the_float_limit(run_cli, tmp_path):

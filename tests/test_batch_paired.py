@@ -332,7 +332,7 @@ def test_a_result_key_named_like_a_win_share_is_refused_not_overwritten(run_cli,
     """A game's own ``ties`` (tricks tied, about 2 a game) was replaced by the share of tied games that
     ``winners`` gives, in silence (a contributor's finding); ``wins`` per seat likewise hid ``wins[0]``.
     Both are now one clear error, alone and compared seed by seed."""
-    ties = write(tmp_path / "ties.jsonl", [{"seed": s, "scores": [s, 1], "winners": [s % 2], "ties": s % 5}
+    ties = write(tmp_path / "ties.jsonl", [{"seed": s, "scores": [s, 1, 0], "winners": [s % 2], "ties": s % 5}
                                            for s in range(10)])
     alone = run_cli("stats", ties)
     assert alone.exit_code == 1 and alone.stderr == (
@@ -343,7 +343,7 @@ def test_a_result_key_named_like_a_win_share_is_refused_not_overwritten(run_cli,
         paired({"scores": [1, 2, 3], "winners": [0], "ties": 2})
     wins = write(tmp_path / "wins.jsonl", [{"seed": s, "winners": [0], "wins": [1, 0, 0]} for s in range(3)])
     assert "figure 'wins[0]' is both" in run_cli("stats", wins).stderr
-    fine = write(tmp_path / "fine.jsonl", [{"seed": s, "scores": [s, 1], "winners": [s % 2], "tied_tricks": s % 5}
+    fine = write(tmp_path / "fine.jsonl", [{"seed": s, "scores": [s, 1, 0], "winners": [s % 2], "tied_tricks": s % 5}
                                            for s in range(10)])
     assert run_cli("stats", fine).exit_code == 0
     # first_player_advantage is derived only from winners and a first seat: refused then, a figure like any else

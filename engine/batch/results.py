@@ -24,7 +24,7 @@ import orjson
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
 from ..files import open_input
-from ..jsonkeys import TOO_DEEP
+from ..jsonkeys import TOO_DEEP, first_twice, given_twice, read_keyed
 from ..lines import bounded_lines
 from ..rng import GENERATORS, SEED_MAX, SEEDS
 from ..schema import is_names
@@ -165,6 +165,16 @@ class Reader:
                         break
                     raise CardgamesError(f"{path}:{number}: not a result record: not JSON ({exc.msg} at column "
                                          f"{exc.colno})") from None
+                if isinstance(record, dict) and line.count(b":") > len(record):
+                    # Each key has its colon, so more colons than keys may hide a key given twice, which orjson
+                    # reads as its last value (a seed given twice slipped past "appears twice"): read again, every
+                    # pair seen. Nested objects, and text holding a colon, take this slower way too; no game's do.
+                    try:
+                        twice = first_twice(read_keyed(line))
+                    except RecursionError:
+                        raise CardgamesError(f"{path}:{number}: {TOO_DEEP}") from None
+                    if twice is not None:
+                        raise CardgamesError(f"{path}:{number}: {given_twice(twice)}")
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
@@ -178,6 +188,9 @@ class Reader:
                     raise CardgamesError(f"{path}:{number}: winners must list seats 0..{players - 1}")
                 if len(set(winners)) != len(winners):  # counted twice, it would win more games than were played
                     raise CardgamesError(f"{path}:{number}: winners lists a seat twice")
+                scores = record.get("scores")  # one a seat, or the seats' figures count different games
+                if scores is not None and not (isinstance(scores, list) and len(scores) == players):
+                    raise CardgamesError(f"{path}:{number}: scores must give {counted(players, 'value')}, one a seat")
                 self.good_end += len(line)
                 yield number, record
         finally:
