@@ -291,6 +291,19 @@ def _settings(overlay: dict[str, Any], prefix: str = "") -> Iterable[str]:
             yield f"{prefix}{key}: {written(value)}"
 
 
+def _same_typed(a: Any, b: Any) -> bool:
+    """Equal, and of the same types throughout: Python's 0 equals False, but a variant setting ``strict: 0`` (an error
+    of its own, said at its line) sets something else than ``strict: false``, and was also said to change nothing in
+    each game already strict."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same_typed(a[key], b[key]) for key in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(map(_same_typed, a, b))
+    return bool(a == b)
+
+
 def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid: str, doc: Document,
                 report: Report, own: bool) -> None:
     """Check game ``gid`` (its file ``doc``) with each variant it plays at each player count. ``own``:
@@ -323,7 +336,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
         overlay = catalog.variant(vid)["options"]
-        if merged(data["options"], overlay) == data["options"]:  # its alias would be the game again (a designer's)
+        if _same_typed(merged(data["options"], overlay), data["options"]):  # its alias: the game again
             why = (f"whose options already are what it sets ({', '.join(_settings(overlay))})" if overlay else
                    "as it sets no option")
             report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, {why}"))

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import ConfigError
-from .wording import byte_size
+from .wording import byte_size, cut_short, written
 
 MAX_BYTES = 1 << 20
 
@@ -126,7 +126,8 @@ def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], construct
                 raise ConfigError("mapping keys must be plain scalars", doc.path, line)
             if key_node.tag == "tag:yaml.org,2002:merge":
                 raise ConfigError("YAML merge keys (<<) are not allowed in configs", doc.path, line)
-            key = str(_scalar(key_node, doc, constructor))
+            key = _scalar(key_node, doc, constructor)
+            key = written(key) if key is None or isinstance(key, bool) else str(key)  # `null:` is no key 'None'
             if key in result:
                 raise ConfigError(f"duplicate key {key!r}", doc.path, line)
             doc.key_lines[keypath + (key,)] = line
@@ -166,7 +167,8 @@ def _scalar(node: Any, doc: Document, constructor: Any, keypath: tuple | None = 
     elif isinstance(value, float) and not math.isfinite(value):
         problem = f"{node.value!r} is not a finite number"
     elif isinstance(value, int) and not isinstance(value, bool) and not INT_RANGE[0] <= value <= INT_RANGE[1]:
-        problem = f"{value} is outside the integers a config may hold ({INT_RANGE[0]}..{INT_RANGE[1]})"
+        problem = (f"{cut_short(node.value, 40)} is outside the integers a config may hold "
+                   f"({INT_RANGE[0]}..{INT_RANGE[1]})")
     if problem is not None:
         raise ConfigError(f"{where(keypath)}: {problem}" if keypath else problem, doc.path, node.start_mark.line + 1)
     return value

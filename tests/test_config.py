@@ -1644,6 +1644,19 @@ def test_a_listed_variant_that_changes_nothing_is_refused_at_its_line(tmp_path):
     assert validate([str(tmp_path)]).errors == []
 
 
+def test_a_variant_of_the_wrong_type_is_not_also_said_to_change_nothing(tmp_path):
+    """``strict: 0`` is an error at the variant's line, and only there: Python's 0 equals False, so each game
+    listing the variant and already strict was also said to be left unchanged by it (17 more errors, a fuzz's)."""
+    (tmp_path / "variants").mkdir()
+    text = (BUNDLED / "variants" / "strict.yaml").read_text()
+    assert "  strict: true\n" in text
+    path = tmp_path / "variants" / "strict.yaml"
+    path.write_text(text.replace("  strict: true\n", "  strict: 0\n"))
+    line = 1 + text.splitlines().index("  strict: true")
+    assert [str(e) for e in validate([str(tmp_path)], [tmp_path]).errors] == [
+        f"{path}:{line}: 'options.strict' must be true or false, not 0"]
+
+
 def test_each_listed_variant_that_changes_nothing_is_said_at_its_item(tmp_path):
     """Block style: each such variant at its own item's line (not the list's), every one of them (not the first
     alone), and a variant setting part of a table to what it is changes nothing too (its dotted key said), where
@@ -1861,6 +1874,22 @@ def test_the_integer_range_includes_both_ends():
     for beyond in (1 << 64, -(1 << 63) - 1):
         with pytest.raises(ConfigError, match="outside the integers"):
             parse_document(f"b: {beyond}\n")
+
+
+def test_an_integer_beyond_the_range_is_quoted_cut_short():
+    """A 400-digit integer is no one line: its first digits and "...", then the range."""
+    with pytest.raises(ConfigError) as err:
+        parse_document("b: " + "9" * 400 + "\n", "f.yaml")
+    assert err.value.message == f"'b': {'9' * 37}... is outside the integers a config may hold " \
+        f"({-(1 << 63)}..{(1 << 64) - 1})"
+
+
+def test_null_and_boolean_keys_are_named_as_yaml_writes_them():
+    """``null:`` and ``yes:`` are keys 'null' and 'true', as a message then names them, not Python's 'None' and
+    'True' (a fuzz's finding: "unknown key 'None'" for a ``null:`` the designer wrote)."""
+    assert parse_document("null: 1\nyes: 2\nfalse: 3\n7: 4\n").data == {"null": 1, "true": 2, "false": 3, "7": 4}
+    with pytest.raises(ConfigError, match="duplicate key 'true'"):
+        parse_document("true: 1\nTrue: 2\n")
 
 
 def test_a_deck_names_the_card_named_twice():
