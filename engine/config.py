@@ -174,10 +174,15 @@ def folder_files(folder: Path) -> tuple[list[tuple[str, Path]], list[Path]]:
     """A config folder's files: (kind, path) of each ``games/``, ``decks/`` or ``variants/`` YAML file the
     catalog reads, and what it does not read but a designer may have meant it to (:data:`UNREAD`): files
     ending in ``.yml`` or in ``.yaml`` spelt otherwise (``.YAML``), and folders, whose files are not
-    looked into. Anything else (a README) is left alone."""
+    looked into. Anything else (a README) is left alone. A folder that cannot be read is a ConfigError
+    (``glob`` passed over one in silence: its games were unknown, and ``validate`` said all was valid)."""
     read, unread = [], []
     for kind in KINDS:
-        for path in sorted((folder / kind).glob("*")):
+        try:
+            entries = sorted((folder / kind).iterdir()) if (folder / kind).is_dir() else []
+        except OSError as exc:
+            raise ConfigError(f"{folder / kind}: cannot read folder: {exc.strerror or exc}") from None
+        for path in entries:
             if path.suffix == ".yaml":  # a folder named so is read, and said to be one
                 read.append((kind, path))
             elif path.suffix.lower() in (".yaml", ".yml") or (path.is_dir() and not path.name.startswith(".")):

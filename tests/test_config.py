@@ -1513,6 +1513,36 @@ def test_a_folder_without_config_files_is_an_error(tmp_path):
     assert [str(e) for e in report.errors] == [f"{tmp_path}: no games/, decks/ or variants/ folder with YAML files"]
 
 
+def test_a_config_folder_that_cannot_be_read_is_named(tmp_path, run_cli, monkeypatch):
+    """``glob`` passed over a ``games/`` folder it could not read (a fuzz run as another user): ``validate`` said
+    all was valid and its games were unknown; an unreadable CARDGAMES_CONFIGS folder was even said to be a failed
+    write to stdout. The folder is named, with why. (Unreadable is simulated: the tests may run as root.)"""
+    import os
+
+    folder = tmp_path / "mine"
+    (folder / "games").mkdir(parents=True)
+    (folder / "games" / "my-et.yaml").write_text((BUNDLED / "games" / "eiffel-tower.yaml").read_text().replace(
+        "id: eiffel-tower", "id: my-et"))
+    locked = str(folder / "games")
+
+    def refusing(read):
+        def call(path: object = ".", *args: object, **kwargs: object) -> object:
+            if os.fspath(path) == locked:
+                raise PermissionError(13, "Permission denied", locked)
+            return read(path, *args, **kwargs)
+        return call
+
+    monkeypatch.setattr(os, "scandir", refusing(os.scandir))  # what glob reads a folder with
+    monkeypatch.setattr(os, "listdir", refusing(os.listdir))
+    said = f"{locked}: cannot read folder: Permission denied"
+    result = run_cli("validate", str(folder))
+    assert result.exit_code == 1 and result.stderr == f"Error: {said}\n"
+    result = run_cli("--configs", str(folder), "deal", "my-et", "--seed", "1")
+    assert result.exit_code == 2 and result.stderr.startswith(f"Error: Invalid value for '--configs': {said}")
+    result = run_cli("deal", "my-et", "--seed", "1", env={"CARDGAMES_CONFIGS": str(folder)})
+    assert result.exit_code == 2 and result.stderr.startswith(f"Error: CARDGAMES_CONFIGS: {said}")
+
+
 def test_a_folder_named_is_checked_over_the_configured_config_dirs(tmp_path):
     """A folder given to ``validate`` is checked against its own files: a namesake game in a
     configured config dir (``extra_roots``) must not stand in for it."""
