@@ -26,6 +26,8 @@ def open_input(path: str | Path, error: type[CardgamesError] = CardgamesError) -
         if sys.stdin is None:  # started with stdin closed (`<&-`): Python then has no sys.stdin at all
             raise error(f"{input_label(path)}: cannot read: stdin is closed")
         return input_label(path), sys.stdin.buffer
+    if not str(path):  # "Error: : cannot read" said nothing of what was wrong
+        raise error("cannot read '': no file name")
     try:
         return str(path), open(path, "rb")
     except OSError as exc:

@@ -604,6 +604,13 @@ def test_an_empty_output_name_is_shown_quoted():
     assert str(err.value) == "cannot write '': no file name"
 
 
+@pytest.mark.parametrize("command", [("replay",), ("stats",), ("score", "torqu", "--input")])
+def test_an_empty_input_name_is_shown_quoted(run_cli, command):
+    """An empty input file name is named as '' too, by every command reading one (was "Error: : cannot read")."""
+    result = run_cli(*command, "")
+    assert result.exit_code == 1 and result.stderr == "Error: cannot read '': no file name\n"
+
+
 def test_a_missing_folder_is_named_as_given(tmp_path, monkeypatch):
     """A relative name's missing folder is named as the user wrote it, not as an absolute path."""
     monkeypatch.chdir(tmp_path)
