@@ -27,7 +27,8 @@ def solve(solver: Any, model: Any) -> int:
     ``Thread.start`` waits for the new thread to run, so the thread starts inside the ``try``, and a lock
     settles which came first: a thread that has not reached ``Solve`` never calls it, and a search that
     has begun is told to stop at every poll until it ends (a ``StopSearch`` that comes before ``Solve`` has set
-    up its search is lost)."""
+    up its search is lost), a second Ctrl-C meanwhile included: raised out of the stopping, it left the
+    search running behind the exiting command. The first interrupt is the one raised."""
     solver.parameters.catch_sigint_signal = False
     status: list[int] = []
     done = threading.Event()
@@ -49,10 +50,15 @@ def solve(solver: Any, model: Any) -> int:
         while not done.wait(POLL_SECONDS):
             pass
     except BaseException:
-        with order:
-            called_off = True
-        while solving and not done.is_set():
-            solver.StopSearch()
-            done.wait(POLL_SECONDS)
+        while True:
+            try:
+                with order:
+                    called_off = True
+                while solving and not done.is_set():
+                    solver.StopSearch()
+                    done.wait(POLL_SECONDS)
+                break
+            except KeyboardInterrupt:  # a second Ctrl-C (or a SIGTERM): the search is being stopped already
+                continue
         raise
     return status[0]

@@ -225,6 +225,52 @@ def test_ctrl_c_while_the_thread_starts_stops_its_search(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         sat.solve(solver, None)
     assert solver.stopped.is_set(), "the interrupted search was left to run out its effort"
+    assert solver.returned.is_set(), "the Ctrl-C was raised while the search still ran"
+    _assert_the_solving_thread_ends()
+
+
+class _LateStoppingSolver(_StoppableSolver):
+    """A search whose first ``StopSearch`` is lost (it came before ``Solve`` had set up its search), and the user,
+    seeing the command go on, presses Ctrl-C again right then."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stop_calls = 0
+
+    def StopSearch(self) -> None:
+        import os
+        import signal
+
+        self.stop_calls += 1
+        if self.stop_calls == 1:
+            os.kill(os.getpid(), signal.SIGINT)  # raised in the main thread as this returns: in the stopping
+        else:
+            super().StopSearch()
+
+
+def test_a_second_ctrl_c_while_the_search_stops_still_stops_it(ctrl_c_raises):
+    """The second KeyboardInterrupt, raised out of the stopping, left the search running behind the command
+    (a review's finding: the interpreter then waits for it at exit). It is taken as what it is, the same
+    request: the search is stopped, and the first interrupt raised."""
+    import os
+    import signal
+    import threading
+
+    from cardgames.engine import sat
+
+    solver = _LateStoppingSolver()
+
+    def ctrl_c() -> None:
+        solver.started.wait(60)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    threading.Thread(target=ctrl_c).start()
+    with pytest.raises(KeyboardInterrupt) as raised:
+        sat.solve(solver, None)
+    assert raised.value.__context__ is None, "the second interrupt was raised, not the first"
+    assert solver.stop_calls >= 2 and solver.stopped.is_set(), "the search was left running"
+    assert solver.returned.is_set(), "the Ctrl-C was raised while the search still ran"
+    _assert_the_solving_thread_ends()
 
 
 @pytest.mark.parametrize("launched", [False, True], ids=["before-the-thread-runs", "before-it-reaches-solve"])
