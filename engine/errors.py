@@ -34,7 +34,7 @@ class ConfigError(CardgamesError):
 class UnknownNameError(CardgamesError):
     """An unknown game, variant, deck or agent id, with a "did you mean" hint; with no close name,
     a short list of names is given whole (a game's agents, its variants), so that nobody has to
-    guess them, and none at all is said to be none."""
+    guess them, and that none is known when none is."""
 
     SHOWN = 12  # more names than this (the games, the decks) are left to `cardgames list`
     LISTED = {"game": "cardgames list", "deck": "cardgames list --kind decks",
@@ -48,8 +48,8 @@ class UnknownNameError(CardgamesError):
             hint = f"; known: {', '.join(sorted(known))}"
         elif not hint and known:
             hint = f" ({len(known)} known: `{listing}` shows them)"
-        elif not known:  # a game no shipped variant applies to: not a name to correct (a walkthrough's question)
-            hint = " (there are none)"
+        elif not known:  # a game no variant applies to: no name to correct to (a walkthrough found no hint at all)
+            hint = " (none known)"
         super().__init__(f"unknown {kind} {clip(name, 60)}{where}{hint}{note}")
 
 

@@ -10,7 +10,7 @@ depth (the standard library's reader recurses: a deeper text raises RecursionErr
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Iterator
 
 from .wording import as_logged
 
@@ -42,19 +42,22 @@ def given_twice(key: str) -> str:
     return f"key {as_logged(key, 40)} given twice"
 
 
-def first_twice(value: Any) -> str | None:
-    """The first key that some object in ``value`` (as :func:`read_keyed` reads it) gives twice, or None: walked
-    without recursion, as deep as the reader went."""
-    stack = [value]
+def walk(value: Any) -> Iterator[tuple[Any, int]]:
+    """``value`` and every value inside it, each with its depth (``value``'s is 1), walked without
+    recursion, so that a value nested thousands of levels deep is measured, not a crash; a caller
+    that stops early leaves the rest unvisited."""
+    stack = [(value, 1)]
     while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            if isinstance(item, Keyed) and item.twice is not None:
-                return item.twice
-            stack.extend(item.values())
-        elif isinstance(item, list):
-            stack.extend(item)
-    return None
+        item, depth = stack.pop()
+        yield item, depth
+        if isinstance(item, (list, dict)):
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+
+
+def first_twice(value: Any) -> str | None:
+    """A key that some object in ``value`` (as :func:`read_keyed` reads it) gives twice, the first the walk
+    meets, or None."""
+    return next((item.twice for item, _ in walk(value) if isinstance(item, Keyed) and item.twice is not None), None)
 
 
 def read_keyed(raw: bytes | str) -> Any:

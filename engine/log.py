@@ -17,7 +17,7 @@ from . import ENGINE_VERSION
 from .agents import agent_names
 from .errors import CardgamesError, ConfigError, LogError
 from .files import open_input
-from .jsonkeys import first_twice, given_twice, read_keyed
+from .jsonkeys import first_twice, given_twice, read_keyed, walk
 from .rng import GENERATORS
 from .schema import is_names
 from .wording import as_logged, byte_size, counted, cut_short
@@ -132,22 +132,10 @@ def _parts(data: dict[str, Any]) -> Iterator[tuple[str, Any, int]]:
             yield f"field {as_logged(key, 40)}", value, 1
 
 
-def _walk(value: Any) -> Iterator[tuple[Any, int]]:
-    """``value`` and every value inside it, each with its depth (``value``'s is 1), walked without
-    recursion, so that a value nested thousands of levels deep is measured, not a crash; a caller
-    that stops early leaves the rest unvisited."""
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        yield item, depth
-        if isinstance(item, (list, dict)):
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
-
-
 def _nesting(value: Any, limit: int) -> int:
     """How many levels of lists and mappings ``value`` nests, counted up to ``limit + 1``."""
     deepest = 0
-    for item, depth in _walk(value):
+    for item, depth in walk(value):
         if isinstance(item, (list, dict)):
             if depth > limit:
                 return depth

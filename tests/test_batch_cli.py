@@ -722,6 +722,18 @@ def test_records_whose_colons_outnumber_their_keys_are_read_as_written(run_cli, 
     assert figures["won"]["n"] == 2 and figures["x.a"]["n"] == 2 and figures["scores"]["n"] == 1
 
 
+def test_a_header_giving_a_key_twice_is_refused(run_cli, tmp_path):
+    """The header too (``--resume`` compares it field by field): orjson would keep the second ``players``."""
+    good = tmp_path / "good.jsonl"
+    batch(run_cli, "--seeds", "0-1", "--workers", "1", "--out", str(good))
+    header, rest = good.read_bytes().split(b"\n", 1)
+    assert b'"players":1,' in header
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(header.replace(b'"players":1,', b'"players":1,"players":2,') + b"\n" + rest)
+    result = run_cli("stats", str(bad))
+    assert result.exit_code == 1 and result.stderr == f'Error: {bad}:1: key "players" given twice\n'
+
+
 def test_resume_refuses_a_record_giving_a_key_twice(run_cli, tmp_path):
     """``--resume`` reads the file as ``stats`` does: a seed given twice (orjson keeps the last, 2) is refused
     with its line, the file untouched, where the batch once took seed 2 as played and played only seed 3."""

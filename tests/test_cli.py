@@ -670,7 +670,7 @@ def test_an_unknown_game_says_how_to_read_a_folder_of_ones_own(run_cli, tmp_path
     assert "of your own" not in run_cli("simulate", "--game", "eifel-tower").stderr
     variant = run_cli("batch", "--game", "turup", "--variant", "last-capturer", "--seeds", "1-3")
     assert variant.exit_code == 1 and variant.stderr == (
-        "Error: unknown variant 'last-capturer' for turup (there are none); a variant of your own is read with "
+        "Error: unknown variant 'last-capturer' for turup (none known); a variant of your own is read with "
         "`cardgames --configs DIR batch ...`\n")
     (tmp_path / "games").mkdir()
     (tmp_path / "games" / "grove.yaml").write_text(_bundled_game_text("eiffel-tower").replace(

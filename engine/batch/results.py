@@ -127,6 +127,9 @@ class Reader:
             header = None
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise CardgamesError(f"{self.path}:1: not a batch result file (no \"format\": \"{FORMAT}\" header)")
+        twice = _twice(line, header)  # --resume compares headers field by field
+        if twice is not None:
+            raise CardgamesError(f"{self.path}:1: {twice}")
         if "version" not in header:  # said as the other fields are, not as "version None" (an analyst's finding)
             raise CardgamesError(f"{self.path}:1: header lacks version")
         if header["version"] != VERSION:
@@ -165,16 +168,9 @@ class Reader:
                         break
                     raise CardgamesError(f"{path}:{number}: not a result record: not JSON ({exc.msg} at column "
                                          f"{exc.colno})") from None
-                if isinstance(record, dict) and line.count(b":") > len(record):
-                    # Each key has its colon, so more colons than keys may hide a key given twice, which orjson
-                    # reads as its last value (a seed given twice slipped past "appears twice"): read again, every
-                    # pair seen. Nested objects, and text holding a colon, take this slower way too; no game's do.
-                    try:
-                        twice = first_twice(read_keyed(line))
-                    except RecursionError:
-                        raise CardgamesError(f"{path}:{number}: {TOO_DEEP}") from None
-                    if twice is not None:
-                        raise CardgamesError(f"{path}:{number}: {given_twice(twice)}")
+                twice = _twice(line, record) if isinstance(record, dict) else None
+                if twice is not None:  # a seed given twice slipped past "appears twice"
+                    raise CardgamesError(f"{path}:{number}: {twice}")
                 seed = record.get("seed") if isinstance(record, dict) else None
                 if type(seed) is not int:
                     raise CardgamesError(f"{path}:{number}: not a result record (a JSON object with an integer seed)")
@@ -195,6 +191,20 @@ class Reader:
                 yield number, record
         finally:
             handle.close()
+
+
+def _twice(line: bytes, read: dict[str, Any]) -> str | None:
+    """What is wrong with ``line``, JSON that orjson read as ``read``, that orjson did not say: a key given twice
+    (orjson keeps its last value without a word, another reader the first), or nesting too deep to look; or None.
+    Each key has its colon, so a line with no more colons than keys gives none (every game's records): only
+    others, with nested objects or text holding a colon, are read again, every pair seen."""
+    if line.count(b":") <= len(read):
+        return None
+    try:
+        twice = first_twice(read_keyed(line))
+    except RecursionError:
+        return TOO_DEEP
+    return None if twice is None else given_twice(twice)
 
 
 def _whole(line: bytes) -> bool:
