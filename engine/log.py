@@ -236,7 +236,7 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     except CardgamesError as exc:
         rng = as_logged(data["rng"], 40)
         raise LogError(f"the log's seed {as_logged(data['seed'], 40)} (rng {rng}): {exc}") from None
-    if not _same(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
+    if not same_json(data["seed"], seed):  # the log writes a seed as simulate does: 7, or "ms7"
         raise LogError(f"field 'seed' is {as_logged(data['seed'], 40)}; a log writes this seed as "
                        f"{as_logged(seed, 40)}")
     state = game.new_state(seed, mode)
@@ -246,14 +246,14 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     for step, entry in enumerate(data["actions"], 1):
         action = _replay_step(game, state, step, entry)  # first: it checks the entry is one (a null was not)
         history.append((entry["player"], action))
-    if not _same(data["deal"], state.deal_json()):
+    if not same_json(data["deal"], state.deal_json()):
         # later deals (rounds, matches) never came; a finished game has no deal still to come
         if not state.is_terminal() and _is_prefix(state.deal_json(), data["deal"]):
             raise LogError(f"after the log's {len(data['actions'])} steps the game has not yet made every deal "
                            "the log records: actions are missing (was the log cut short?)")
         raise _deal_error(state.deal_json(), data["deal"], prefix=False)
     result = state.result()
-    if not _same(data["result"], result):
+    if not same_json(data["result"], result):
         where, fresh, logged = _first_difference(result, data["result"])
         shown = ["missing" if value is _MISSING else as_logged(value) for value in (fresh, logged)]
         if not state.is_terminal():  # the likelier fault is the actions' end, not the result's field
@@ -276,7 +276,7 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     player = state.current_player
     if player is None:
         raise LogError(f"step {step}: the game was already over")
-    if not _same(entry["player"], player):
+    if not same_json(entry["player"], player):
         said = entry["player"]
         if not isinstance(said, int) or isinstance(said, bool):
             raise LogError(f"step {step}: field 'player' must be a seat number, not {as_logged(said)}")
@@ -285,7 +285,7 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     # all equal tuples) and compared as written: 6.0 or true for row 1 are equal in Python, not in a log.
     legal = state.legal_actions()
     own = next((a for a in legal if type(a) is type(action) and a == action), None)
-    if own is None or not _same(entry["action"], game.action_to_json(own)):
+    if own is None or not same_json(entry["action"], game.action_to_json(own)):
         reordered = next((a for a in legal if type(a) is type(action) and _reordered(a) == _reordered(action)), None)
         if reordered is not None:  # the log format writes each action one way: a hand-edited list may not be it
             raise LogError(f"step {step}: action {as_logged(entry['action'])} is legal, but a log writes it "
@@ -313,8 +313,9 @@ def _reordered(action: tuple) -> tuple:
     return tuple(tuple(sorted(map(repr, v))) if isinstance(v, tuple) else v for v in action)
 
 
-def _same(logged: Any, fresh: Any) -> bool:
-    """Equal as JSON: the same canonical bytes, so 1, 1.0 and true differ as they do in the file."""
+def same_json(logged: Any, fresh: Any) -> bool:
+    """Equal as JSON: the same canonical bytes, so 1, 1.0 and true differ as they do in the file (and in a config,
+    whose values are JSON's too)."""
     return dumps(logged, pretty=False) == dumps(fresh, pretty=False)
 
 
@@ -330,7 +331,7 @@ def _is_prefix(fresh: Any, logged: Any) -> bool:
     if isinstance(fresh, list):
         return (isinstance(logged, list) and len(fresh) <= len(logged)
                 and all(_is_prefix(a, b) for a, b in zip(fresh, logged, strict=False)))
-    return _same(logged, fresh)
+    return same_json(logged, fresh)
 
 
 _MISSING = object()
@@ -341,7 +342,7 @@ def _first_difference(fresh: Any, logged: Any, path: str = "the result",
     """The first place (``the result.scores[1]``) where two JSON values differ, and both values
     there: a whole result, cut short to fit a line, could hide it. With ``prefix``, lists in ``fresh``
     may stop short of the logged ones (:func:`_is_prefix`: a deal just made, before later rounds)."""
-    agree = _is_prefix if prefix else _same
+    agree = _is_prefix if prefix else same_json
     if isinstance(fresh, dict) and isinstance(logged, dict):
         for key in sorted(set(fresh) | set(logged)):
             a, b = fresh.get(key, _MISSING), logged.get(key, _MISSING)

@@ -18,6 +18,7 @@ from typing import Any, Iterable
 from .cards import check_deck
 from .config import KINDS, UNREAD, Catalog, MergedTableError, bundled_root, folder_files, merged
 from .errors import CardgamesError, ConfigError
+from .log import same_json
 from .schema import check_mapping
 from .wording import counted, spans, written
 from .yamlfile import Document, read_document
@@ -291,19 +292,6 @@ def _settings(overlay: dict[str, Any], prefix: str = "") -> Iterable[str]:
             yield f"{prefix}{key}: {written(value)}"
 
 
-def _same_typed(a: Any, b: Any) -> bool:
-    """Equal, and of the same types throughout: Python's 0 equals False, but a variant setting ``strict: 0`` (an error
-    of its own, said at its line) sets something else than ``strict: false``, and was also said to change nothing in
-    each game already strict."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same_typed(a[key], b[key]) for key in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(map(_same_typed, a, b))
-    return bool(a == b)
-
-
 def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid: str, doc: Document,
                 report: Report, own: bool) -> None:
     """Check game ``gid`` (its file ``doc``) with each variant it plays at each player count. ``own``:
@@ -336,7 +324,9 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             report.errors.append(misfit)
             return
         overlay = catalog.variant(vid)["options"]
-        if _same_typed(merged(data["options"], overlay), data["options"]):  # its alias: the game again
+        # compared as JSON, so that a variant's `strict: 0` (an error of its own) does not also "change nothing"
+        # in each game already strict, as Python's 0 == False had it say
+        if same_json(merged(data["options"], overlay), data["options"]):  # its alias: the game again
             why = (f"whose options already are what it sets ({', '.join(_settings(overlay))})" if overlay else
                    "as it sets no option")
             report.errors.append(doc.error(("variants", i), f"variant {vid} changes nothing in {gid}, {why}"))
