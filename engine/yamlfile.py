@@ -148,6 +148,11 @@ def where(keypath: tuple) -> str:
     return f"'{text}'"
 
 
+def _at(keypath: tuple | None, problem: str) -> str:
+    """``problem`` said of the value at ``keypath`` (a mapping's key has none: its line alone says where)."""
+    return f"{where(keypath)}: {problem}" if keypath else problem
+
+
 def _scalar(node: Any, doc: Document, constructor: Any, keypath: tuple | None = None) -> Any:
     """A scalar node's value, a mapping's key as well as a value (``{010: 2}`` would otherwise key 8), or a
     ConfigError at the node's own line for a value no config may hold, naming the value's ``keypath`` as the
@@ -170,7 +175,7 @@ def _scalar(node: Any, doc: Document, constructor: Any, keypath: tuple | None = 
         problem = (f"{cut_short(node.value, 40)} is outside the integers a config may hold "
                    f"({INT_RANGE[0]}..{INT_RANGE[1]})")
     if problem is not None:
-        raise ConfigError(f"{where(keypath)}: {problem}" if keypath else problem, doc.path, node.start_mark.line + 1)
+        raise ConfigError(_at(keypath, problem), doc.path, node.start_mark.line + 1)
     return value
 
 
@@ -185,8 +190,7 @@ def _construct(node: Any, doc: Document, constructor: Any, keypath: tuple | None
     except (ArithmeticError, AttributeError, LookupError, TypeError, ValueError):
         # an explicit tag on text it does not fit (!!int abc, !!bool x): PyYAML's converter fails unguarded
         problem = f"{node.value!r} is not a valid {node.tag.rsplit(':', 1)[-1]}"
-    said = f"bad value: {_squeezed(problem)}"
-    raise ConfigError(f"{where(keypath)}: {said}" if keypath else said, doc.path, node.start_mark.line + 1)
+    raise ConfigError(_at(keypath, f"bad value: {_squeezed(problem)}"), doc.path, node.start_mark.line + 1)
 
 
 def _squeezed(text: str) -> str:
