@@ -465,9 +465,21 @@ class Catalog:
             which = " and ".join(f"{gid} + {' + '.join(vids)}" for gid, vids in meanings)
             raise ConfigError(f"{name!r} is an alias of {which}: name the game and its variant instead "
                               "(`cardgames validate` reports the templates that clash)")
-        unread = self._unread_variants  # the name may be one of their aliases
+        unread = [*self._unread_variants, *self._unread_games()]  # the name may be one of their aliases
         note = f" (and {unread[0]}: its aliases are unknown)" if unread else ""
         raise UnknownNameError("game", name, self.ids("games") + list(self.aliases), note=note)
+
+    def _unread_games(self) -> list[ConfigError]:
+        """The errors of the game files that cannot be read, whose aliases (``strict-<id>``) are then unknown: an
+        unknown game's error names the first, else a designer's typo in ``hut.yaml`` made ``strict-hut`` an unknown
+        name with a "did you mean" of bundled games (a designer walkthrough's finding)."""
+        unread = []
+        for gid in self.ids("games"):
+            try:
+                self.game(gid)
+            except ConfigError as exc:
+                unread.append(exc)
+        return unread
 
     # -- resolving ---------------------------------------------------------------------
     def resolve(self, name: str, variants: Iterable[str] = (), players: int | None = None) -> GameSpec:

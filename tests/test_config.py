@@ -1295,6 +1295,17 @@ def test_a_broken_variant_file_stops_only_what_may_use_it(tmp_path, run_cli):
     assert unknown.exit_code == 1 and str(path) in unknown.stderr
 
 
+def test_an_unknown_name_names_a_broken_game_file_whose_alias_it_may_be(tmp_path, run_cli):
+    """A designer's ``hut.yaml`` with a syntax error: ``strict-hut`` is unknown, and its error says which file
+    cannot be read (before, only a "did you mean" of bundled games), while the bundled names still work."""
+    root = make_root(tmp_path, "id: hut\nname: [\n", "hut")
+    unknown = run_cli("--configs", str(root), "show", "strict-hut")
+    assert unknown.exit_code == 1
+    assert unknown.stderr.startswith("Error: unknown game 'strict-hut'") and unknown.stderr.count("\n") == 1
+    assert f"(and {root / 'games' / 'hut.yaml'}:3: YAML syntax error" in unknown.stderr
+    assert run_cli("--configs", str(root), "show", "strict-castle").exit_code == 0
+
+
 def test_the_variant_that_makes_a_problem_is_blamed_among_several(tmp_path, run_cli):
     """Of two variants given together, the one whose change makes the problem alone is blamed (an
     exposed count against the deal), not the last named, nor a bundled game file when the other is
