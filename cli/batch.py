@@ -314,7 +314,9 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], g
     refused by a gate, which would otherwise pass a change on a partial sample without a word (an
     auditor's finding). Files of other seed ranges altogether are a comparison of their own (the same
     rules on seeds 0-999 and 1000-1999), and pass; so are files of another deal generator, whose seeds
-    are other deals (:func:`_why_unpaired` says so)."""
+    are other deals (:func:`_why_unpaired` says so), unless one holds no games: a gate refuses a file of
+    its header alone beside files of games whatever it deals (one of another rng passed, exit 0, having
+    tested nothing: a documentation check's finding)."""
     from cardgames.engine.errors import CardgamesError
     from cardgames.engine.wording import counted
 
@@ -329,6 +331,10 @@ def _check_cut_short(files: tuple[str, ...], seeds: list, headers: list[dict], g
             if gates:
                 raise CardgamesError(f"--fail-if-different compares whole runs, but {text}")
             message(text)
+    empty = next((path for path, held in zip(files, seeds, strict=True) if not len(held)), None)
+    if gates and empty is not None and any(len(held) for held in seeds):
+        raise CardgamesError(f"--fail-if-different compares whole runs, but {empty} holds no games, a header "
+                             "alone (a run cut short? --resume finishes it)")
 
 
 def _check_gates(gates: dict[str, float], each: list[list[dict]], labels: tuple[str, ...], games: list[int]) -> None:
@@ -336,13 +342,13 @@ def _check_gates(gates: dict[str, float], each: list[list[dict]], labels: tuple[
     one compared file lacks, where the gate would pass without a test: an audit's finding): a usage
     error, exit 2, so that CI tells a misconfigured gate from a tripped one (exit 1), whatever else is
     wrong. ``each`` holds the tests against each later file, ``labels`` the files, ``games`` how many
-    each holds. A later file of no games tests nothing: it is a run cut short, which
-    :func:`_check_cut_short` refuses (exit 1), unless the first file holds none either."""
+    each holds. A file of no games, first or later, tests nothing: it is a run cut short, which
+    :func:`_check_cut_short` refuses (exit 1), unless every file holds none."""
     from cardgames.engine.errors import OptionConflictError
     from cardgames.engine.wording import did_you_mean
 
-    live = [(index, {t["figure"] for t in tests}) for index, tests in enumerate(each, 1) if games[index]]
-    if not live and games[0]:
+    live = [(index, {t["figure"] for t in tests}) for index, tests in enumerate(each, 1) if games[index] and games[0]]
+    if not live and any(games):
         return
     everywhere = [name for name in dict.fromkeys(t["figure"] for tests in each for t in tests)
                   if all(name in figures for _, figures in live)]

@@ -1024,6 +1024,27 @@ def test_a_gate_needs_its_figure_tested_against_every_later_file(run_cli, tmp_pa
     assert gate.exit_code == 1 and gate.stdout == "" and "holds 0 seeds of the 100" in gate.stderr
 
 
+def test_a_gate_refuses_a_file_of_no_games_first_or_of_another_rng(run_cli, tmp_path):
+    """A file of its header alone is a run cut short (exit 1) wherever it stands: first, it was called a
+    figure not tested (exit 2, "files of no games?", beside a file of 100); of another deal generator, whose
+    seeds are not compared seed by seed, the gate passed, exit 0, having tested nothing."""
+    base, other = tmp_path / "base.jsonl", tmp_path / "other.jsonl"
+    batch(run_cli, "--seeds", "0-99", "--workers", "1", "--out", str(base))
+    batch(run_cli, "--seeds", "1-20", "--workers", "1", "--rng", "pysolfc", "--out", str(other))
+    header, other_header = tmp_path / "header.jsonl", tmp_path / "other-header.jsonl"
+    header.write_bytes(base.read_bytes().split(b"\n")[0] + b"\n")
+    other_header.write_bytes(other.read_bytes().split(b"\n")[0] + b"\n")
+    for files, said in [((header, base), f"{header} holds 0 seeds of the 100 in {base}"),
+                        ((base, other_header), f"{other_header} holds no games, a header alone"),
+                        ((other_header, base), f"{other_header} holds no games, a header alone")]:
+        gate = run_cli("stats", *map(str, files), "--fail-if-different", "won")
+        assert gate.exit_code == 1 and gate.stdout == "", gate.output
+        assert gate.stderr.splitlines()[-1].startswith(f"Error: --fail-if-different compares whole runs, but {said}")
+        assert run_cli("stats", *map(str, files)).exit_code == 0
+    tested = run_cli("stats", str(base), str(other), "--fail-if-different", "won:0.5")  # games in both: tested
+    assert tested.exit_code == 0 and "passed" in tested.stderr and "holds" not in tested.stderr
+
+
 def test_a_gate_on_a_figure_with_no_test_says_so(run_cli, tmp_path):
     """A side of a single game has no Welch test: a gate on it passed with no word, as if it had found no
     difference (the statistics audit's finding). It still passes, but says it checked nothing."""
