@@ -77,6 +77,7 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     from cardgames.engine.batch.seeds import parse_range
     from cardgames.engine.files import check_target
     from cardgames.engine.games.pairing.solver import Solver
+    from cardgames.engine.wording import counted
 
     if (seed is None) == (seeds is None):
         raise click.UsageError("give exactly one of --seed S or --seeds A-B")
@@ -109,7 +110,8 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
         if seed is None and rows:  # lost (jsonl has written them already, and says how far it went as the rest do)
             _emit(rows, fmt, True)
             stopped = how_stopped(exc)[0]
-            message(f"{stopped} after {len(rows)} deals: the verdicts above are theirs")
+            theirs = "the verdict above is that deal's" if len(rows) == 1 else "the verdicts above are theirs"
+            message(f"{stopped} after {counted(len(rows), 'deal')}: {theirs}")
         raise
     if to_emit:
         _emit(rows, fmt, seed is None)

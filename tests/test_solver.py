@@ -358,6 +358,14 @@ def test_a_range_interrupted_keeps_the_verdicts_it_reached(run_cli, monkeypatch,
     assert "0/2 winnable, 0 undecided" in result.stderr
 
 
+def test_a_range_interrupted_after_one_deal_says_one_deal(run_cli, monkeypatch):
+    """"after 1 deals" (a documentation check's finding): a count says its noun as every message does."""
+    monkeypatch.setattr(Solver, "solve", _solve_failing_at(2, KeyboardInterrupt()))
+    result = run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-4")
+    assert result.exit_code == 130
+    assert "interrupted after 1 deal: the verdict above is that deal's" in result.stderr
+
+
 def test_sigterm_keeps_the_verdicts_found_as_ctrl_c_does(run_cli, monkeypatch):
     """``kill`` (SIGTERM, a CI job's timeout) ended a solved range with nothing printed, the verdicts found lost
     (an audit's finding): it now stops as Ctrl-C does, the verdicts printed, and exits 143."""
