@@ -234,12 +234,26 @@ def _discard_messages() -> None:
     sys.stderr = open(os.devnull, "w", encoding="utf-8")  # the process's stderr, open until exit
 
 
+def _say_compiling(text: str) -> None:
+    """A note that numba compiles, on a terminal: on a line of its own, a progress bar's line cleared first
+    (the bar is drawn again below it)."""
+    try:
+        sys.stderr.write(f"\r\033[Knote: {text}\n")
+        sys.stderr.flush()
+    except OSError:
+        pass
+
+
 def main() -> None:
     if sys.stderr is None:
         _discard_messages()
     if sys.stdout is None:  # started with stdout closed (`>&-`): every command's data would be lost
         click.echo("Error: stdout is closed (redirect it to /dev/null to discard the output)", err=True)
         sys.exit(1)
+    if sys.stderr.isatty():  # an installation's first Torqu game sat silent for some 17 s, compiling
+        from cardgames.engine.compiled import announce
+
+        announce(_say_compiling)
     try:
         cli(prog_name="cardgames")
     except OSError as exc:  # --help or --version into a full disk, before any command runs (Click

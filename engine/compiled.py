@@ -6,6 +6,10 @@ machine's first process its seconds of compiling. Where neither place can be wri
 install run by a user whose home is read-only), numba refuses the cache when a function is
 decorated, which failed the command with a traceback (a CI persona's finding); each process then
 compiles for itself instead: slower to start, the same code and results.
+
+Those seconds can be said (:func:`announce`): a user's first Torqu game sat silent for some 17 s while
+its loops compiled. numba is imported only when a loop is decorated, so that the command line can ask
+for that before it knows whether any will be.
 """
 
 from __future__ import annotations
@@ -13,11 +17,42 @@ from __future__ import annotations
 from functools import wraps
 from typing import Callable, TypeVar
 
-import numpy as np
-from numba import njit
-from numba.core import config
-
 F = TypeVar("F", bound=Callable)
+
+#: The words :func:`announce` passes on.
+COMPILING = "compiling the engine's loops with numba (an installation's first run only: up to a minute)"
+
+
+class _FirstCompile:
+    """Who is told, once, that this process compiles a loop rather than loading it from numba's cache."""
+
+    say: Callable[[str], None] | None = None
+    listening = False
+
+    @classmethod
+    def listen(cls) -> None:
+        """Have numba report its compiles (its ``numba:compile`` event, which a cache hit does not raise)."""
+        if cls.listening:
+            return
+        from numba.core import event
+
+        class Listener(event.Listener):
+            def on_start(self, ev: event.Event) -> None:
+                say, cls.say = cls.say, None
+                if say is not None:
+                    say(COMPILING)
+
+            def on_end(self, ev: event.Event) -> None:
+                pass
+
+        event.register("numba:compile", Listener())
+        cls.listening = True
+
+
+def announce(say: Callable[[str], None] | None) -> None:
+    """Call ``say`` with :data:`COMPILING` when this process first compiles a loop (not when it loads one
+    from numba's cache), once; None: say nothing."""
+    _FirstCompile.say = say
 
 
 def compiled(func: F) -> F:
@@ -25,15 +60,21 @@ def compiled(func: F) -> F:
     ``NUMBA_DISABLE_JIT=1`` (numba's switch for debugging the loops in Python) it runs as numpy code, whose
     integers wrap as the machine code's do (a hash's products, a subtraction checked for its borrow after)
     but say so: those warnings are kept off stderr, where they read as faults (a determinism audit's finding)."""
+    import numba
+    from numba.core import config
+
     if config.DISABLE_JIT:
+        import numpy as np
+
         @wraps(func)
         def wrapping(*args, **kwargs):
             with np.errstate(over="ignore"):
                 return func(*args, **kwargs)
         return wrapping  # type: ignore[return-value]
+    _FirstCompile.listen()
     try:
-        return njit(cache=True)(func)
+        return numba.njit(cache=True)(func)
     except RuntimeError as exc:  # numba: "cannot cache function ...: no locator available for file ..."
         if "cannot cache" not in str(exc):
             raise
-        return njit(func)
+        return numba.njit(func)

@@ -906,6 +906,33 @@ def test_a_log_cut_short_leaves_the_one_it_was_to_replace(tmp_path, command):
     assert kept.read_bytes() == b"a golden log\n" * 2000
 
 
+@pytest.mark.parametrize("terminal", [True, False])
+def test_numba_compiling_is_said_on_a_terminal_only(monkeypatch, terminal):
+    """An installation's first Torqu game sat silent for some 17 s while numba compiled its loops: on a terminal
+    a note now says so, on a line of its own (a progress bar's line cleared first); a pipe or a file (a CI log, a
+    test) gets nothing, so that stderr stays the command's own messages."""
+    import io
+
+    import numba
+
+    from cardgames.cli import main as module
+    from cardgames.engine import compiled
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return terminal
+
+    stderr = Terminal()
+    monkeypatch.setattr(compiled._FirstCompile, "say", None)  # restored after the test
+    monkeypatch.setattr(sys, "stderr", stderr)
+    monkeypatch.setattr(sys, "argv", ["cardgames", "--version"])
+    with pytest.raises(SystemExit):
+        module.main()
+    compiled._FirstCompile.listen()
+    assert numba.njit(lambda x: x + 5)(1) == 6
+    assert stderr.getvalue() == (f"\r\x1b[Knote: {compiled.COMPILING}\n" if terminal else "")
+
+
 def test_validate_lists_facts_only_when_asked(run_cli):
     """``--facts`` adds each game's deal facts; without it the JSON report's list is empty, not all of them."""
     assert orjson.loads(run_cli("validate", "--format", "json").stdout)["facts"] == []

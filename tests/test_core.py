@@ -216,6 +216,8 @@ def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
 
 def test_a_compile_error_other_than_the_cache_is_raised(monkeypatch):
     """Only numba's refusal to cache falls back to compiling without it; any other error is the caller's."""
+    import numba
+
     from cardgames.engine import compiled as module
 
     def failing(**options):
@@ -223,9 +225,25 @@ def test_a_compile_error_other_than_the_cache_is_raised(monkeypatch):
             raise RuntimeError("boom")
         return decorate
 
-    monkeypatch.setattr(module, "njit", failing)
+    monkeypatch.setattr(numba, "njit", failing)
     with pytest.raises(RuntimeError, match="^boom$"):
         module.compiled(lambda x: x)
+
+
+def test_the_first_compile_in_a_process_is_announced_once(monkeypatch):
+    """numba's compile event, which a load from its cache does not raise, tells :func:`announce`'s caller once,
+    however many loops compile after it; with none announced, nothing is said."""
+    import numba
+
+    from cardgames.engine import compiled as module
+
+    monkeypatch.setattr(module._FirstCompile, "say", None)  # restored after the test
+    module._FirstCompile.listen()
+    assert numba.njit(lambda x: x - 1)(1) == 0  # compiled with no one to tell
+    said: list[str] = []
+    module.announce(said.append)
+    assert numba.njit(lambda x: x + 1)(1) == 2 and numba.njit(lambda x: x * 2)(2) == 4
+    assert said == [module.COMPILING]
 
 
 WHOLE_RULES = ("from cardgames.engine.core import Game\nOPTIONS = {}\nclass SnapGame(Game):\n"
