@@ -20,7 +20,7 @@ from typing import Callable, TypeVar
 F = TypeVar("F", bound=Callable)
 
 #: The words :func:`announce` passes on.
-COMPILING = "compiling the engine's loops with numba (an installation's first run only: up to a minute)"
+COMPILING = "compiling the engine's loops with numba: up to a minute, once where numba can keep them"
 
 
 class _FirstCompile:
