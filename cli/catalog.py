@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator
-
 import click
 
 from cardgames.engine.config import KINDS
@@ -11,9 +9,6 @@ from cardgames.engine.errors import ConfigError
 
 from .options import catalog, format_option, game_argument, load_game, players_option, variant_option
 from .output import emit_json, emit_rows, emit_yaml, message
-
-if TYPE_CHECKING:
-    from cardgames.engine.config import Catalog
 
 
 @click.command("list")
@@ -29,7 +24,7 @@ def list_cmd(ctx: click.Context, what: str | None, kind: str | None, fmt: str) -
     kind = what or kind or "games"
     cat = catalog(ctx)
     unread: list[ConfigError] = []
-    readable = _readable(cat, kind, unread)
+    readable = cat.readable(kind, unread)
     if kind == "games":
         from cardgames.engine.config import copies_for, game_title
 
@@ -70,19 +65,6 @@ def list_cmd(ctx: click.Context, what: str | None, kind: str | None, fmt: str) -
                    for vid, v in readable], fmt)
     if unread:  # the others were listed (a designer's finding: one broken file in a --configs folder listed
         raise unread[0]  # nothing); the command then fails on the first it could not read
-
-
-def _readable(cat: "Catalog", kind: str, unread: list[ConfigError]) -> Iterator[tuple[str, dict[str, Any]]]:
-    """(id, config) of each config of ``kind`` that can be read, in id order; the errors of the others are
-    added to ``unread``, for the listing to fail on once it has listed the rest."""
-    read = {"games": cat.game, "decks": cat.deck, "variants": cat.variant}[kind]
-    for ident in cat.ids(kind):
-        try:
-            config = read(ident)
-        except ConfigError as exc:
-            unread.append(exc)
-            continue
-        yield ident, config
 
 
 @click.command("show")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from . import MAX_PLAYERS, env_config_folders
 from .errors import ConfigError, OptionConflictError, UnknownNameError
@@ -465,21 +465,25 @@ class Catalog:
             which = " and ".join(f"{gid} + {' + '.join(vids)}" for gid, vids in meanings)
             raise ConfigError(f"{name!r} is an alias of {which}: name the game and its variant instead "
                               "(`cardgames validate` reports the templates that clash)")
-        unread = [*self._unread_variants, *self._unread_games()]  # the name may be one of their aliases
+        # The name may be an alias of a variant or game that cannot be read: a designer's typo in `hut.yaml` made
+        # `strict-hut` unknown with only a "did you mean" of bundled games (a designer walkthrough's finding).
+        unread = list(self._unread_variants)
+        for _ in self.readable("games", unread):
+            pass
         note = f" (and {unread[0]}: its aliases are unknown)" if unread else ""
         raise UnknownNameError("game", name, self.ids("games") + list(self.aliases), note=note)
 
-    def _unread_games(self) -> list[ConfigError]:
-        """The errors of the game files that cannot be read, whose aliases (``strict-<id>``) are then unknown: an
-        unknown game's error names the first, else a designer's typo in ``hut.yaml`` made ``strict-hut`` an unknown
-        name with a "did you mean" of bundled games (a designer walkthrough's finding)."""
-        unread = []
-        for gid in self.ids("games"):
+    def readable(self, kind: str, unread: list[ConfigError]) -> Iterator[tuple[str, dict[str, Any]]]:
+        """(id, config) of each config of ``kind`` that can be read, in id order; the errors of the others are
+        added to ``unread`` (``list`` fails on the first once it has listed the rest)."""
+        read = {"games": self.game, "decks": self.deck, "variants": self.variant}[kind]
+        for ident in self.ids(kind):
             try:
-                self.game(gid)
+                config = read(ident)
             except ConfigError as exc:
                 unread.append(exc)
-        return unread
+                continue
+            yield ident, config
 
     # -- resolving ---------------------------------------------------------------------
     def resolve(self, name: str, variants: Iterable[str] = (), players: int | None = None) -> GameSpec:
