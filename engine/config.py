@@ -258,6 +258,16 @@ class Catalog:
             return None, ("deck", "type")
         return deck, keypath[1:]
 
+    def designers_deck(self, game: Document) -> Path | None:
+        """The deck file ``game`` takes when it is a designer's (not bundled) from another folder than the game's,
+        else None. A problem at such a game's line may be the deck's doing, and the deck is then what changed,
+        while the game's line alone hides it (the CI author's walkthrough: a French deck without its King, under
+        ``--configs``, was blamed on the bundled games' match lines): ``validate`` and a command name it."""
+        path = self.paths("decks").get(game.data["deck"]["type"])
+        if path is None or path.is_relative_to(bundled_root()) or path.parent.parent == Path(game.path).parent.parent:
+            return None
+        return path
+
     def document(self, kind: str, ident: str) -> Document:
         """The parsed config ``kind/ident``; schema-checked once (first error raised)."""
         key = (kind, ident)

@@ -145,5 +145,7 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
             hint = ("`cardgames validate` lists them all" if len(spec.variants) < 2
                     else f"from the variants {' + '.join(spec.variants)} together; `cardgames validate` checks each "
                          "alone")
-            raise where.error(keypath, f"{text} ({hint})")
+            game = catalog.document("games", spec.id)
+            deck = catalog.designers_deck(game) if where.path == game.path else None
+            raise where.error(keypath, f"{text} ({hint}; its deck is {deck})" if deck else f"{text} ({hint})")
     return module.GAME(spec)

@@ -243,17 +243,6 @@ def _option_errors(game: Document) -> list[ConfigError]:
     return check_mapping(options, engine_module(engine).OPTIONS, game, ("options",))
 
 
-def _designers_deck(catalog: Catalog, game: Document) -> Path | None:
-    """The deck file a game takes when it is a designer's (not bundled) from another folder than the game's,
-    else None. A problem at such a game's line may be the deck's doing, and the deck is then what changed,
-    while the game's line alone hides it (the CI author's walkthrough: a French deck without its King, under
-    ``--configs``, was blamed on the bundled games' match lines)."""
-    path = catalog.paths("decks").get(game.data["deck"]["type"])
-    if path is None or path.is_relative_to(bundled_root()) or path.parent.parent == Path(game.path).parent.parent:
-        return None
-    return path
-
-
 def _fault(error: ConfigError) -> object:
     """What makes two errors one: a merged table's fault whatever game it names (one bad value in a
     variant reaching a whole family is one line, not one a game), else the text."""
@@ -391,7 +380,7 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
             facts = getattr(module, "deal_facts", None)
             if facts is not None and not problems:  # a deal the problems just reported has no facts (-12 cards left)
                 report.facts.append({"game": gid, "players": players, "variants": list(variants), **facts(spec)})
-    deck = _designers_deck(catalog, doc)
+    deck = catalog.designers_deck(doc)
     for origin, keypath, text, variants, at in _alike(met.values()):
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
         # the very text at every count (a deck's ranks), or at a solitaire's one count: which counts says nothing

@@ -107,15 +107,35 @@ def parse_document(text: str, label: str = "<string>") -> Document:
     doc = Document(label, None)
     if node is None:
         raise ConfigError("file is empty", label, 1)
-    doc.data = _convert(node, (), doc, set(), yaml.constructor.SafeConstructor())
+    try:
+        doc.data = _convert(node, (), doc, set(), yaml.constructor.SafeConstructor())
+    except _AliasMet:
+        raise ConfigError("YAML aliases (*name) are not allowed in configs: write the value out", label,
+                          _first_alias_line(text, loader_class)) from None
     return doc
+
+
+class _AliasMet(Exception):
+    """An alias met while converting. The composer hands it over as the anchored node itself, whose
+    line is the anchor's: :func:`parse_document` finds the alias's own in the parser's events."""
+
+
+def _first_alias_line(text: str, loader_class: Any) -> int | None:
+    """The line of the first alias in ``text``: the one :func:`_convert` meets first, as it visits
+    the nodes in the file's order and an alias follows its anchor."""
+    import yaml
+
+    for event in yaml.parse(text, Loader=loader_class):
+        if isinstance(event, yaml.AliasEvent):
+            return event.start_mark.line + 1
+    return None
 
 
 def _convert(node: Any, keypath: tuple, doc: Document, seen: set[int], constructor: Any) -> Any:
     import yaml
 
-    if id(node) in seen:  # the composer hands an alias the anchored node itself
-        raise doc.error(keypath, "YAML aliases (*name) are not allowed in configs: write the value out")
+    if id(node) in seen:  # the composer hands an alias over as the anchored node itself
+        raise _AliasMet
     seen.add(id(node))
     doc.lines[keypath] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):

@@ -14,7 +14,7 @@ from cardgames.engine.agents import SHARED
 from cardgames.engine.cards import Deck, card_name_problem, stock_line
 from cardgames.engine.config import UNREAD, Catalog, bundled_root
 from cardgames.engine.errors import CardgamesError, ConfigError, UnknownNameError
-from cardgames.engine.registry import ENGINES, engine_agents, engine_module, located
+from cardgames.engine.registry import ENGINES, engine_agents, engine_module, load_game, located
 from cardgames.engine.schema import INT, LIST, STR, Field, between, check_mapping, positive
 from cardgames.engine.validate import validate
 from cardgames.engine.yamlfile import MAX_BYTES, parse_document, read_document
@@ -79,6 +79,18 @@ def test_alias_bomb_is_refused_quickly(tmp_path, monkeypatch):
     with pytest.raises(ConfigError, match=r"^bomb.yaml:2: YAML aliases \(\*name\) are not allowed in configs"):
         read_document("bomb.yaml")
     assert time.perf_counter() - start < 2  # refused, not expanded (a functional bound, not a benchmark)
+
+
+@pytest.mark.parametrize("text, line", [
+    ("players: &p {min: 1, max: 1}\noptions:\n  layout: [1, 2]\n  match: 9\n  x: *p\n", 5),
+    ("a: &x [1]\nb:\n  - 2\n  - *x\n", 4),
+    ("a: &x 1\nb: {c: 2,\n    d: *x}\n", 3),
+])
+def test_an_alias_is_refused_at_its_own_line(text, line):
+    """The composer hands an alias over as the anchored node, whose line is the anchor's: the error named
+    the line where the alias's parent began (a designer's ``x: *p`` on line 15 was said at line 9)."""
+    with pytest.raises(ConfigError, match=rf"^g.yaml:{line}: YAML aliases \(\*name\) are not allowed in configs"):
+        parse_document(text, "g.yaml")
 
 
 def test_an_anchor_no_alias_uses_is_let_be():
@@ -306,6 +318,9 @@ def test_a_deck_from_another_folder_is_named_with_its_games_problem(tmp_path):
     errors = [str(e) for e in validate([str(tmp_path)]).errors]
     assert errors and all(e.endswith(f"match value must be 13 (its deck is {path})") for e in errors)
     assert {e.split(".yaml:", 1)[0].rsplit("/", 1)[1] for e in errors} == {"eiffel-tower", "new-eiffel-tower"}
+    with pytest.raises(ConfigError) as played:  # and a command playing the game says it too (the designer audit)
+        load_game("eiffel-tower", catalog=Catalog.with_folders([tmp_path]))
+    assert str(played.value).endswith(f"must be 13 (`cardgames validate` lists them all; its deck is {path})")
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower"))  # the deck's own folder: said not
     mine = [e for e in validate([str(root)]).errors if "my-tower" in str(e)][0].located()
     assert mine.endswith("match value must be 13"), mine
@@ -318,6 +333,9 @@ def test_a_deck_from_another_folder_is_named_with_its_games_problem(tmp_path):
     wide.write_text("id: wide\nname: Wide\napplies_to: [eiffel-tower]\noptions:\n  layout: [60, 60]\n")
     errors = [str(e) for e in validate([str(tmp_path)]).errors]
     assert errors and all(e.startswith(f"{wide}:5: ") and "its deck is" not in e for e in errors), errors
+    with pytest.raises(ConfigError) as played:
+        load_game("eiffel-tower", ["wide"], catalog=Catalog.with_folders([tmp_path]))
+    assert str(played.value).startswith(f"{wide}:5: ") and "its deck is" not in str(played.value)
 
 
 def test_match_value_must_pair_the_deck_values(tmp_path):
@@ -1403,8 +1421,6 @@ def test_a_copy_mark_in_a_deck_name_is_refused_at_its_line(tmp_path):
 
 def test_a_value_a_variant_sets_is_blamed_on_the_variant(tmp_path):
     """A variant's bad match was reported at the game file's match line, which holds a good one."""
-    from cardgames.engine.registry import load_game
-
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("variants: [strict]", "variants: [v-match]")
     root = make_root(tmp_path, text)
     (root / "variants").mkdir()
@@ -2051,8 +2067,6 @@ def test_a_configs_environment_folder_the_catalog_would_not_read_is_refused(tmp_
 def test_a_value_two_variants_set_is_blamed_on_the_last_applied(tmp_path):
     """Of two variants setting the same option, the later overlay's value is the one used, so the
     problem is reported at that variant's file, whichever order they are named in."""
-    from cardgames.engine.registry import load_game
-
     root = make_root(tmp_path, EIFFEL.replace("id: eiffel-tower", "id: my-tower")
                      .replace("variants: [strict]", "variants: [v-a, v-b]"))
     (root / "variants").mkdir()
@@ -2196,8 +2210,6 @@ def test_a_default_player_count_below_the_minimum_is_refused(tmp_path: Path) -> 
 def test_a_games_own_bad_value_is_blamed_on_the_game_under_a_variant_that_leaves_it(tmp_path: Path) -> None:
     """Strict sets ``options.strict``, not the layout: a layout too large for the deck is the game
     file's line under Strict too (a variant is blamed only for the very key it sets)."""
-    from cardgames.engine.registry import load_game
-
     text = EIFFEL.replace("id: eiffel-tower", "id: my-tower").replace("[1, 2, 3, 4, 5, 5]", "[60, 60]")
     root = make_root(tmp_path, text)
     with pytest.raises(ConfigError) as err:
@@ -2877,7 +2889,6 @@ def test_a_decks_ranks_may_be_listed_in_any_order_the_rules_read_their_values(tm
     import yaml
 
     from cardgames.engine.games.pairing.solver import Solver
-    from cardgames.engine.registry import load_game
 
     deck = yaml.safe_load((BUNDLED / "decks" / "french.yaml").read_text())
     deck["id"], deck["ranks"] = "backwards", deck["ranks"][::-1]
