@@ -1419,6 +1419,24 @@ def test_the_points_limit_named_is_the_largest_accepted(cards):
     assert fits_table_values(shipped._replace(perfect_four=room + 1), cards) is not None
 
 
+@pytest.mark.parametrize("cards", [1, 36, 80, 160])
+@pytest.mark.parametrize("perfect_four", [300, 10**5])
+def test_the_flush_limit_named_is_the_flushs_own(cards, perfect_four):
+    """The Flush counts twice in the table's test (its points and every card's share), so the limit
+    named when it is too large is its own: "up to -95399 points, not 200000" was said for ``flush:
+    200000`` at 80 cards (the second designer audit). With the other points as shipped, what it names
+    passes and one point more does not."""
+    from cardgames.engine.games.torqu.optimise import fits_table_values
+
+    shipped = Points(300, 180, 120, 60, 30, 10, 30, 15, 16)
+    too_much = fits_table_values(shipped._replace(perfect_four=perfect_four, flush=10**7), cards)
+    assert too_much is not None and "a Flush worth up to " in too_much, too_much
+    room = int(too_much.split("up to ")[1].split(" points")[0])
+    assert room > 0
+    assert fits_table_values(shipped._replace(flush=room), cards) is None
+    assert fits_table_values(shipped._replace(flush=room + 1), cards) is not None
+
+
 def test_cpsat_stopped_with_a_packing_but_no_proof_gives_none(game, monkeypatch):
     """A packing CP-SAT found but did not prove optimal (status FEASIBLE, as its effort runs out on a large
     tableau) is no optimum: the caller must get None and go on searching, never that packing's value."""
