@@ -668,6 +668,8 @@ def test_writer_keeps_whole_lines_and_truncates(tmp_path, tail):
 @pytest.mark.parametrize("content, words", [
     (b'{"format": "cardgames-log"}\n', "not a batch result file"),
     (b"hello\n", "not a batch result file"),
+    # an editor's byte order mark before a whole header: said as such, not "no header" (an analyst audit's finding)
+    (b"\xef\xbb\xbf" + orjson.dumps(HEADER) + b"\n", ":1: starts with a byte order mark (an editor's?)"),
     (orjson.dumps({**HEADER, "version": 9}) + b"\n", "version 9 is not supported"),
     # in JSON's spelling, and a missing version said as a missing field is (it was "version None")
     (orjson.dumps({**HEADER, "version": None}) + b"\n", ":1: result file version null is not supported"),
@@ -1292,6 +1294,20 @@ def test_run_batch_counts_and_reports_exactly_the_seeds_it_plays(tmp_path):
     assert started == [15] and sum(reported) == 15 and (outcome.played, outcome.reused) == (15, 15)
     assert outcome.summary.games == 30 and not outcome.torn
     assert sorted(out.read_bytes().split(b"\n")) == sorted(fresh.read_bytes().split(b"\n"))
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_result_file_that_appears_while_the_batch_plays_is_left_alone(tmp_path, resume):
+    """The file is made with the first results, so another batch given the same new ``--out`` could
+    start it meanwhile: opened for writing, it was cut off and both runs exited 0 (an analyst audit's
+    finding). Now the later one stops, the other's file as it was."""
+    game = load_game("eiffel-tower")
+    out = tmp_path / "r.jsonl"
+    theirs = b'{"format":"cardgames-batch","their":"header"}\n{"seed":0,"won":true}\n'
+    with pytest.raises(CardgamesError, match=rf"^{out} appeared after this batch began \(another batch writing it\?\)"):
+        run_batch(game, ["greedy"], "native", SeedRange(0, 4), out=str(out), resume=resume,
+                  on_start=lambda games: out.write_bytes(theirs))
+    assert out.read_bytes() == theirs
 
 
 def test_resuming_a_finished_file_still_cuts_its_torn_line(tmp_path):

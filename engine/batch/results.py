@@ -15,7 +15,9 @@ whole lines, plus at worst one torn last line, which readers ignore and ``--resu
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Container, Iterator
 
@@ -23,7 +25,7 @@ import orjson
 
 from .. import ENGINE_VERSION, MAX_PLAYERS
 from ..errors import CardgamesError
-from ..files import open_input
+from ..files import input_label, open_input
 from ..jsonkeys import TOO_DEEP, first_twice, given_twice, read_keyed
 from ..lines import bounded_lines
 from ..rng import GENERATORS, SEED_MAX, SEEDS
@@ -125,6 +127,9 @@ class Reader:
             header = orjson.loads(line)
         except orjson.JSONDecodeError:
             header = None
+        if line.startswith(codecs.BOM_UTF8):  # said as such: "no header" puzzled a reader whose header was there
+            raise CardgamesError(f"{self.path}:1: starts with a byte order mark (an editor's?): a result file is "
+                                 "JSON lines without one; remove it")
         if not isinstance(header, dict) or header.get("format") != FORMAT:
             raise CardgamesError(f"{self.path}:1: not a batch result file (no \"format\": \"{FORMAT}\" header)")
         twice = _twice(line, header)  # --resume compares headers field by field
@@ -219,12 +224,14 @@ def _whole(line: bytes) -> bool:
 class Writer:
     """Append whole lines to a result file, creating it with its header if needed."""
 
-    def __init__(self, path: str | Path, header: dict[str, Any], keep: int):
-        """Open ``path``, keep its first ``keep`` bytes (0: start afresh with ``header``), ending
-        them with a newline if their last line has none."""
+    def __init__(self, path: str | Path, header: dict[str, Any], keep: int | None):
+        """Open ``path``, keep its first ``keep`` bytes (0: start it afresh with ``header``), ending
+        them with a newline if their last line has none; ``keep`` None: create it, refusing a file
+        that appeared since the batch found none (another batch given the same ``--out``, whose
+        results a plain open would have cut off, both runs exiting 0: an analyst audit's finding)."""
         self.path = str(path)
         try:
-            self._handle = open(path, "r+b" if keep else "wb", buffering=0)
+            self._handle = open(path, "xb" if keep is None else "r+b" if keep else "wb", buffering=0)
             if keep:
                 self._handle.truncate(keep)
                 self._handle.seek(keep - 1)
@@ -232,6 +239,9 @@ class Writer:
                     self.write(b"\n")
             else:
                 self.write(header_line(header))
+        except FileExistsError:
+            raise CardgamesError(f"{path} appeared after this batch began (another batch writing it?): it is left as "
+                                 "it is; --resume continues it, or choose another --out") from None
         except OSError as exc:
             raise CardgamesError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
@@ -251,6 +261,16 @@ class Writer:
             os.fsync(self._handle.fileno())
         finally:
             self._handle.close()
+
+
+def first_line_giving(path: str, name: str) -> int | None:
+    """The line of the first record in the file ``path`` whose own key makes figure ``name`` (``wins`` for
+    ``wins[0]``), or None: ``path`` is stdin, read already, or no record's key is the figure's first part.
+    Read again only for a message, as the statistics keep no lines."""
+    if path == input_label("-"):
+        return None
+    key = re.split(r"[.\[]", name, maxsplit=1)[0]
+    return next((number for number, record in Reader(path).records() if key in record), None)
 
 
 def fold_records(reader: Reader, summary: Summary, seen: "SeedSet", within: Container[int] | None = None) -> int:

@@ -46,7 +46,7 @@ def run_batch(game: "Game", agents: list[str], rng: str, seeds: SeedRange, *, co
     seeds.check(game, rng)
     outcome = Outcome(make_header(game, agents, rng, seeds.prefix))
     done = SeedSet()
-    keep = 0
+    keep: int | None = None  # the bytes of ``out`` to keep; None: a new file
     if out is not None and (os.path.isdir(out) or not os.path.exists(out)):  # a new file: where can it be made?
         problem = target_problem(out)  # before any game (``--out ''`` said ": cannot write: No such file ...")
         if problem is not None:
