@@ -16,8 +16,8 @@ from ..errors import CardgamesError
 from ..wording import counted
 from .compare import ALPHA, compare_figure
 from .paired import Pairs
-from .results import describe_header
-from .stats import PERCENTILES, Summary
+from .results import describe_header, first_line_giving
+from .stats import PERCENTILES, HiddenFigure, Summary
 
 COLUMNS = ["figure", "n", "mean", "ci95_low", "ci95_high", "sd", "min",
            *(f"p{q}" for q in PERCENTILES), "max"]
@@ -42,8 +42,9 @@ class Run:
     def figures(self) -> dict[str, dict[str, Any]]:
         try:
             return self.summary.figures(self.header["players"], self.categories, self.header.get("first_seat"))
-        except ValueError as exc:
-            raise CardgamesError(f"{self.label}: {exc}") from None
+        except ValueError as exc:  # a hidden figure is named at its first record's line (an analyst audit's finding)
+            line = first_line_giving(self.file, exc.name) if isinstance(exc, HiddenFigure) and self.file else None
+            raise CardgamesError(f"{self.label}{'' if line is None else f':{line}'}: {exc}") from None
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "header": self.header, "games": self.summary.games, "figures": self.figures}
@@ -175,7 +176,11 @@ def _first_seat_note(runs: list[Run]) -> str:
         return ""  # a solitaire, or results without winners: no seat's win share to speak of
     seats = [run.header.get("first_seat") for run in runs]
     if all(seat is None for seat in seats):
-        return "\n\nno first_player_advantage: the deal decides who plays first (docs/batch.md)"
+        if all("first_seat" in run.header for run in runs):
+            return "\n\nno first_player_advantage: the deal decides who plays first (docs/batch.md)"
+        # not "the deal decides" (an analyst audit's finding, a Turup file whose header lacked it)
+        return ("\n\nno first_player_advantage: the header does not say who plays first (a file written before "
+                "cardgames recorded it; docs/batch.md)")
     if len(set(seats)) == 1:
         whose = f"seat {seats[0]}"
     else:

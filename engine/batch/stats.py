@@ -410,14 +410,23 @@ class Summary:
         return dict(sorted(out.items(), key=lambda item: _reading_order(item[0])))
 
 
+class HiddenFigure(ValueError):
+    """A figure derived from ``winners`` whose name a result key gives too (:func:`refuse_hidden`); ``name``
+    lets a reader of the file find the first record giving it (``report.Run.figures``)."""
+
+    def __init__(self, name: str):
+        super().__init__(f"figure {name!r} is both a key of the results and a share counted from their "
+                         "'winners': the game's key needs another name")
+        self.name = name
+
+
 def refuse_hidden(derived: Iterable[str], figures: Mapping[str, Any]) -> None:
     """Refuse a figure derived from ``winners`` (``wins[s]``, ``ties``, ...) whose name a result key
     already gives: one would silently replace the other (a contributor's game counting its tied tricks
     as ``ties`` read 0.12, the share of tied games)."""
     for name in derived:
         if name in figures:
-            raise ValueError(f"figure {name!r} is both a key of the results and a share counted from their "
-                             "'winners': the game's key needs another name")
+            raise HiddenFigure(name)
 
 
 _FIRST = {"won": 0, "wins": 1, "ties": 2, "no_winner": 3, "first_player_advantage": 4, "scores": 5,
