@@ -1310,6 +1310,36 @@ def test_a_result_file_that_appears_while_the_batch_plays_is_left_alone(tmp_path
     assert out.read_bytes() == theirs
 
 
+def test_a_result_file_is_locked_while_a_batch_writes_it(tmp_path):
+    """Two batches resuming one file each wrote at its own offset, over the other's lines: a batch holds
+    the file's lock while it writes (a new file from its creation, a resumed one from its reading), and
+    another is refused with one line, the file untouched; the lock ends with the batch."""
+    from cardgames.engine.batch.results import locked
+
+    game = load_game("eiffel-tower")
+    out = tmp_path / "r.jsonl"
+    refused = []
+
+    def try_another(games):
+        with pytest.raises(CardgamesError, match=rf"^{out} is being written by another batch: let it finish"):
+            locked(out)
+        refused.append(games)
+
+    run_batch(game, ["greedy"], "native", SeedRange(0, 4), out=str(out), on_chunk=try_another)
+    assert refused  # a new file, locked from its creation
+    run_batch(game, ["greedy"], "native", SeedRange(0, 9), out=str(out), resume=True, on_chunk=try_another)
+    assert len(refused) > 1  # a resumed one, and the first batch's lock had ended with it
+    written = out.read_bytes()
+    holder = locked(out)
+    try:
+        with pytest.raises(CardgamesError, match="is being written by another batch"):
+            run_batch(game, ["greedy"], "native", SeedRange(0, 19), out=str(out), resume=True)
+    finally:
+        holder.close()
+    assert out.read_bytes() == written
+    run_batch(game, ["greedy"], "native", SeedRange(0, 19), out=str(out), resume=True)
+
+
 def test_resuming_a_finished_file_still_cuts_its_torn_line(tmp_path):
     """Nothing left to play, but a torn last line (a second run killed mid-write) is cut off all the
     same, so the file ends in a whole line; a header cut short is torn too, and started afresh."""

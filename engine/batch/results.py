@@ -19,7 +19,7 @@ import codecs
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Container, Iterator
+from typing import IO, TYPE_CHECKING, Any, Container, Iterator
 
 import orjson
 
@@ -221,6 +221,35 @@ def _whole(line: bytes) -> bool:
     return True
 
 
+def locked(path: str | Path) -> IO[bytes]:
+    """``path`` opened to hold the batches' lock on it until closed: a second batch given the file (a
+    ``--resume`` beside a running one) is refused with one line, where the two, each writing at its own
+    offset, would overwrite each other's lines. The lock is advisory (``flock``), taken by batches alone."""
+    try:
+        handle = open(path, "rb")
+    except OSError as exc:
+        raise CardgamesError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    _lock(handle, path)
+    return handle
+
+
+def _lock(handle: IO[bytes], path: str | Path) -> None:
+    """Lock the open result file (see :func:`locked`), or close it and refuse it when another batch holds it.
+    Unlocked where the system has no ``fcntl`` (Windows) or the file system refuses locks (some network ones)."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        handle.close()
+        raise CardgamesError(f"{path} is being written by another batch: let it finish, then --resume continues "
+                             "it") from None
+    except OSError:
+        return
+
+
 class Writer:
     """Append whole lines to a result file, creating it with its header if needed."""
 
@@ -232,6 +261,8 @@ class Writer:
         self.path = str(path)
         try:
             self._handle = open(path, "xb" if keep is None else "r+b" if keep else "wb", buffering=0)
+            if keep is None:  # a resumed file is locked already, by the batch (:func:`locked`)
+                _lock(self._handle, path)
             if keep:
                 self._handle.truncate(keep)
                 self._handle.seek(keep - 1)

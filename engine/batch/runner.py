@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from ..errors import CardgamesError
 from ..files import target_problem
 from .executors import check_backend, make_executor
-from .results import Reader, Writer, check_same_experiment, fold_records, header_line, make_header
+from .results import Reader, Writer, check_same_experiment, fold_records, header_line, locked, make_header
 from .seeds import Pace, SeedRange, SeedSet, chunk_size, chunks
 from .stats import Summary
 from .worker import Job
@@ -51,25 +51,28 @@ def run_batch(game: "Game", agents: list[str], rng: str, seeds: SeedRange, *, co
         problem = target_problem(out)  # before any game (``--out ''`` said ": cannot write: No such file ...")
         if problem is not None:
             raise CardgamesError(f"--out {out or repr('')}: {problem}")
-    if out is not None and os.path.exists(out):
-        if not resume:
-            raise CardgamesError(f"{out} exists: pass --resume to continue it, or choose another --out")
-        keep, outcome.torn = _load_previous(out, outcome, done, seeds)
-    pending = list(done.missing(seeds))
-    to_play = sum(stop - start for start, stop in pending)
-    if on_start is not None:
-        on_start(to_play)
-    # Absolute: a Dask cluster's workers may run in another folder (a relative --configs there was another
-    # folder, or none, and the workers refused the job as of other configs).
-    job = Job(game.id, tuple(game.spec.variants), game.num_players, tuple(agents), rng, seeds.prefix,
-              tuple(os.path.abspath(d) for d in config_dirs), game.spec.sha256, records=out is not None)
-    started = time.perf_counter()
+    if out is not None and os.path.exists(out) and not resume:
+        raise CardgamesError(f"{out} exists: pass --resume to continue it, or choose another --out")
+    guard = None  # a resumed file's lock, held until the batch ends
     writer = None
-
-    def open_out() -> Writer | None:
-        return Writer(out, outcome.header, keep) if out is not None else None
-
+    started = time.perf_counter()
     try:
+        if out is not None and os.path.exists(out):
+            guard = locked(out)
+            keep, outcome.torn = _load_previous(out, outcome, done, seeds)
+        pending = list(done.missing(seeds))
+        to_play = sum(stop - start for start, stop in pending)
+        if on_start is not None:
+            on_start(to_play)
+        # Absolute: a Dask cluster's workers may run in another folder (a relative --configs there was another
+        # folder, or none, and the workers refused the job as of other configs).
+        job = Job(game.id, tuple(game.spec.variants), game.num_players, tuple(agents), rng, seeds.prefix,
+                  tuple(os.path.abspath(d) for d in config_dirs), game.spec.sha256, records=out is not None)
+        started = time.perf_counter()
+
+        def open_out() -> Writer | None:
+            return Writer(out, outcome.header, keep) if out is not None else None
+
         if not to_play:
             writer = open_out()
         else:
@@ -92,6 +95,8 @@ def run_batch(game: "Game", agents: list[str], rng: str, seeds: SeedRange, *, co
     finally:
         if writer is not None:
             writer.close()
+        if guard is not None:
+            guard.close()
         outcome.seconds = time.perf_counter() - started
     return outcome
 
