@@ -38,11 +38,26 @@ def test_score_with_a_budget_says_whether_it_proved_the_scores(run_cli):
 
 
 def test_a_score_is_proven_only_when_both_searches_ran_to_their_end(run_cli):
-    """Two whole suits: the tableau's score (every card in a Perfect Four) is proven at once, the hand penalty
-    not within 10 nodes, so the answer is not proven."""
-    cards = ",".join(f"{suit}-{n}" for suit in ("Air", "Earth") for n in range(1, 17))
-    data = json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "10").stdout)
-    assert data["tableau_score"] == 2400 and data["proven"] is False
+    """24 cards whose tableau score is proven within 5 nodes and whose hand penalty is not: the answer is not
+    proven; with the nodes both need, it is, and the same."""
+    cards = ("Animal-11,War-13,Magic-6,Water-3,Plant-7,Air-15,War-1,Water-12,Plant-1,War-2,Celestial-3,Plant-11,"
+             "Dragon-4,War-8,Magic-8,Fire-14,Plant-12,War-5,Animal-7,Magic-4,Water-13,Animal-5,Celestial-16,War-9")
+    game = load_game("torqu")
+    codes = game.scorer.codes(cards.split(","))
+    assert game.scorer.tableau_score(codes, 5)["proven"] and not game.scorer.hand_penalty(codes, 5)[1]
+    short = json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "5").stdout)
+    exact = json.loads(run_cli("score", "torqu", "--cards", cards).stdout)
+    assert short["proven"] is False and exact["proven"] is True and short["tableau_score"] == exact["tableau_score"]
+
+
+def test_whole_suits_are_proven_whatever_the_budget(run_cli):
+    """Every card in a Perfect Four meets both searches' ceilings, so both scores are proven at the first
+    packing met, as docs/rules/torqu.md says: the hand penalty's ceiling counted each card at its number and in
+    a Perfect Four at once, which no packing reaches, and stayed unproven at any budget (a small-commands audit's
+    finding: three whole suits at ``--budget 100000``)."""
+    cards = ",".join(f"{suit}-{n}" for suit in ("Air", "Earth", "Magic") for n in range(1, 17))
+    data = json.loads(run_cli("score", "torqu", "--cards", cards, "--budget", "1").stdout)
+    assert (data["tableau_score"], data["hand_penalty"], data["proven"]) == (3600, 3600, True)
 
 
 def test_score_dragons_variant(run_cli):
