@@ -119,12 +119,9 @@ def narrate(game: "Game", run: "Playthrough", stopped: str = "as asked") -> str:
     lines.append("")
     if state.is_terminal():
         lines += game.describe_end(state)
-    else:  # simulate --matches / --rounds, or a log replayed under a changed config: the game goes on
-        at = (f"step {len(run.history)}" if state.rounds_played is None  # a game of one deal
-              else f"{game.deal_name} {state.rounds_played}")
-        # a solitaire has no leader (a fuzzer's finding: a pairing log that stops short ended in a traceback)
-        leads = "" if game.num_players == 1 else f" ({game.winners_said(state, lead=True)})"
-        lines.append(f"stopped after {at}, {stopped}: the game is not over{leads}")
+    else:  # simulate --matches / --rounds, or a log that ends where they stop (replay refuses it anywhere else)
+        lines.append(f"stopped after {game.deal_name} {state.rounds_played}, {stopped}: the game is not over "
+                     f"({game.winners_said(state, lead=True)})")
     lines.append("result: " + dumps(state.result(), pretty=False).decode().strip())
     return "\n".join(lines)
 

@@ -90,6 +90,9 @@ def read_log(path: str | Path) -> dict[str, Any]:
             _refuse_batch_results(label, orjson.loads(raw.split(b"\n", 1)[0]))
         except orjson.JSONDecodeError:
             pass
+        if exc.msg == "depth limit exceeded":  # orjson's own limit, far past a log's: said as the 32 levels are
+            raise LogError(f"{label}:{exc.lineno}: nests values more than {MAX_NESTING} levels deep (column "
+                           f"{exc.colno}); no log does") from None
         raise LogError(f"{label}: not valid JSON (truncated or corrupted?): {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         _refuse_batch_results(label, data)  # its header alone
@@ -118,6 +121,9 @@ def read_log(path: str | Path) -> dict[str, Any]:
     for key in ("variants", "agents"):
         if not is_names(data[key]):
             raise LogError(f"{label}: field {key!r} must list names (strings), not {as_logged(data[key])}")
+    twice = next((v for i, v in enumerate(data["variants"]) if v in data["variants"][:i]), None)
+    if twice is not None:  # the game applies it once, so its hash matched and the log replayed "ok" (a log audit's)
+        raise LogError(f"{label}: field 'variants' lists {as_logged(twice, 40)} twice; a log names each variant once")
     return data
 
 
@@ -243,9 +249,12 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise _deal_error(state.deal_json(), data["deal"], prefix=True)
     history = []
+    ended = False  # whether the last action ended a match or round (where ``simulate --matches N`` stops)
     for step, entry in enumerate(data["actions"], 1):
+        completed = state.rounds_played
         action = _replay_step(game, state, step, entry)  # first: it checks the entry is one (a null was not)
         history.append((entry["player"], action))
+        ended = state.rounds_played != completed
     if not same_json(data["deal"], state.deal_json()):
         # later deals (rounds, matches) never came; a finished game has no deal still to come
         if not state.is_terminal() and _is_prefix(state.deal_json(), data["deal"]):
@@ -260,6 +269,10 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
             raise LogError(f"after the log's {len(data['actions'])} steps the game is not over and {where} is "
                            f"{shown[0]}, but the log says {shown[1]}: are actions missing (was the log cut short?)")
         raise LogError(f"after {len(data['actions'])} steps {where} is {shown[0]}, but the log says {shown[1]}")
+    if not state.is_terminal() and not ended:  # its result made to match (an audit's cut log): no log simulate writes
+        of = "" if state.rounds_played is None else f", nor at the end of a {game.deal_name}, where simulate may stop"
+        raise LogError(f"after the log's {len(data['actions'])} steps the game is not over{of}: actions are "
+                       "missing (was the log cut short?)")
     return ReplayReport(game.id, tuple(game.spec.variants), seed, len(data["actions"]), result, changed,
                         Playthrough(state, seed, mode, list(agents), history))
 

@@ -262,6 +262,9 @@ def test_current_config_replays_a_log_under_a_changed_config(log, tmp_path):
     (b'{"format": "cardgames-log", "version": 1}', "missing field 'rng'"),
     # orjson places a bad byte at line 1 column 1 (an audit's finding): its own line and byte are named
     (b'{"format": "cardgames-log",\n "version": 1,\n "rng": "caf\xe9"}', r"log\.json:3: not UTF-8 text \(byte 55\)$"),
+    # past orjson's own depth limit (1024) the nesting was "not valid JSON (truncated or corrupted?)" (a log audit's)
+    (b'{"format": "cardgames-log",\n "actions": [' + b"[" * 1100 + b"]" * 1100 + b"]}",
+     r"log\.json:2: nests values more than 32 levels deep \(column 10[0-9][0-9]\); no log does$"),
 ])
 def test_unreadable_logs(tmp_path, content, message):
     path = tmp_path / "log.json"
@@ -442,6 +445,19 @@ def test_variants_and_agents_must_be_names(tmp_path, log):
         path.write_bytes(dumps({**log, field: value}))
         with pytest.raises(LogError, match=f"field '{field}' must list names"):
             read_log(path)
+
+
+def test_a_variant_listed_twice_is_refused(tmp_path):
+    """The game applies a variant once, so ``["strict", "strict"]`` matched the config's hash and replayed
+    "ok" (a log audit's finding): simulate names each variant once, and a log naming one twice is refused."""
+    game = load_game("eiffel-tower", ("strict",))
+    data = build_log(game, play(game, 7, make_agents(["greedy"], game)))
+    path = tmp_path / "twice.json"
+    path.write_bytes(dumps({**data, "variants": ["strict", "strict"]}))
+    with pytest.raises(LogError, match=r"twice.json: field 'variants' lists \"strict\" twice; a log names each"):
+        read_log(path)
+    path.write_bytes(dumps(data))
+    assert replay(read_log(path)).steps == len(data["actions"])
 
 
 def test_a_multi_deal_log_cut_short_says_actions_are_missing():
