@@ -55,6 +55,12 @@ def announce(say: Callable[[str], None] | None) -> None:
     _FirstCompile.say = say
 
 
+def announcer() -> Callable[[str], None] | None:
+    """What :func:`announce` was last given, unless it has been called: a batch's worker processes say their
+    first compile as the parent would have, once for them all (``batch.executors``)."""
+    return _FirstCompile.say
+
+
 def compiled(func: F) -> F:
     """``func`` compiled in nopython mode, its machine code cached on disk when it can be. Under
     ``NUMBA_DISABLE_JIT=1`` (numba's switch for debugging the loops in Python) it runs as numpy code, whose

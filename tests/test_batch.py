@@ -32,7 +32,7 @@ from cardgames.engine.batch.executors import (
     DaskExecutor,
     ProcessExecutor,
     SerialExecutor,
-    _ignore_sigint,
+    _start_worker,
     make_executor,
 )
 from cardgames.engine.batch.progress import Progress
@@ -1251,9 +1251,9 @@ def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch, c
     seen = []
 
     class Recording:
-        def __init__(self, workers, mp_context, initializer):
+        def __init__(self, workers, mp_context, initializer, initargs):
             seen.append(("start", signal.getsignal(signal.SIGINT), workers, mp_context.get_start_method(),
-                         initializer))
+                         initializer, initargs))
 
         def submit(self, fn, *args):
             seen.append(("submit", signal.getsignal(signal.SIGINT)))
@@ -1264,7 +1264,34 @@ def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch, c
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
     with ProcessExecutor(3):
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    assert seen == [("start", signal.SIG_IGN, 3, "spawn", _ignore_sigint), *[("submit", signal.SIG_IGN)] * 3]
+    assert seen == [("start", signal.SIG_IGN, 3, "spawn", _start_worker, (None, None)),
+                    *[("submit", signal.SIG_IGN)] * 3]
+
+
+def test_a_pools_workers_say_their_first_compile_once_for_them_all(monkeypatch):
+    """A fresh install's first Torqu batch sat with no bar and no word while its workers compiled numba's loops
+    (the parent, which plays nothing, said nothing): the workers are given the parent's announcer, and the
+    first of them to compile says it, the others not (one flag for the pool)."""
+    import multiprocessing
+
+    from cardgames.engine import compiled
+    from cardgames.engine.batch import executors
+
+    said: list[str] = []
+    monkeypatch.setattr(executors, "announcer", lambda: said.append)
+    with ProcessExecutor(2) as executor:
+        say, told = executor._pool._initargs
+        assert say == said.append and told.value == 0
+    told = multiprocessing.get_context("spawn").Value("b", 0)
+    sigint = signal.getsignal(signal.SIGINT)
+    try:
+        for _ in range(3):  # each worker's start, then its first compile
+            _start_worker(said.append, told)
+            compiled.announcer()(compiled.COMPILING)
+        assert said == [compiled.COMPILING] and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, sigint)
+        compiled.announce(None)
 
 
 def test_pool_workers_ignore_ctrl_c_and_a_dead_one_is_one_error():

@@ -16,8 +16,10 @@ from __future__ import annotations
 import os
 from collections import deque
 from contextlib import contextmanager
+from functools import partial
 from typing import Any, Callable, Iterable, Iterator, Protocol
 
+from ..compiled import announce, announcer
 from ..errors import CardgamesError, OptionConflictError
 from .seeds import Chunk
 from .worker import ChunkResult, Job, play_chunk
@@ -114,6 +116,23 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _start_worker(say: Callable[[str], None] | None, told: Any) -> None:
+    """A pool worker's start: Ctrl-C left to the parent, and ``say`` called at the first compile of any worker
+    of the pool (``told``, a shared flag, set by the first), if given."""
+    _ignore_sigint()
+    if say is not None:
+        announce(partial(say_once, say, told))
+
+
+def say_once(say: Callable[[str], None], told: Any, text: str) -> None:
+    """``say(text)`` unless a worker of the pool has said it (``told``: a shared ``multiprocessing.Value``)."""
+    with told.get_lock():
+        if told.value:
+            return
+        told.value = 1
+    say(text)
+
+
 def dask_setup(worker: object) -> None:
     """Dask's preload hook: each LocalCluster worker process ignores Ctrl-C, which is the batch's
     to handle (it closes the cluster and says how to resume); workers stopping on their own made
@@ -131,10 +150,15 @@ class ProcessExecutor:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor
 
+        # The workers compile numba's loops where the parent would have (a fresh install's first Torqu batch sat
+        # with no bar and no word for half a minute): said as the parent says it, once for them all.
+        context = multiprocessing.get_context(START_METHOD)
+        say = announcer()
+        told = context.Value("b", 0) if say is not None else None
         try:
             with _starting_workers():
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD),
-                                                 initializer=_ignore_sigint)
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
+                                                 initargs=(say, told))
                 for _ in range(self.workers):  # the pool starts a worker per task submitted while none is idle
                     self._pool.submit(os.getpid)
         except BaseException as exc:  # a held SIGTERM: the workers started are stopped, as on exit
