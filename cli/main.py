@@ -78,6 +78,9 @@ class LazyGroup(click.Group):
             return super().make_context(info_name, args, parent, **extra)
         except click.UsageError as exc:  # the group's own options (--configs)
             raise _as_usage_error(exc) from None
+        except BrokenPipeError:  # `cardgames --help | head -1`: exit 0 as a command's closed pipe does (Click said 1)
+            _silence_stdout()
+            raise click.exceptions.Exit(0) from None
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command, turning each kind of failure into the CLI's contract: a bad option or a

@@ -63,6 +63,14 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert result.returncode == 0 and result.stderr == b""
 
 
+@pytest.mark.parametrize("args", [("--help",), ("-h",), ("--version",)])
+def test_the_groups_own_help_into_a_closed_pipe_is_not_an_error(tmp_path: Path, args: tuple[str, ...]) -> None:
+    """`cardgames --help | head -1` exited 1 where a command's closed pipe exits 0 (a CI author's audit):
+    Click answers the group's own options before any command runs, and its closed pipe is exit 1."""
+    result = _closed_pipe_run(*args, cwd=tmp_path)
+    assert result.returncode == 0 and result.stderr == b""
+
+
 def _closed_pipe_run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     read_end, write_end = os.pipe()
     os.close(read_end)
