@@ -11,7 +11,8 @@ from .output import emit_json, emit_rows, failing, message
 
 
 @click.command("validate")
-@click.argument("paths", nargs=-1, type=click.Path())
+@click.argument("paths", nargs=-1, type=click.Path(readable=False))  # one it cannot read is a check failed, as a
+# missing one is (exit 1, in the report): Click's own check made it a usage error, exit 2, no JSON (a CI author's)
 @click.option("--facts", is_flag=True, help="Also print what the engines report about each deal "
               "(cards dealt, stock, short last deals, ...).")
 @format_option("text", "json")

@@ -53,7 +53,11 @@ def validate(paths: list[str] | None = None, config_dirs: list[Path] | None = No
             report.errors.append(ConfigError(why, str(path)))
             continue
         if path.is_dir():
-            found, unread = folder_files(path)
+            try:
+                found, unread = folder_files(path)
+            except ConfigError as exc:  # its games/ unreadable: said in the report, the other paths checked (it
+                report.errors.append(exc)  # ended the command, the other paths' results and the JSON lost)
+                continue
             report.errors += [ConfigError(UNREAD, str(p)) for p in unread]
             if not found:
                 report.errors.append(ConfigError("no games/, decks/ or variants/ folder with YAML files", str(path)))
@@ -153,7 +157,8 @@ def _shadow(doc: Document, kind: str, ident: str, bundled: Path | None, used: Pa
     if path.parent.name not in KINDS:
         return None
     if used is not None and used != bundled and _resolved(used) != _resolved(path):
-        return f"{doc.path} is hidden by {used}, of a --configs folder searched before it: commands read that one"
+        return (f"{doc.path} is hidden by {used}, of a config folder searched before it (--configs or "
+                "CARDGAMES_CONFIGS): commands read that one")
     if bundled is not None and _resolved(path) != _resolved(bundled):
         return f"{doc.path} replaces the bundled {kind[:-1]} {ident!r} (the same id; another id adds one beside it)"
     return None

@@ -1562,8 +1562,9 @@ def test_a_config_folder_that_cannot_be_read_is_named(tmp_path, run_cli, monkeyp
     monkeypatch.setattr(os, "scandir", refusing(os.scandir))  # what glob reads a folder with
     monkeypatch.setattr(os, "listdir", refusing(os.listdir))
     said = f"{locked}: cannot read folder: Permission denied"
-    result = run_cli("validate", str(folder))
-    assert result.exit_code == 1 and result.stderr == f"Error: {said}\n"
+    result = run_cli("validate", str(folder))  # a finding, as a missing path is (it ended the command: see below)
+    assert result.exit_code == 1 and result.stdout == f"{said}\n"
+    assert result.stderr == "0 config files checked: 1 error\n"
     result = run_cli("--configs", str(folder), "deal", "my-et", "--seed", "1")
     assert result.exit_code == 2 and result.stderr.startswith(f"Error: Invalid value for '--configs': {said}")
     result = run_cli("deal", "my-et", "--seed", "1", env={"CARDGAMES_CONFIGS": str(folder)})
@@ -2503,6 +2504,33 @@ def test_a_path_validate_cannot_read_is_a_finding_about_that_path(run_cli, tmp_p
     assert result.stderr == "1 config file checked: 2 errors\n"
 
 
+def test_a_folder_validate_cannot_read_is_a_finding_and_the_rest_is_checked(run_cli, tmp_path, monkeypatch):
+    """A folder whose games/ cannot be listed ended the command with its one error, the other paths' results and
+    the JSON report lost, and one the user may not read was Click's usage error, exit 2 (a CI author's audit,
+    as another user): each is a finding in the report, exit 1, like a missing path."""
+    import os
+
+    (tmp_path / "ok").mkdir()
+    (tmp_path / "shut").mkdir()
+    good = make_root(tmp_path / "ok", EIFFEL.replace("id: eiffel-tower", "id: my-tower"))
+    shut = make_root(tmp_path / "shut", EIFFEL.replace("id: eiffel-tower", "id: their-tower"), "their-tower")
+    listing, access = Path.iterdir, os.access
+
+    def iterdir(path):
+        if path == shut / "games":
+            raise PermissionError(13, "Permission denied")
+        return listing(path)
+
+    monkeypatch.setattr(Path, "iterdir", iterdir)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: Path(path) != shut and access(path, mode, **kw))
+    result = run_cli("validate", str(shut), str(good), "--format", "json")
+    assert result.exit_code == 1, result.stderr
+    report = json.loads(result.stdout)
+    assert report["errors"] == [{"file": None, "line": None,
+                                 "message": f"{shut / 'games'}: cannot read folder: Permission denied"}]
+    assert report["checked"] == 1 and result.stderr == "1 config file checked: 1 error\n"
+
+
 def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
     """``simulate --game duo-torqu3`` plays torqu3's default, 3 players, with the alias's Partners, which need an
     even count: validate says so at the default's line (a reviewer's finding: it passed, and simulate blamed
@@ -2786,7 +2814,8 @@ def test_a_designers_file_of_a_bundled_id_is_noted_as_replacing_it(tmp_path, run
     (tmp_path / "first").mkdir()
     first = make_root(tmp_path / "first", EIFFEL, "eiffel-tower") / "games" / "eiffel-tower.yaml"
     assert validate([str(tmp_path)], [tmp_path / "first", tmp_path]).notes == [
-        f"{path} is hidden by {first}, of a --configs folder searched before it: commands read that one"]
+        f"{path} is hidden by {first}, of a config folder searched before it (--configs or CARDGAMES_CONFIGS): "
+        "commands read that one"]
 
 
 def test_a_file_another_of_its_id_hides_is_checked_as_itself(tmp_path, run_cli):
@@ -2805,7 +2834,8 @@ def test_a_file_another_of_its_id_hides_is_checked_as_itself(tmp_path, run_cli):
         hidden = validate(None, [first, second])
         assert [str(e)[:len(wrong)] for e in hidden.errors] == [wrong], (first, second)
         assert hidden.notes == [f"{second / 'games' / 'ex.yaml'} is hidden by {first / 'games' / 'ex.yaml'}, of a "
-                                "--configs folder searched before it: commands read that one"]
+                                "config folder searched before it (--configs or CARDGAMES_CONFIGS): commands read "
+                                "that one"]
         given = validate([str(first), str(second)])
         assert given.checked == 2 and [str(e)[:len(wrong)] for e in given.errors] == [wrong], (first, second)
     told = run_cli("--configs", str(good), "--configs", str(wide), "validate")
