@@ -249,7 +249,9 @@ def replay(data: dict[str, Any], catalog: "Catalog | None" = None, current_confi
     if not _is_prefix(state.deal_json(), data["deal"]):
         raise _deal_error(state.deal_json(), data["deal"], prefix=True)
     history = []
-    ended = False  # whether the last action ended a match or round (where ``simulate --matches N`` stops)
+    # whether the last action ended a match or round (where ``simulate --matches N`` stops), or, before any,
+    # whether a deal ended as dealt (a Torqu centre showing no pair), where ``--matches`` stops at once
+    ended = bool(state.rounds_played)
     for step, entry in enumerate(data["actions"], 1):
         completed = state.rounds_played
         action = _replay_step(game, state, step, entry)  # first: it checks the entry is one (a null was not)
