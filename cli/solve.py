@@ -143,7 +143,9 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
         progress.advance(1)
         if log_path is not None:
             if no_line is not None:
-                if log_path != "-" and fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
+                if log_path == "-":  # stdout was the log's: the verdict goes to stderr, as beside a line (it went
+                    message(dumps(rows[-1], pretty=False).decode().strip())  # nowhere: a solve audit's finding)
+                elif fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
                     _emit(rows, fmt, False)
                 raise CardgamesError(no_line)
             history = []
@@ -163,16 +165,16 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
 
 
 def _emit(rows: list[dict], fmt: str, many: bool) -> None:
-    """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes), and for
-    several the count of each kind, on stderr in every format (a researcher's finding: json and jsonl had
-    none)."""
+    """The verdicts, once all are in or the rest interrupted (``jsonl`` writes each as it comes), and for a
+    range (``many``), of one deal too, the count of each kind, on stderr in every format (a researcher's
+    finding: json and jsonl had none)."""
     if fmt == "json":
         emit_json(rows if many else rows[0])
     elif fmt == "text":  # an undecided deal says so (a designer's finding: its empty cell read as a gap)
         emit_rows([{**r, "winnable": "undecided"} if r["winnable"] is None else r for r in rows], "table")
     elif fmt == "csv":  # for a spreadsheet: an undecided deal's winnable an empty cell, as json's null
         emit_rows(rows, "csv")
-    if len(rows) > 1:
+    if many:
         won = sum(r["winnable"] is True for r in rows)
         unknown = sum(r["winnable"] is None for r in rows)
         message(f"{won}/{len(rows)} winnable, {unknown} undecided")

@@ -251,6 +251,20 @@ def test_solve_says_what_it_decided(run_cli, tmp_path):
     assert unknown.stderr == "Error: eiffel-tower seed 3 is undecided within the budget: no winning line to write\n"
     lost = run_cli("solve", "--game", "eiffel-tower", "--seed", "1", "--log", "-")
     assert lost.exit_code == 1 and lost.stdout == ""
+    # its verdict on stderr, as beside a winning line (it went nowhere: a solve audit's finding)
+    verdict, error = lost.stderr.splitlines()
+    assert orjson.loads(verdict)["winnable"] is False
+    assert error == "Error: eiffel-tower seed 1 is not winnable: no winning line to write"
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "json", "jsonl"])
+def test_a_range_of_one_deal_is_counted_too(run_cli, fmt):
+    """A range's count follows on stderr in every format, a range of one deal's too (it had none: a solve
+    audit's finding); a single --seed has none."""
+    for seeds in ("5-5", "5"):
+        assert run_cli("solve", "--game", "eiffel-tower", "--seeds", seeds, "--format", fmt).stderr == (
+            "0/1 winnable, 0 undecided\n")
+    assert run_cli("solve", "--game", "eiffel-tower", "--seed", "5", "--format", fmt).stderr == ""
 
 
 def test_a_ranges_summary_counts_lost_deals_apart_from_undecided_ones(run_cli):
