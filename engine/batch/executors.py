@@ -121,10 +121,10 @@ def _start_worker(say: Callable[[str], None] | None, told: Any) -> None:
     of the pool (``told``, a shared flag, set by the first), if given."""
     _ignore_sigint()
     if say is not None:
-        announce(partial(say_once, say, told))
+        announce(partial(_say_once, say, told))
 
 
-def say_once(say: Callable[[str], None], told: Any, text: str) -> None:
+def _say_once(say: Callable[[str], None], told: Any, text: str) -> None:
     """``say(text)`` unless a worker of the pool has said it (``told``: a shared ``multiprocessing.Value``)."""
     with told.get_lock():
         if told.value:
