@@ -17,7 +17,8 @@ partial run (``--games``) can be resumed and the page written from all of them. 
 verdicts are exact, so a cached chunk stays true while the options are unchanged; only its
 undecided count can shrink with a better solver: delete the cache (or ``--fresh GAME``) then, or
 ``--retry-undecided``, which re-solves only the cached chunks' undecided deals and folds their verdicts
-in (every other verdict stays, and so does its solve time). The budget cell names the solver's stages as they
+in (every other verdict stays, and so does its solve time), with ``--retry-effort`` CP-SAT's effort for them
+(the page's header then names it). The budget cell names the solver's stages as they
 are when the page is written, not as they were when a chunk was solved: a row written from chunks of an older
 solver is right for its verdicts, but its undecided count and times are that solver's until re-solved.
 """
@@ -140,6 +141,8 @@ def run_options(args: argparse.Namespace) -> str:
     budget = f" --budget {args.budget}" if args.budget else ""
     budget += f" --sat-effort {args.sat_effort:g}" if args.sat_effort != SAT_EFFORT else ""
     low, high = args.seeds
+    if args.retry_undecided and args.retry_effort is not None:  # verdicts it decided are the page's too
+        budget += f" --retry-undecided --retry-effort {args.retry_effort:g}"
     return f"--seeds {low}-{high}{budget}" + "".join(f" --limit {name}:{a}-{b}:{n}" for name, (a, b, n) in args.limit)
 
 
@@ -172,6 +175,9 @@ def update_page(out: Path, rows: dict[str, str], args: argparse.Namespace) -> No
     games = " ".join(args.games)
     note = (f"Rows {', '.join(args.games)} replaced by `scripts/pairing_report.py --update --games {games} "
             f"{run_options(args)}` (the other rows are from the run named above).")
+    if args.retry_undecided and args.retry_effort is not None:  # not the budget cell's: those deals' alone
+        note += (f" The deals the cache held undecided were solved again with CP-SAT's searches at "
+                 f"{args.retry_effort:g} deterministic seconds each; the budget cell names the rest's.")
     table = next(i for i, line in enumerate(lines) if line.startswith("| game |"))
     if note not in lines:  # an update of other rows adds its own note; the same update, none
         lines.insert(table, "")
@@ -198,6 +204,9 @@ def main() -> None:
     parser.add_argument("--no-page", action="store_true", help="only fill the cache (with --games: a partial run)")
     parser.add_argument("--retry-undecided", action="store_true",
                         help="first solve the cached chunks' undecided deals again (with --games: theirs only)")
+    parser.add_argument("--retry-effort", type=float, default=None, metavar="SECONDS",
+                        help="the CP-SAT effort for --retry-undecided (default: --sat-effort's): more for the deals "
+                             "every stage left open, the chunks' other verdicts and the page's budgets unchanged")
     parser.add_argument("--update", action="store_true",
                         help="with --games: replace only those games' rows of the existing page (--out), keep the rest")
     args = parser.parse_args()
@@ -226,7 +235,8 @@ def main() -> None:
     if args.retry_undecided:
         again = [(task, key, seed) for task, key in zip(tasks, keys, strict=True) if key in cache
                  for seed in cache[key].get("undecided_seeds", [])]
-        jobs = [(task[0], seed, task[3], task[4]) for task, _, seed in again]
+        effort = args.sat_effort if args.retry_effort is None else args.retry_effort
+        jobs = [(task[0], seed, task[3], effort) for task, _, seed in again]
         for (task, key, seed), (verdict, seconds) in zip(again, pool.map(retry, jobs) if pool else map(retry, jobs),
                                                          strict=True):
             fold_in(cache[key], task[1], seed, verdict, seconds)

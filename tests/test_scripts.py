@@ -178,6 +178,28 @@ def test_retry_undecided_folds_new_verdicts_into_their_chunks(
         assert chunks[key]["times"] == [9.0 if low + i in seeds else t for i, t in enumerate(times)]
 
 
+def test_retry_effort_is_the_retried_deals_alone(
+        report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--retry-effort`` is CP-SAT's effort for the retried deals only (Strict Wizard's Tower 401 needed 120
+    times the default): the chunks keep their keys, so none is solved again, and an ``--update`` says it."""
+    monkeypatch.setattr(report, "CHUNK", 3)
+    cache, out = tmp_path / "cache.json", tmp_path / "p.md"
+    args = ("--games", "eiffel-tower", "--seeds", "1-8", "--budget", "1000", "--cache", str(cache))
+    _report_page(report, monkeypatch, out, *args)
+    asked = []
+    monkeypatch.setattr(report, "retry", lambda job: (asked.append(job), (None, 1.0))[1])
+
+    def unwanted(task: tuple) -> dict:
+        raise AssertionError(f"{task} solved again")
+
+    monkeypatch.setattr(report, "count", unwanted)
+    _report_page(report, monkeypatch, out, *args, "--retry-undecided", "--retry-effort", "7", "--update")
+    assert asked and {job[3] for job in asked} == {7.0}
+    assert ("--retry-undecided --retry-effort 7` (the other rows are from the run named above). The deals the "
+            "cache held undecided were solved again with CP-SAT's searches at 7 deterministic seconds each"
+            in out.read_text())
+
+
 def test_update_replaces_only_the_named_rows_and_says_so_once(
         report: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     """``--update --games G`` rewrites G's row alone, under a note naming the run; the same update again adds no
