@@ -56,8 +56,9 @@ def announce(say: Callable[[str], None] | None) -> None:
 
 
 def announcer() -> Callable[[str], None] | None:
-    """What :func:`announce` was last given, unless it has been called: a batch's worker processes say their
-    first compile as the parent would have, once for them all (``batch.executors``)."""
+    """What :func:`announce` was last given, or None once this process's first compile has called it: a batch's
+    worker processes are given it, to say their first compile as the parent would have, once for them all
+    (``batch.executors``)."""
     return _FirstCompile.say
 
 
