@@ -142,9 +142,10 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
             emit_json(rows[-1], pretty=False)
         progress.advance(1)
         if log_path is not None:
+            verdict = dumps(rows[-1], pretty=False).decode().strip()  # stderr's, where the log takes stdout
             if no_line is not None:
-                if log_path == "-":  # stdout was the log's: the verdict goes to stderr, as beside a line (it went
-                    message(dumps(rows[-1], pretty=False).decode().strip())  # nowhere: a solve audit's finding)
+                if log_path == "-":  # as beside a line (it went nowhere: a solve audit's finding)
+                    message(verdict)
                 elif fmt != "jsonl":  # the verdict is data all the same (jsonl's is out)
                     _emit(rows, fmt, False)
                 raise CardgamesError(no_line)
@@ -156,7 +157,6 @@ def _solve_each(game: PairingGame, solver: Solver, chosen: Iterable[int | str], 
             pretty = fmt != "jsonl"  # as simulate writes its log: one line with jsonl
             if log_path == "-":  # the log alone on stdout, so that it pipes into `replay -`
                 emit_json(build_log(game, run), pretty=pretty)
-                verdict = dumps(rows[-1], pretty=False).decode().strip()
                 message(f"winning line ({len(history)} moves) written to stdout; {verdict}")
                 return False
             write_atomic(log_path, dumps(build_log(game, run), pretty=pretty))
