@@ -109,9 +109,10 @@ def solve_cmd(ctx: click.Context, game_id: str, seed: str | None, seeds: str | N
     except KeyboardInterrupt as exc:  # Ctrl-C or SIGTERM (.interrupts): a long range's finished verdicts are not
         if seed is None and rows:  # lost (jsonl has written them already, and says how far it went as the rest do)
             _emit(rows, fmt, True)
-            stopped = how_stopped(exc)[0]
+            stopped, code = how_stopped(exc)
             theirs = "the verdict above is that deal's" if len(rows) == 1 else "the verdicts above are theirs"
             message(f"{stopped} after {counted(len(rows), 'deal')}: {theirs}")
+            ctx.exit(code)  # said: not the group's "Aborted!" too (a CLI fuzzer's finding)
         raise
     if to_emit:
         _emit(rows, fmt, seed is None)
