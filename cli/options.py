@@ -135,11 +135,13 @@ def agent_option(f: F) -> F:
 
 
 def seed_option(f: F) -> F:
+    """``--seed``, shared by the commands that play or deal one game."""
     return click.option("--seed", required=True, metavar="S",
                         help=f"Seed: an integer {SEEDS} (with --rng pysolfc, a PySolFC game number such as ms1).")(f)
 
 
 def load_game(ctx: click.Context, name: str, variants: tuple[str, ...] = (), players: int | None = None) -> "Game":
+    """The engine's ``load_game`` over the command's catalog (``--configs`` and ``CARDGAMES_CONFIGS``)."""
     from cardgames.engine.registry import load_game as load
 
     return load(name, variants, players, catalog(ctx))

@@ -23,6 +23,7 @@ def failing(reason: str) -> None:
 
 
 def emit_json(data: Any, pretty: bool = True) -> None:
+    """``data`` as JSON on stdout, indented unless ``pretty`` is false."""
     from cardgames.engine.log import dumps
 
     sys.stdout.buffer.write(dumps(data, pretty=pretty))

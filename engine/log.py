@@ -32,6 +32,8 @@ MAX_LOG_BYTES = 256 << 20
 # The deepest a log nests its values: a few levels in any game (a Torqu log's hands, a Turup
 # capture's ranks), and well inside what orjson reads and writes (254 levels) and Python recurses.
 MAX_NESTING = 32
+#: Legal actions an error of a step that is not legal quotes (:func:`_legal_here`).
+LEGAL_SHOWN = 3
 _REQUIRED = {"format": str, "version": int, "rng": str, "game": str, "variants": list, "players": int,
              "seed": (int, str), "config_sha256": str, "agents": list, "deal": dict, "actions": list,
              "result": dict, "engine_version": str}
@@ -184,6 +186,8 @@ def _too_deep(data: dict[str, Any]) -> str | None:
 
 @dataclass
 class ReplayReport:
+    """A log that replayed to its own result: what ``replay`` prints of it."""
+
     game: str
     variants: tuple[str, ...]
     seed: int | str
@@ -311,14 +315,14 @@ def _replay_step(game: "Game", state: "State", step: int, entry: Any) -> Any:
     return own
 
 
-def _legal_here(game: "Game", state: "State", shown: int = 3) -> str:
-    """The first ``shown`` legal actions, as a log writes them: what a reader of a log that no longer
+def _legal_here(game: "Game", state: "State") -> str:
+    """The first :data:`LEGAL_SHOWN` legal actions, as a log writes them: what a reader of a log that no longer
     replays (a rule changed since, an edit) needs to see why its step is not among them, in the words of
     the step it quotes. (The narration's words, used before, tell what each action would cause: a
     Towers play's ran to 300 characters, a rules expert's finding.)"""
     legal = state.legal_actions()
-    words = [as_logged(game.action_to_json(action)) for action in legal[:shown]]
-    more = f"; {len(legal) - shown} more" if len(legal) > shown else ""
+    words = [as_logged(game.action_to_json(action)) for action in legal[:LEGAL_SHOWN]]
+    more = f"; {len(legal) - LEGAL_SHOWN} more" if len(legal) > LEGAL_SHOWN else ""
     return f"legal here: {'; '.join(words)}{more}"
 
 

@@ -146,6 +146,6 @@ def load_game(name: str, variants: Iterable[str] = (), players: int | None = Non
                     else f"from the variants {' + '.join(spec.variants)} together; `cardgames validate` checks each "
                          "alone")
             game = catalog.document("games", spec.id)
-            deck = catalog.designers_deck(game) if where.path == game.path else None
-            raise where.error(keypath, f"{text} ({hint}; its deck is {deck})" if deck else f"{text} ({hint})")
+            designers = catalog.designers_deck(game) if where.path == game.path else None
+            raise where.error(keypath, f"{text} ({hint}; its deck is {designers})" if designers else f"{text} ({hint})")
     return module.GAME(spec)

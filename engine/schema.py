@@ -120,10 +120,12 @@ def check_value(value: Any, spec: Field, doc: Document, keypath: tuple, partial:
 
 
 def positive(value: Any) -> str | None:
+    """A field's check: above zero (an unset field passes; whether it may be unset is the field's own say)."""
     return None if value is None or value > 0 else "must be positive"
 
 
 def non_negative(value: Any) -> str | None:
+    """A field's check: zero or more (an unset field passes)."""
     return None if value is None or value >= 0 else "must not be negative"
 
 

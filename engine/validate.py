@@ -26,6 +26,8 @@ from .yamlfile import Document, read_document
 
 @dataclass
 class Report:
+    """What ``validate`` found over every file it read: errors make it fail, facts and notes are told."""
+
     checked: int = 0
     errors: list[ConfigError] = field(default_factory=list)
     facts: list[dict[str, Any]] = field(default_factory=list)
@@ -390,8 +392,8 @@ def _check_game(catalog: Catalog, aliases: list[tuple[str, str, str, int]], gid:
         setup = [gid] if origin.path != doc.path else []  # a variant's line: the variant may reach many games
         # the very text at every count (a deck's ranks), or at a solitaire's one count: which counts says nothing
         # (designers' findings; "(1 player)" after every problem of a pairing game)
-        own = met[origin.path, origin.line(keypath), variants, text][4]  # the counts of this very text
-        everywhere = len(set(own)) == len(counts)
+        its_counts = met[origin.path, origin.line(keypath), variants, text][4]  # the counts of this very text
+        everywhere = len(set(its_counts)) == len(counts)
         if everywhere and len(counts) > 1:
             setup.append("every player count")
         elif not everywhere and not re.search(rf"\b{at[0]} players?\b", text):  # not twice ("deals 161 cards

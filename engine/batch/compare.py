@@ -25,6 +25,9 @@ Z95 = NormalDist().inv_cdf(1 - ALPHA / 2)
 
 
 class Test(NamedTuple):
+    """One comparison of a figure between two runs: the test's name, its statistic and p-value (None where the
+    runs give it no data)."""
+
     name: str
     statistic: float | None
     p_value: float | None

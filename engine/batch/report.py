@@ -28,6 +28,9 @@ COMPARISON_COLUMNS = ["difference", "difference_ci95_low", "difference_ci95_high
 
 @dataclass
 class Run:
+    """One run in a report (a result file, or the batch just played): its header and summary, and the figures
+    the report prints of it."""
+
     file: str | None  # the result file, if any
     header: dict[str, Any]
     summary: Summary

@@ -36,6 +36,9 @@ class Job:
 
 
 class ChunkResult(NamedTuple):
+    """What a worker sends back for a chunk of seeds: its record lines, already encoded, and its summary, so that
+    the parent only writes and folds."""
+
     games: int
     lines: bytes
     summary: Summary

@@ -21,6 +21,8 @@ from .rules import WILD, PairingState, Turn
 
 
 class GreedyAgent:
+    """Plays whenever a play exists, on the row that keeps the most options open (the module's docstring)."""
+
     name = "greedy"
 
     def __init__(self, game: Any):

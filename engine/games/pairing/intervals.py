@@ -40,7 +40,8 @@ class IntervalSolver:
         the capped games); a win without the cap proves nothing, and no line is offered."""
         if game.has_wilds or (game.row_cap is not None and not relax_cap):
             raise ValueError("the interval solver needs a game without wild cards or row cap")
-        self.game, self.state, self.budget = game, state, budget
+        self.game, self.state = game, state
+        self.budget: float = budget  # infinite once the verdict is in (:meth:`_moves`)
         self.nodes = 0
         card_class, accepts = game.card_class, game.accepts
         classes = len(accepts)

@@ -13,6 +13,9 @@ CONTEXT = 10  # related cards (hand and tableau) scored with a candidate pair
 
 
 class GreedyAgent:
+    """Draws the pair that scores best with the related cards it holds and has laid, then lays what fits (the
+    module's docstring)."""
+
     name = "greedy"
 
     def __init__(self, game: Any):

@@ -111,6 +111,8 @@ def unplayable(spec: GameSpec) -> str | None:
 
 
 class TorquGame(Game):
+    """Torqu for a player count and variants: the deal table's row, the scoring options and the board."""
+
     ACTIONS = (Draw, Lay, EndTurn)
 
     def __init__(self, spec: GameSpec):
@@ -291,6 +293,9 @@ def _row_key(table: Any, players: int, what: str) -> Any:
 
 
 class TorquState(State):
+    """A Torqu game in progress: the match being played (centre, hands, personal tableaus) and the stones on the
+    board, over as many matches as it takes a stone to reach the centre."""
+
     def __init__(self, game: TorquGame, seed: int | str, rng: str):
         self.game = game
         self.seed, self.rng = seed, rng

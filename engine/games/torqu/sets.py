@@ -42,6 +42,9 @@ class Points(NamedTuple):
 
 
 class Ident(NamedTuple):
+    """What scoring needs of a card: its suit, number and pictures (a Dragon has two under the Dragons
+    variant)."""
+
     suit: int
     number: int
     pictures: tuple[int, ...]
@@ -67,10 +70,10 @@ def kind_of(cards: Sequence[Ident], pts: Points) -> tuple[str, int] | None:
         offer(pts.perfect_four, PERFECT_FOUR)
     if total == pts.fifteen_sum:
         offer(pts.fifteen_flush if one_suit else pts.fifteen, FIFTEEN_FLUSH if one_suit else FIFTEEN)
-    if all(numbers[i + 1] == numbers[i] + 1 for i in range(3)):
+    if all(numbers[i + 1] == numbers[i] + 1 for i in range(SET_SIZE - 1)):
         offer((pts.straight_flush if one_suit else pts.straight) + total,
               STRAIGHT_FLUSH if one_suit else STRAIGHT)
-    if numbers[0] == numbers[3]:
+    if numbers[0] == numbers[-1]:
         offer(pts.four_of_a_kind * numbers[0], FOUR_OF_A_KIND)
     if one_suit:
         offer(pts.flush, FLUSH)
@@ -181,11 +184,12 @@ def _complete(reals: tuple[Ident, ...], wilds: int, pts: Points, num_suits: int,
         if stand is not None:
             options.append((pts.fifteen, FIFTEEN, stand))
             break
-    if distinct and (not numbers or numbers[-1] - numbers[0] <= 3):
-        start = min(numbers[0] if numbers else top - 3, top - 3)
-        if not numbers or start + 3 >= numbers[-1]:
-            window = [n for n in range(start, start + 4) if n not in numbers]
-            total_w = sum(range(start, start + 4))
+    span = SET_SIZE - 1  # a straight's highest number less its lowest
+    if distinct and (not numbers or numbers[-1] - numbers[0] <= span):
+        start = min(numbers[0] if numbers else top - span, top - span)
+        if not numbers or start + span >= numbers[-1]:
+            window = [n for n in range(start, start + SET_SIZE) if n not in numbers]
+            total_w = sum(range(start, start + SET_SIZE))
             if one_suit:
                 options.append((pts.straight_flush + total_w, STRAIGHT_FLUSH, [(flush_suit, n) for n in window]))
             stand = _spread(window, reals, num_suits, mixed=one_suit)

@@ -25,6 +25,8 @@ from .rules import Flee, Pass, Play, TowersState
 
 
 class GreedyAgent:
+    """Plays whenever it can, ranking the plays by the debts they move (the module's docstring)."""
+
     name = "greedy"
 
     def __init__(self, game: Any):

@@ -22,6 +22,11 @@ from typing import Any, Sequence
 
 from .rules import Capture, TurupGame, TurupState
 
+#: Entries of the expert's best-capture memo kept before it is emptied (bounds a long batch's memory, as the
+#: rules' own capture cache is bounded by ``rules.CACHE_LIMIT``; these entries are a pair of ints each, so more
+#: are kept).
+BEST_CAPTURE_LIMIT = 200_000
+
 
 def gain(action: Any) -> int:
     """Cards an action wins now: the card played and the cards taken (0 for a trail)."""
@@ -29,6 +34,8 @@ def gain(action: Any) -> int:
 
 
 class GreedyAgent:
+    """Takes the most cards now (the module's docstring)."""
+
     name = "greedy"
 
     def __init__(self, game: TurupGame):
@@ -44,6 +51,9 @@ class GreedyAgent:
 
 
 class ExpertAgent:
+    """Takes the most cards now less what the next player can expect to take from the pile left (the module's
+    docstring)."""
+
     name = "expert"
 
     def __init__(self, game: TurupGame):
@@ -60,7 +70,7 @@ class ExpertAgent:
         if best is None:
             captures = self.game.captures(rank, table)
             best = max((len(c.take) for c in captures), default=-1) + 1
-            if len(self._best) >= 200_000:
+            if len(self._best) >= BEST_CAPTURE_LIMIT:
                 self._best.clear()
             self._best[key] = best
         return best
