@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -514,13 +515,18 @@ def test_cards_without_an_alignment_are_said_in_one_problem(unaligned, said):
 
 def test_validate_accepts_caches_that_take_the_whole_stock():
     """``cache_size`` is valid while the caches fit the 48-card stock: 4 caches of 12 take it all
-    (a playable deal, nothing left to draw), 4 caches of 13 would need 52 cards."""
+    (a playable deal, nothing left to draw), 4 caches of 13 would need 52 cards; at the edge, a designer's 7
+    players with caches of 7 need one card more than the stock holds (a mutant that let one card short
+    through dealt the last cache 6: a mutation audit's finding)."""
     from cardgames.engine.games.towers.rules import check_config
 
     game = towers_game(4, cache_size=12)
     assert check_config(game.spec) == []
     assert check_config(towers_game(4, cache_size=13).spec) == [
         (("options", "cache_size"), "4 caches of 13 need 52 cards; the stock holds 48")]
+    seven = replace(towers_game(4, cache_size=7).spec, players=7)  # past the bundled file's 4, as a designer's
+    assert check_config(seven) == [(("options", "cache_size"), "7 caches of 7 need 49 cards; the stock holds 48")]
+    assert check_config(replace(towers_game(4, cache_size=8).spec, players=6)) == []  # 48: the whole stock
     state = game.new_state(7)
     assert state.stock == [] and [len(c) for c in state.dealt_caches] == [12] * 4
 

@@ -280,9 +280,13 @@ def test_bad_configs_are_reported():
 
 
 def test_first_dealer_counts_seats_modulo_the_player_count():
-    """One config serves 2 to 12 players, so a seat number past the count wraps round."""
-    state = with_options(4, first_dealer=6).new_state(3)
-    assert state.dealer == 2
+    """One config serves 2 to 12 players, so a seat number past the count wraps round. ``first_seat``, which a
+    batch's header gives its first-player figure by, is the seat that plays first: the dealer's left (a mutant
+    that named the dealer's seat passed every test: a mutation audit's finding)."""
+    game = with_options(4, first_dealer=6)
+    state = game.new_state(3)
+    assert state.dealer == 2 and state.current_player == game.first_seat == 3
+    assert with_options(4, first_dealer=3).first_seat == 0
 
 
 def test_greedy_takes_the_most_cards():
