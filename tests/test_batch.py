@@ -6,6 +6,7 @@ import concurrent.futures
 import fractions
 import io
 import math
+import os
 import random as stdlib_random  # test data only: shuffling chunk orders, never game randomness
 import signal
 import types
@@ -620,7 +621,6 @@ def test_resuming_names_each_identity_field_that_differs(key, value):
 def test_each_write_reaches_the_file_at_once_and_close_syncs_it(tmp_path, monkeypatch):
     """Unbuffered, so a run killed after a write has that chunk on disk; closing syncs the file, once, and
     a batch closes its file."""
-    import os
 
     synced = []
     monkeypatch.setattr(os, "fsync", synced.append)
@@ -864,11 +864,52 @@ def test_ctrl_c_ends_the_pool_workers_without_waiting_for_their_chunks(tmp_path)
     assert not marker.exists()
 
 
+def _proc_stat(pid: int) -> list[str] | None:
+    """``/proc/PID/stat``'s fields after the command's name (state first, then the parent's pid); None once
+    the process is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
+def test_a_batch_killed_outright_takes_its_pool_workers_with_it(tmp_path):
+    """SIGKILL (an out-of-memory killer, a CI runner's hard timeout) gives a batch no chance to stop its
+    pool: its workers, handed to init, waited on their task queue for ever (a determinism audit's finding).
+    Each now ends within a second or so of its batch."""
+    import subprocess
+    import sys
+    import time
+
+    batch = subprocess.Popen([sys.executable, "-m", "cardgames.cli", "batch", "--game", "eiffel-tower", "--seeds",
+                              "0-100000000", "--workers", "2", "--out", str(tmp_path / "results.jsonl")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline, workers = time.monotonic() + 120, []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+            workers = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
+                       and (_proc_stat(int(entry.name)) or [None, None])[1] == str(batch.pid)
+                       and b"spawn_main" in Path(f"/proc/{entry.name}/cmdline").read_bytes()]
+        assert len(workers) == 2, "the pool's workers did not start"
+    finally:
+        batch.kill()
+        batch.wait()
+    deadline = time.monotonic() + 30
+    alive = workers
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.1)
+        alive = [pid for pid in workers if (_proc_stat(pid) or ["Z"])[0] != "Z"]  # a zombie has ended
+    for pid in alive:  # a failure leaves none behind either
+        os.kill(pid, signal.SIGKILL)
+    assert not alive, "the workers outlived their batch"
+
+
 def test_a_worker_stopped_while_sending_its_result_does_not_hang_the_pool():
     """A worker stopped mid-send (Ctrl-C or SIGTERM while its chunk's result went back) left half a message in
     the result pipe: the pool's thread waited in recv() for the rest, and the shutdown with it (an audit's
     batch hung after SIGTERM, about one run in 20). Here the workers are stopped while 256 MiB are sent."""
-    import os
     import select
     import threading
 
@@ -1264,7 +1305,7 @@ def test_the_pool_starts_every_worker_at_once_with_ctrl_c_ignored(monkeypatch, c
     monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", Recording)
     with ProcessExecutor(3):
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
-    assert seen == [("start", signal.SIG_IGN, 3, "spawn", _start_worker, (None, None)),
+    assert seen == [("start", signal.SIG_IGN, 3, "spawn", _start_worker, (os.getpid(), None, None)),
                     *[("submit", signal.SIG_IGN)] * 3]
 
 
@@ -1280,15 +1321,18 @@ def test_a_pools_workers_say_their_first_compile_once_for_them_all(monkeypatch):
     said: list[str] = []
     monkeypatch.setattr(executors, "announcer", lambda: said.append)
     with ProcessExecutor(2) as executor:
-        say, told = executor._pool._initargs
-        assert say == said.append and told.value == 0
+        parent, say, told = executor._pool._initargs
+        assert parent == os.getpid() and say == said.append and told.value == 0
     told = multiprocessing.get_context("spawn").Value("b", 0)
     sigint = signal.getsignal(signal.SIGINT)
+    watched: list[int] = []
+    monkeypatch.setattr(executors, "_exit_with_parent", watched.append)  # not this test run's own exit
     try:
         for _ in range(3):  # each worker's start, then its first compile
-            _start_worker(said.append, told)
+            _start_worker(os.getpid(), said.append, told)
             compiled.announcer()(compiled.COMPILING)
         assert said == [compiled.COMPILING] and signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        assert watched == [os.getpid()] * 3
     finally:
         signal.signal(signal.SIGINT, sigint)
         compiled.announce(None)

@@ -31,6 +31,8 @@ from .worker import ChunkResult, Job, play_chunk
 START_METHOD = "spawn"
 #: Chunks in flight per worker: one running, the next ones queued so no worker waits for IPC.
 WINDOW_PER_WORKER = 3
+#: Seconds between a pool worker's looks at whether its batch is still there (:func:`_exit_with_parent`).
+PARENT_POLL = 1.0
 #: What a batch says when a worker process dies under a chunk, whichever backend it ran on.
 WORKER_DIED = "a worker process died (out of memory? killed?): with --out, rerun with --resume to finish the batch"
 
@@ -116,12 +118,29 @@ def _ignore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _start_worker(say: Callable[[str], None] | None, told: Any) -> None:
-    """A pool worker's start: Ctrl-C left to the parent, and ``say`` called at the first compile of any worker
-    of the pool (``told``, a shared flag, set by the first), if given."""
+def _start_worker(parent: int, say: Callable[[str], None] | None, told: Any) -> None:
+    """A pool worker's start: Ctrl-C left to the parent; the worker ended with its batch, however the batch ends
+    (``parent``, the batch's process id, given rather than read here: a batch killed while this worker started is
+    gone already); and ``say`` called at the first compile of any worker of the pool (``told``, a shared flag, set
+    by the first), if given."""
+    import threading
+
     _ignore_sigint()
+    threading.Thread(target=_exit_with_parent, args=(parent,), name="exit-with-parent", daemon=True).start()
     if say is not None:
         announce(partial(_say_once, say, told))
+
+
+def _exit_with_parent(parent: int, poll: float = PARENT_POLL) -> None:
+    """End this worker once its parent, the batch, is gone (this process is then another's child). A batch
+    stopped by SIGKILL (an out-of-memory killer, ``kill -9``, a CI runner's hard timeout) cannot stop its pool,
+    whose idle workers waited on their task queue for ever, each holding its games' caches (a determinism
+    audit's finding); a worker playing a chunk stops there, its chunk lost with the batch that asked for it."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(poll)
+    os._exit(1)
 
 
 def _say_once(say: Callable[[str], None], told: Any, text: str) -> None:
@@ -158,7 +177,7 @@ class ProcessExecutor:
         try:
             with _starting_workers():
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=_start_worker,
-                                                 initargs=(say, told))
+                                                 initargs=(os.getpid(), say, told))
                 for _ in range(self.workers):  # the pool starts a worker per task submitted while none is idle
                     self._pool.submit(os.getpid)
         except BaseException as exc:  # a held SIGTERM: the workers started are stopped, as on exit
