@@ -1,8 +1,11 @@
 """numba's compiler, with its machine code kept on disk where there is room for it.
 
 The Torqu scorer's and the pairing solver's inner loops are compiled by numba. Kept on disk (numba's
-``cache=True``: beside the module, or in the user's cache folder), the compiled code costs only a
-machine's first process its seconds of compiling. Where neither place can be written (a read-only
+``cache=True``), the compiled code costs only a machine's first process its seconds of compiling. It is
+kept in the user's cache folder (:func:`cache_folder`) unless ``NUMBA_CACHE_DIR`` names one: numba's own
+first choice, a ``__pycache__`` beside the installed module, wrote into site-packages at run time and
+stayed behind when the package was uninstalled, 5.5 MB that still imported as an empty ``cardgames``
+(an install audit's finding). Where neither place can be written (a read-only
 install run by a user whose home is read-only), numba refuses the cache when a function is
 decorated, which failed the command with a traceback (a CI persona's finding); each process then
 compiles for itself instead: slower to start, the same code and results.
@@ -14,6 +17,8 @@ for that before it knows whether any will be.
 
 from __future__ import annotations
 
+import os
+import sys
 from functools import wraps
 from typing import Callable, TypeVar
 
@@ -62,11 +67,36 @@ def announcer() -> Callable[[str], None] | None:
     return _FirstCompile.say
 
 
+def cache_folder() -> str | None:
+    """Where numba keeps the compiled loops: ``$XDG_CACHE_HOME/cardgames/numba``, else
+    ``~/.cache/cardgames/numba``; None without a home folder to name (numba then keeps them where it can)."""
+    base = os.environ.get("XDG_CACHE_HOME", "")
+    if not os.path.isabs(base):  # unset, or relative: the XDG spec says to ignore it
+        base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "cardgames", "numba") if os.path.isabs(base) else None
+
+
+def _cache_in_the_users_folder() -> None:
+    """Point numba at :func:`cache_folder`, unless ``NUMBA_CACHE_DIR`` names a folder already. Set in the
+    environment, it holds for numba's rereading of its settings and for a batch's worker processes; a folder
+    numba cannot write is passed over for its own choices."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    folder = cache_folder()
+    if folder is None:
+        return
+    os.environ["NUMBA_CACHE_DIR"] = folder
+    config = sys.modules.get("numba.core.config")
+    if config is not None:  # read already, when numba was imported before this
+        config.CACHE_DIR = folder
+
+
 def compiled(func: F) -> F:
     """``func`` compiled in nopython mode, its machine code cached on disk when it can be. Under
     ``NUMBA_DISABLE_JIT=1`` (numba's switch for debugging the loops in Python) it runs as numpy code, whose
     integers wrap as the machine code's do (a hash's products, a subtraction checked for its borrow after)
     but say so: those warnings are kept off stderr, where they read as faults (a determinism audit's finding)."""
+    _cache_in_the_users_folder()
     import numba
     from numba.core import config
 

@@ -6,6 +6,7 @@ import dataclasses
 import importlib
 import subprocess
 import sys
+from pathlib import Path
 
 import orjson
 import pytest
@@ -212,6 +213,62 @@ def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
     with pytest.raises(RuntimeError, match="cannot cache"):  # the case: numba's own refusal
         njit(cache=True)(space["plus_one"])
     assert compiled(space["plus_one"])(2) == 3
+
+
+def _module_from(path: Path, text: str) -> object:
+    """A module whose functions numba sees in the file ``path`` (numba caches only what comes from a file)."""
+    import importlib.util
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeypatch):
+    """numba's own first choice, ``__pycache__`` beside the installed module, wrote into site-packages and stayed
+    behind an uninstall (an install audit's finding): the loops are kept in the user's cache folder, unless
+    ``NUMBA_CACHE_DIR`` names one, which is kept to."""
+    import os
+
+    from numba.core import config
+
+    from cardgames.engine.compiled import compiled
+
+    monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)  # restored after the test, as the environment is
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    install = tmp_path / "site-packages" / "kernel_kept_aside.py"
+    assert compiled(_module_from(install, "def plus_two(x):\n    return x + 2\n").plus_two)(1) == 3
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "cache" / "cardgames" / "numba")
+    assert list((tmp_path / "cache" / "cardgames" / "numba").rglob("*.nbi"))
+    assert not list(install.parent.rglob("*.nb[ic]"))
+
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
+    monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "mine"))  # as numba reads it at its import
+    mine = tmp_path / "site-packages" / "kernel_kept_mine.py"
+    assert compiled(_module_from(mine, "def plus_three(x):\n    return x + 3\n").plus_three)(1) == 4
+    assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine") and list((tmp_path / "mine").rglob("*.nbi"))
+
+
+def test_the_cache_folder_is_the_xdg_one_or_the_homes(monkeypatch):
+    """``XDG_CACHE_HOME`` if absolute (the spec says a relative one is ignored), else ``~/.cache``; without a home
+    to name, none (numba then keeps the loops where it can)."""
+    import os
+
+    from cardgames.engine.compiled import cache_folder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", "/var/cache/me")
+    assert cache_folder() == "/var/cache/me/cardgames/numba"
+    monkeypatch.setenv("XDG_CACHE_HOME", "relative")
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path.replace("~", "/home/me"))
+    assert cache_folder() == "/home/me/.cache/cardgames/numba"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert cache_folder() == "/home/me/.cache/cardgames/numba"
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)  # no home: "~" stays "~"
+    assert cache_folder() is None
 
 
 def test_a_compile_error_other_than_the_cache_is_raised(monkeypatch):
