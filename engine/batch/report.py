@@ -22,6 +22,8 @@ from .stats import PERCENTILES, HiddenFigure, Summary
 COLUMNS = ["figure", "n", "mean", "ci95_low", "ci95_high", "sd", "min",
            *(f"p{q}" for q in PERCENTILES), "max"]
 _KEYS = {"ci95_low": "ci_low", "ci95_high": "ci_high"}
+#: The size from which the text table writes a figure with an exponent (:func:`_cell`).
+EXPONENT_FROM = 1e15
 COMPARISON_COLUMNS = ["difference", "difference_ci95_low", "difference_ci95_high", "test", "statistic", "p_value",
                       "significant"]
 
@@ -201,10 +203,13 @@ def _span(test: dict[str, Any]) -> str:
 
 
 def _cell(value: Any) -> str:
+    """A figure as the text table prints it: four decimals, or four digits and an exponent from
+    :data:`EXPONENT_FROM` (``.4f`` wrote every one of 1e307's 308 digits, and widened the column to them:
+    a CLI fuzzer's finding)."""
     if value is None:  # a figure that is undefined here (one game's spread, a test with no statistic)
         return "n/a"
     if isinstance(value, float):
-        return f"{value:.4f}"
+        return f"{value:.4f}" if abs(value) < EXPONENT_FROM else f"{value:.4e}"
     return str(value)
 
 
