@@ -339,6 +339,16 @@ def test_summary_multiplayer_hand_computed():
     assert "bonus" not in f
 
 
+def test_the_shares_of_wins_count_only_the_games_that_name_their_winners() -> None:
+    """``winners`` is a game's own key: the win shares, ties and no-winner rates are over the games that give it
+    (``winner_games``), not every game (a mutant that divided by every game passed: a mutation audit's finding)."""
+    f = summary_of([{"winners": [0], "points": 3}, {"winners": [1], "points": 1}, {"points": 2},
+                    {"points": 5}]).figures(2)
+    assert (f["wins[0]"]["n"], f["wins[0]"]["count"], f["wins[0]"]["mean"]) == (2, 1, 0.5)
+    assert (f["wins[1]"]["n"], f["ties"]["n"], f["no_winner"]["n"]) == (2, 2, 2)
+    assert f["points"]["n"] == 4
+
+
 def test_a_pooled_figure_averages_each_game_over_the_seats_with_a_value() -> None:
     """A seat's None is no value (skipped), so it is not a seat of the game's mean either: games
     [4, None, 2] and [1, 1, 1] have means 3 and 1 (not 2 and 1), so the pooled mean is 2 and its sd

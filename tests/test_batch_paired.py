@@ -48,6 +48,7 @@ def test_mcnemars_interval_is_bonett_and_prices_adjusted_wald():
     assert mcnemar(1, 9, 100).interval == pytest.approx((0.0136311, 0.1432316), abs=1e-7)
     assert mcnemar(9, 1, 100).interval == pytest.approx((-0.1432316, -0.0136311), abs=1e-7)
     assert mcnemar(0, 6, 6).interval[1] == 1.0  # kept inside [-1, 1]
+    assert mcnemar(2, 0, 2).interval[0] == -1.0  # on both sides (-1.35 unclamped: a mutation audit's finding)
 
 
 @pytest.mark.parametrize("seeds, p12, p21", [(40, 0.1, 0.1), (40, 0.05, 0.2), (40, 0.02, 0.02), (100, 0.3, 0.1),

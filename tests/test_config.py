@@ -1062,11 +1062,17 @@ def test_a_variants_row_cap_with_no_room_is_blamed_on_the_variant(tmp_path):
     ("decks/french.yaml", "variants", "a deck config (it has 'suits') in a variants/ folder: decks/ holds decks"),
 ])
 def test_a_config_in_another_kinds_folder_is_one_line(tmp_path, run_cli, source, folder, words):
-    """A game file saved in decks/ was refused key by key, seven lines (the designer audit's finding)."""
+    """A game file saved in decks/ was refused key by key, seven lines (the designer audit's finding). The line is
+    the telling key's, also where its value is a block below it (a deck's ``suits:``; a mutant that named the
+    value's line passed: a mutation audit's finding)."""
     (tmp_path / folder).mkdir()
-    (tmp_path / folder / Path(source).name).write_text((BUNDLED / source).read_text())
+    text = (BUNDLED / source).read_text()
+    (tmp_path / folder / Path(source).name).write_text(text)
     result = run_cli("validate", str(tmp_path))
     assert result.exit_code == 1 and len(result.stdout.splitlines()) == 1 and words in result.stdout
+    key = re.search(r"it has '(\w+)'", words).group(1)
+    line = next(i for i, row in enumerate(text.splitlines(), 1) if row.startswith(f"{key}:"))
+    assert result.stdout.startswith(f"{tmp_path / folder / Path(source).name}:{line}: ")
 
 
 def test_a_folders_variant_plays_on_every_game_of_the_family_it_names(tmp_path, run_cli):
@@ -1581,6 +1587,20 @@ def test_a_folder_named_is_checked_over_the_configured_config_dirs(tmp_path):
     report = validate([str(bad)], [good])
     assert [(e.path, e.line) for e in report.errors] == [(str(bad / "games" / "eiffel-tower.yaml"), 14)]
     assert validate([str(good)], [bad]).ok
+
+
+def test_a_folder_named_is_checked_with_its_own_decks_over_the_configured_ones(tmp_path):
+    """The same for a deck: the games are checked with the named folder's deck, not a configured folder's
+    namesake (a mutant that put the configured folders first passed every test: a mutation audit's finding)."""
+    french = (BUNDLED / "decks" / "french.yaml").read_text()
+    kingless = french.replace("  - {id: K, name: King, value: 13, face: true}\n", "")
+    assert kingless != french
+    whole, short = tmp_path / "whole", tmp_path / "short"
+    for root, text in ((whole, french), (short, kingless)):
+        (root / "decks").mkdir(parents=True)
+        (root / "decks" / "french.yaml").write_text(text)
+    assert validate([str(whole)], [short]).ok
+    assert not validate([str(short)], [whole]).ok
 
 
 def test_a_deck_with_schema_errors_gets_no_deck_checks_on_top(tmp_path):
@@ -2400,6 +2420,11 @@ def test_a_yml_file_in_a_config_folder_is_named_not_read(tmp_path):
         (str(tmp_path / "games" / "eiffel-tower.yml"), UNREAD)]
     (tmp_path / "draft.yml").write_text(typo)
     assert any("unknown key 'mtach'" in e.message for e in validate([str(tmp_path / "draft.yml")]).errors)
+    # nor a .YAML one (a mutant that compared the suffix's case passed it silently: a mutation audit's finding)
+    (tmp_path / "games" / "eiffel-tower.yml").unlink()
+    (tmp_path / "games" / "mine.YAML").write_text(typo.replace("id: eiffel-tower", "id: mine"))
+    found = [(e.path, e.message) for e in validate([str(tmp_path)]).errors]
+    assert (str(tmp_path / "games" / "mine.YAML"), UNREAD) in found
 
 
 def test_the_config_reference_page_is_the_schemas():
@@ -2548,6 +2573,12 @@ def test_an_alias_its_games_default_count_cannot_play_is_refused(tmp_path):
     report = validate([str(root)])
     assert report.ok and report.checked == 2, "Partners, no alias: the player count is the command line's to choose"
     (root / "variants" / "duo.yaml").write_text(duo)
+    assert [str(e) for e in validate([str(root)]).errors] == [
+        f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
+        "partners) needs an even number of players, 4 or more (not 3)"]
+    # of several aliases, the first is named (a mutant that named the last passed: a mutation audit's finding)
+    (root / "variants" / "duo.yaml").write_text(duo.replace("aliases: ['duo-{game}']", "aliases: ['duo-{game}', "
+                                                                                         "'pair-{game}']"))
     assert [str(e) for e in validate([str(root)]).errors] == [
         f"{path}:{line}: players.default is 3, which cannot play 'duo-torqu3' (torqu3 + duo): partners play (option "
         "partners) needs an even number of players, 4 or more (not 3)"]

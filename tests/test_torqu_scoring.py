@@ -866,6 +866,30 @@ def test_hand_penalty_is_the_sign_minus_one_optimum(game, codes):
     assert game.scorer.arrange(codes, -1)["score"] == game.scorer.hand_value(codes) == brute_force(game, codes, -1)
 
 
+@pytest.mark.parametrize("hand, penalty", [
+    ("Animal-12 Magic-16 Magic-14 Magic-13 Magic-15", 316),  # Animal-12 and three Mirrors, Magic-16 left: 300 + 16
+    ("Magic-11 Magic-13 Magic-16 Magic-15 Magic-14", 316),
+    ("Animal-15 Magic-15 Magic-13 Magic-14 Magic-16", 316),
+])
+def test_a_hand_penalty_with_every_mirror_counts_the_best_card_left_out(game, hand, penalty):
+    """In the hand the largest value wins: the four Mirrors as their own Perfect Four leave the other card out
+    (300 + 12 = 312 for the first hand), but the Mirrors standing in for that card's picture leave the highest
+    Mirror out (316). A mutant that let the hand's best wild-card gain go negative returned 312, 311 and 315, each
+    "proven", and passed every test (the sampled hands hold three Mirrors too seldom: a mutation audit's finding)."""
+    codes = [game.deck.code(name) for name in hand.split()]
+    assert game.scorer.hand_value(codes) == brute_force(game, codes, -1) == penalty
+
+
+# Eighteen cards with all four Mirrors whose optimum (764) a mutant of the levels' bound lost (666, "proven"), which
+# only the slow optimiser-against-HiGHS test caught (a mutation audit's finding): kept here as a fast witness
+LEVELS_WITNESS = ("Fire-12 Magic-1 Fire-16 Celestial-5 Animal-1 Water-10 War-6 Plant-11 Animal-12 Animal-3 Water-3 "
+                  "Celestial-8 Plant-9 Earth-5 Magic-15 Magic-13 Magic-14 Magic-16").split()
+
+
+def test_the_levels_bound_keeps_an_18_card_optimum(game):
+    assert game.scorer.arrange([game.deck.code(name) for name in LEVELS_WITNESS], 1)["score"] == 764
+
+
 # `scripts/bench_torqu_score.py --size 36 --seed 5`, tableau 23: HiGHS proves its optimum 926 (`milp.milp_optimum`,
 # about 10 s, too slow to run here)
 SLACK_WITNESS = ("Air-11 Air-12 Air-14 Earth-3 Earth-5 Earth-7 Earth-13 Water-1 Water-3 Water-4 Fire-2 Fire-5 Fire-10 "
