@@ -426,7 +426,8 @@ def test_solve_cli_passes_its_options_and_reports_as_documented(run_cli):
 
     rows = orjson.loads(run_cli("solve", "--game", "eiffel-tower", "--seeds", "1-3", "--format", "json").stdout)
     assert [row["seed"] for row in rows] == [1, 2, 3]
-    assert all(0 < row["seconds"] < 1 for row in rows)  # each deal takes some microseconds, none a second
+    # not rounded to whole seconds (a fraction stays; no bound on the time itself: timing is the benchmarks')
+    assert all(isinstance(row["seconds"], float) and row["seconds"] > 0 and row["seconds"] % 1 for row in rows)
     base = ("solve", "--game", "strict-wizards-tower", "--seed", "4", "--budget", "1000", "--sat-effort", "0",
             "--format", "json")
     verdicts = [orjson.loads(run_cli(*base, "--refute-effort", effort).stdout)["winnable"]
