@@ -5,7 +5,7 @@ The Torqu scorer's and the pairing solver's inner loops are compiled by numba. K
 kept in the user's cache folder (:func:`cache_folder`) unless ``NUMBA_CACHE_DIR`` names one: numba's own
 first choice, a ``__pycache__`` beside the installed module, wrote into site-packages at run time and
 stayed behind when the package was uninstalled, 5.5 MB that still imported as an empty ``cardgames``
-(an install audit's finding). Where neither place can be written (a read-only
+(an install audit's finding). Where no place can be written (a read-only
 install run by a user whose home is read-only), numba refuses the cache when a function is
 decorated, which failed the command with a traceback (a CI persona's finding); each process then
 compiles for itself instead: slower to start, the same code and results.
