@@ -23,6 +23,14 @@ def test_score_cards_json(run_cli):
     assert data["leftover"] == ["Fire-16"] and data["proven"] is True
 
 
+def test_the_cards_left_out_are_listed_in_deck_order(run_cli):
+    """Suits in the seed's order, numbers rising: Air-9 before Air-10, though a name sort puts it after (a
+    mutant that sorted the names passed every test: a mutation audit's finding)."""
+    result = run_cli("score", "torqu", "--cards", "Animal-2,Air-10,Water-1,Water-2,Water-3,Magic-13,Air-9",
+                     "--format", "jsonl")
+    assert json.loads(result.stdout)["leftover"] == ["Air-9", "Air-10", "Animal-2"]
+
+
 def test_score_with_a_budget_says_whether_it_proved_the_scores(run_cli):
     """``--budget`` stops the search and prints the best found, ``"proven": false``; without one, or
     with enough nodes, the scores are proven."""

@@ -812,6 +812,11 @@ def test_the_aspirations_count_in_a_budget(game, monkeypatch):
     assert not result["proven"]
     assert [(c.most, c.length, c.nodes) for c in calls[1:3]] == [(aspiration.nodes + 5, 0, aspiration.nodes),
                                                                  (5, -1, 6)]  # the kernel stops one node past its limit
+    # an aspiration that uses the budget to its last node leaves none: no search proper, which asked for 0 nodes
+    # would have had no limit (a mutant that let it run proved the optimum past the budget: a mutation audit's)
+    calls.clear()
+    assert not game.scorer.arrange(codes, budget=aspiration.nodes)["proven"]
+    assert (calls[1].most, calls[1].length, calls[1].nodes) == (aspiration.nodes, 0, aspiration.nodes)
 
 
 def test_an_aspiration_met_is_the_optimum_and_the_searchs_arrangement(game, monkeypatch):
@@ -1226,7 +1231,14 @@ def test_a_budget_past_the_cpsat_handover_goes_on_searching(game, monkeypatch):
     monkeypatch.setattr(optimise, "VALUE_NODES", 2)
     assert not game.scorer.arrange(codes, budget=2)["proven"] and asked == []
     assert not game.scorer.arrange(codes, budget=3)["proven"] and asked == [optimise.CPSAT_EFFORT]
+    # the nodes before the handover come out of the budget (a mutant that gave the search after it the whole
+    # budget again passed: a mutation audit's finding)
+    budgets = []
+    solve = optimise._Search._solve
+    monkeypatch.setattr(optimise._Search, "_solve",
+                        lambda search, most=0, stop=False: (budgets.append(most), solve(search, most, stop))[1])
     assert game.scorer.arrange(codes, budget=10**6) == expected
+    assert budgets[-2:] == [2, 10**6 - 2]
 
 
 def test_most_points_is_the_best_kind_at_its_best_numbers():
