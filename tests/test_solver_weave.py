@@ -187,6 +187,19 @@ def test_a_wild_card_kept_or_a_first_class_too_many_is_refused():
         slots_given(state, [1, 1])
 
 
+def test_a_wild_topped_row_with_one_place_left_is_a_slot():
+    """Room for one card is room: the wild-topped row one short of the cap is a slot, and is given a first class
+    (a mutant that asked for two places passed every test: a mutation audit's finding; the solver then gave
+    ``slots_given`` one class too few)."""
+    game, state = position_after(*FULL_WILD_ROW_WON)
+    short = state.clone()
+    short.rows[1] = short.rows[1][:game.row_cap - 2] + short.rows[1][-1:]  # the wild card on top, one place left
+    assert len(short.rows[1]) == game.row_cap - 1 and game.card_class[short.rows[1][-1]] == WILD
+    assert wild_slots(short) == (1, 1)
+    given = slots_given(short, [1, 2])
+    assert given.rows[1][-1] == game.card_class.index(game.partner[1])  # topped by the first class's partner
+
+
 @settings(max_examples=60, deadline=None)
 @given(which=st.sampled_from(GAMES), seed=st.integers(0, 10**6), moves=st.lists(st.integers(0, 7), max_size=6))
 def test_slots_given_on_positions(which, seed, moves):
