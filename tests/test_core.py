@@ -237,8 +237,9 @@ def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeyp
 
     from cardgames.engine.compiled import compiled
 
-    monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)  # restored after the test, as the environment is
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(config, "CACHE_DIR", config.CACHE_DIR)  # restored after the test, as the environment is:
+    monkeypatch.setenv("NUMBA_CACHE_DIR", "set")  # recorded as it was (perhaps unset), so that what compiled() sets
+    monkeypatch.delenv("NUMBA_CACHE_DIR")  # below does not outlive the test (unrecorded, it would have)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     install = tmp_path / "site-packages" / "kernel_kept_aside.py"
     assert compiled(_module_from(install, "def plus_two(x):\n    return x + 2\n").plus_two)(1) == 3
