@@ -795,10 +795,13 @@ def test_ctrl_c_inside_compiled_code_aborts_cleanly(run_cli, monkeypatch):
 
 
 class _InterruptedFinalizer:
-    """An object whose finalizer meets a Ctrl-C (as Dask's ``Future.__del__`` did, while a batch waited)."""
+    """An object whose finalizer meets a Ctrl-C (as Dask's ``Future.__del__`` did, while a batch waited), or
+    ``raised``: the CLI's SIGTERM."""
+
+    raised: type[KeyboardInterrupt] = KeyboardInterrupt
 
     def __del__(self):
-        raise KeyboardInterrupt
+        raise self.raised
 
 
 def _search_meeting_ctrl_c_in_a_finalizer(*args, **kwargs):
@@ -810,21 +813,28 @@ def _search_meeting_ctrl_c_in_a_finalizer(*args, **kwargs):
 
 
 @pytest.mark.parametrize("thread_signals", [True, False])
-def test_a_ctrl_c_in_a_finalizer_aborts_without_a_traceback(run_cli, monkeypatch, ctrl_c_raises, thread_signals):
+@pytest.mark.parametrize("sigterm", [False, True])
+def test_a_ctrl_c_in_a_finalizer_aborts_without_a_traceback(run_cli, monkeypatch, ctrl_c_raises, thread_signals,
+                                                            sigterm):
     """Python cannot raise a Ctrl-C out of a ``__del__``: it printed it with a traceback and went on. The CLI
     raises it again in the code that runs next, so the command stops as on any Ctrl-C (exit 130); also
-    where threads cannot signal each other (Windows)."""
+    where threads cannot signal each other (Windows). A SIGTERM stays one, exit 143: a CI script tells a
+    timeout from a Ctrl-C by it (a mutant that sent a Ctrl-C again for both passed: a mutation audit's finding)."""
     import signal
 
+    from cardgames.cli import interrupts
     from cardgames.engine.games.torqu import optimise
 
     if not thread_signals:
         monkeypatch.delattr(signal, "pthread_kill")
+    if sigterm:
+        monkeypatch.setattr(_InterruptedFinalizer, "raised", interrupts.Terminated)
     hook = sys.unraisablehook
     monkeypatch.setattr(optimise._Search, "run", _search_meeting_ctrl_c_in_a_finalizer)
     monkeypatch.setattr(optimise._Search, "value", _search_meeting_ctrl_c_in_a_finalizer)
     result = run_cli("score", "torqu", "--cards", "Air-1,Air-2,Air-3,Air-4")
-    assert result.exit_code == 130 and "Aborted!" in result.stderr
+    assert (result.exit_code, result.stderr.splitlines()[-1]) == ((143, "Terminated.") if sigterm else
+                                                                  (130, "Aborted!"))
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
     assert sys.unraisablehook is hook  # put back once the command ends
 
@@ -937,6 +947,10 @@ def test_validate_lists_facts_only_when_asked(run_cli):
     """``--facts`` adds each game's deal facts; without it the JSON report's list is empty, not all of them."""
     assert orjson.loads(run_cli("validate", "--format", "json").stdout)["facts"] == []
     assert len(orjson.loads(run_cli("validate", "--facts", "--format", "json").stdout)["facts"]) > 30
+    # the text table has a column for every engine's facts, not only the first row's (a mutant that took the
+    # first row's keys dropped Torqu's, Turup's and Towers': a mutation audit's finding)
+    header = run_cli("validate", "--facts").stdout.splitlines()[0].split()
+    assert {"hand", "center", "towers", "caches", "short_deal_cards"} <= set(header)
 
 
 def test_a_jsonl_log_file_is_one_line(run_cli, tmp_path):
