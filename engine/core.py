@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Protocol, Sequence
+from typing import Any, Callable, ClassVar, Generic, Protocol, Self, Sequence, TypeVar
 
 from .cards import Deck
 from .config import GameSpec
@@ -41,7 +41,13 @@ def _frozen(value: Any) -> Any:
     return value
 
 
-class Game(ABC):
+#: The state class a game makes (``Game[TowersState]``) and the game class a state plays (``State[TowersGame]``),
+#: so that an engine's methods see each other's own attributes.
+StateT = TypeVar("StateT", bound="State[Any]")
+GameT = TypeVar("GameT", bound="Game[Any]")
+
+
+class Game(ABC, Generic[StateT]):
     """An immutable resolved game. Subclasses add rule tables derived from ``spec.options``."""
 
     ACTIONS: ClassVar[tuple[type, ...]] = ()
@@ -101,7 +107,7 @@ class Game(ABC):
         return codes
 
     @abstractmethod
-    def new_state(self, seed: int | str, rng: str = "native") -> "State":
+    def new_state(self, seed: int | str, rng: str = "native") -> StateT:
         """Shuffle and deal. ``seed`` must already be canonical (see :meth:`check_seed`)."""
 
     # -- actions -----------------------------------------------------------------------
@@ -129,29 +135,29 @@ class Game(ABC):
     #: What one of a game's several deals is called in narration (games of one deal never say it).
     deal_name = "round"
 
-    def current_deal(self, state: "State") -> dict[str, Any]:
+    def current_deal(self, state: StateT) -> dict[str, Any]:
         """The layout of the deal in play, as ``cardgames deal`` shows it (on a new state, the
         opening one). Games that deal again later (rounds, matches) override this to show only
         the latest deal."""
         return state.deal_json()
 
-    def describe_action(self, state: "State", action: Any) -> str:
+    def describe_action(self, state: StateT, action: Any) -> str:
         """One line of narration for ``action`` about to be applied in ``state``; games override it to say it in
         words. The default writes the action as the log does (it was Python's spelling of it)."""
         return f"player {state.current_player}: {as_logged(self.action_to_json(action), None)}"
 
-    def describe_deal_end(self, state: "State") -> list[str]:
+    def describe_deal_end(self, state: StateT) -> list[str]:
         """Narration of the deal (round, match) ``state`` has just completed: what it scored and
         what it changed. Games of several deals override this; the default says nothing."""
         return []
 
-    def describe_end(self, state: "State") -> list[str]:
+    def describe_end(self, state: StateT) -> list[str]:
         """Narration of a finished game: why it ended and who won, in words, before the result's JSON
         (a teacher's finding: every game ended on that JSON alone). Games override this to say why;
         the default names the winners."""
         return [f"the game is over: {self.winners_said(state)}"]
 
-    def winners_said(self, state: "State", lead: bool = False) -> str:
+    def winners_said(self, state: StateT, lead: bool = False) -> str:
         """Who won ``state``'s game (with ``lead``, of a game stopped early: who leads), as narration says
         it: "player 1 wins", "players 1 and 2 share the win". Games whose seats play as teams say it by
         team (Torqu's Partners: "players 0 and 2 win")."""
@@ -166,10 +172,10 @@ class Game(ABC):
         return orjson.dumps(deal, option=orjson.OPT_INDENT_2).decode()
 
 
-class State(ABC):
+class State(ABC, Generic[GameT]):
     """One game in progress. ``apply`` mutates in place (for speed); ``clone`` copies."""
 
-    game: Game
+    game: GameT
     #: Matches or rounds completed, for games of several (``simulate --matches``); else None.
     rounds_played: int | None = None
     #: The seat that dealt the deal in play, for games with a dealer (the narration names him); else None.
@@ -231,7 +237,7 @@ class State(ABC):
     def all_cards(self) -> list[int]:
         """Every card code held anywhere in the state (tests check none is created or lost)."""
 
-    def clone(self) -> "State":
+    def clone(self) -> Self:
         """An independent copy that shares the immutable game (engines may override this
         with a faster copy of just their mutable parts)."""
         import copy

@@ -57,7 +57,7 @@ class Play(NamedTuple):
 TURN = Turn()
 
 
-class PairingGame(Game):
+class PairingGame(Game["PairingState"]):
     """A pairing solitaire: rule tables derived once from the resolved config."""
 
     ACTIONS = (Turn, Play)
@@ -167,7 +167,7 @@ class PairingGame(Game):
         return "\n".join(lines)
 
 
-class PairingState(State):
+class PairingState(State[PairingGame]):
     """Rows, waste and stock of one pairing game in progress.
 
     ``by_top[c]`` lists (ascending) the rows whose top card is of class ``c``, so the legal

@@ -110,7 +110,7 @@ def unplayable(spec: GameSpec) -> str | None:
     return None
 
 
-class TorquGame(Game):
+class TorquGame(Game["TorquState"]):
     """Torqu for a player count and variants: the deal table's row, the scoring options and the board."""
 
     ACTIONS = (Draw, Lay, EndTurn)
@@ -292,7 +292,7 @@ def _row_key(table: Any, players: int, what: str) -> Any:
     raise CardgamesError(f"options.{what} has no row for {players} players")
 
 
-class TorquState(State):
+class TorquState(State[TorquGame]):
     """A Torqu game in progress: the match being played (centre, hands, personal tableaus) and the stones on the
     board, over as many matches as it takes a stone to reach the centre."""
 

@@ -178,7 +178,7 @@ def sort_name(name: str) -> str:
     return (name[4:] if name.lower().startswith("the ") else name).casefold()
 
 
-class TowersGame(Game):
+class TowersGame(Game["TowersState"]):
     """Towers: geometry tables, the card facts and every Play action, built once from the config."""
 
     ACTIONS = (Play, Flee, Pass, Stop)
@@ -409,7 +409,7 @@ class TowersGame(Game):
         return "\n".join(lines)
 
 
-class TowersState(State):
+class TowersState(State[TowersGame]):
     """One game of Towers in progress.
 
     ``occupied[t]`` is tower ``t``'s occupied-position mask (the geometry tables' index);

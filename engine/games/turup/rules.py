@@ -79,7 +79,7 @@ class Capture(NamedTuple):
     take: tuple[str, ...]
 
 
-class TurupGame(Game):
+class TurupGame(Game["TurupState"]):
     """A resolved Turup game: rank tables, options and the capture cache."""
 
     ACTIONS = (Trail, Capture)
@@ -235,7 +235,7 @@ class TurupGame(Game):
         return "\n".join(lines)
 
 
-class TurupState(State):
+class TurupState(State[TurupGame]):
     """One match in progress: the current round's hands, community pile, stock and won piles,
     and the scores of the rounds already played."""
 
