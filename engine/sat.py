@@ -19,14 +19,14 @@ POLL_SECONDS = 0.05
 
 
 def solve(solver: Any, model: Any) -> int:
-    """``solver.Solve(model)`` (an ortools ``CpSolver`` and ``CpModel``), interruptible: returns its status.
+    """``solver.solve(model)`` (an ortools ``CpSolver`` and ``CpModel``), interruptible: returns its status.
 
     The wait is on an event the solving thread sets, not on ``Thread.join``: a join that an exception
     interrupts can mark the thread stopped while it still runs (Python 3.11), and a solve still running
     when the interpreter exits aborts the process. A signal can come at any point, even while
     ``Thread.start`` waits for the new thread to run, so the thread starts inside the ``try``, and a lock
-    settles which came first: a thread that has not reached ``Solve`` never calls it, and a search that
-    has begun is told to stop at every poll until it ends (a ``StopSearch`` that comes before ``Solve`` has set
+    settles which came first: a thread that has not reached ``solve`` never calls it, and a search that
+    has begun is told to stop at every poll until it ends (a ``stop_search`` that comes before ``solve`` has set
     up its search is lost), a second Ctrl-C meanwhile included: raised out of the stopping, it left the
     search running behind the exiting command. The first interrupt is the one raised."""
     solver.parameters.catch_sigint_signal = False
@@ -41,7 +41,7 @@ def solve(solver: Any, model: Any) -> int:
             with order:
                 solving = not called_off
             if solving:
-                status.append(solver.Solve(model))
+                status.append(solver.solve(model))
         finally:
             done.set()
 
@@ -55,7 +55,7 @@ def solve(solver: Any, model: Any) -> int:
                 with order:
                     called_off = True
                 while solving and not done.is_set():
-                    solver.StopSearch()
+                    solver.stop_search()
                     done.wait(POLL_SECONDS)
                 break
             except KeyboardInterrupt:  # a second Ctrl-C (or a SIGTERM): the search is being stopped already

@@ -67,6 +67,23 @@ def test_a_full_waste_plays_before_the_stock_turns(name):
         check(game, state)
 
 
+def test_the_model_uses_no_deprecated_ortools_call(monkeypatch):
+    """ortools deprecates its CamelCase names (``NewBoolVar``, ``Solve``, ``Value``...) for snake_case ones
+    ahead of removing them, its warnings off unless ``cp_model.enable_warnings``: the stage, a won and a lost
+    deal's model built, solved and read, calls none of them, so a later ortools still runs it."""
+    import warnings
+
+    from ortools.sat.python import cp_model
+
+    # 9.15 has the switch; 9.12 has neither it nor the warnings
+    monkeypatch.setattr(cp_model, "enable_warnings", True, raising=False)
+    game = load_game("wild-capped", ("strict",), catalog=CATALOG)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".* is a deprecated function", category=DeprecationWarning)
+        verdicts = {sat_verdict(game, game.new_state(seed), effort=10.0).winnable for seed in range(10)}
+    assert verdicts == {True, False}
+
+
 def test_the_portfolio_follows_a_single_search_that_ran_out():
     """Strict Wizard's Tower 35 is open after a moment of either search: both ran, one after the other."""
     game = load_game("strict-wizards-tower")
@@ -124,7 +141,7 @@ def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_rai
 
     from ortools.sat.python import cp_model
 
-    solve = cp_model.CpSolver.Solve
+    solve = cp_model.CpSolver.solve
 
     returned = threading.Event()
 
@@ -135,7 +152,7 @@ def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_rai
         finally:
             returned.set()
 
-    monkeypatch.setattr(cp_model.CpSolver, "Solve", solve_then_ctrl_c)
+    monkeypatch.setattr(cp_model.CpSolver, "solve", solve_then_ctrl_c)
     game = load_game("wizards-tower")
     with pytest.raises(KeyboardInterrupt):
         sat_verdict(game, game.new_state(5), effort=60.0)
@@ -144,7 +161,7 @@ def test_ctrl_c_during_the_model_is_a_keyboard_interrupt(monkeypatch, ctrl_c_rai
 
 
 def _assert_the_solving_thread_ends() -> None:
-    """No "cp-sat" thread outlives its search. Its ``Solve`` has returned (asserted before this): the thread may
+    """No "cp-sat" thread outlives its search. Its ``solve`` has returned (asserted before this): the thread may
     still be between setting its event and leaving ``threading.enumerate()`` (a few bytecodes, but a loaded
     machine can deschedule it there), so it is given a moment to finish rather than caught mid-exit."""
     import threading
@@ -155,7 +172,7 @@ def _assert_the_solving_thread_ends() -> None:
 
 
 class _StoppableSolver:
-    """A stand-in for ``CpSolver``: its ``Solve`` blocks until ``StopSearch`` is called (or, so that a test never
+    """A stand-in for ``CpSolver``: its ``solve`` blocks until ``stop_search`` is called (or, so that a test never
     hangs, a long while passes), and says which of the two ended it."""
 
     def __init__(self) -> None:
@@ -167,20 +184,20 @@ class _StoppableSolver:
         self.started = threading.Event()
         self.returned = threading.Event()
 
-    def Solve(self, model: object) -> str:  # CpSolver's own spelling, as StopSearch's
+    def solve(self, model: object) -> str:
         self.started.set()
         try:
             return "stopped" if self.stopped.wait(10) else "ran out"
         finally:
             self.returned.set()
 
-    def StopSearch(self) -> None:
+    def stop_search(self) -> None:
         self.stopped.set()
 
 
 def test_ctrl_c_stops_the_search_it_interrupts(ctrl_c_raises):
     """``engine/sat.py``: CP-SAT's own SIGINT catching is switched off, and a KeyboardInterrupt in the waiting main
-    thread stops the search (``StopSearch``) before it is raised again: without that, the Ctrl-C is raised only once
+    thread stops the search (``stop_search``) before it is raised again: without that, the Ctrl-C is raised only once
     the search has spent its whole effort (a minute for the solver's stage), which the model test above still
     passes."""
     import os
@@ -206,7 +223,7 @@ def test_ctrl_c_stops_the_search_it_interrupts(ctrl_c_raises):
 
 def test_ctrl_c_while_the_thread_starts_stops_its_search(monkeypatch):
     """A Ctrl-C can come while ``Thread.start`` still waits for the solving thread, which may already be in
-    ``Solve`` (CI met it once, in the test above): that KeyboardInterrupt too stops the search, where the
+    ``solve`` (CI met it once, in the test above): that KeyboardInterrupt too stops the search, where the
     thread once started outside the ``try`` and its search was left to run out its effort."""
     import threading
 
@@ -230,14 +247,14 @@ def test_ctrl_c_while_the_thread_starts_stops_its_search(monkeypatch):
 
 
 class _LateStoppingSolver(_StoppableSolver):
-    """A search whose first ``StopSearch`` is lost (it came before ``Solve`` had set up its search), and the user,
+    """A search whose first ``stop_search`` is lost (it came before ``solve`` had set up its search), and the user,
     seeing the command go on, presses Ctrl-C again right then."""
 
     def __init__(self) -> None:
         super().__init__()
         self.stop_calls = 0
 
-    def StopSearch(self) -> None:
+    def stop_search(self) -> None:
         import os
         import signal
 
@@ -245,7 +262,7 @@ class _LateStoppingSolver(_StoppableSolver):
         if self.stop_calls == 1:
             os.kill(os.getpid(), signal.SIGINT)  # raised in the main thread as this returns: in the stopping
         else:
-            super().StopSearch()
+            super().stop_search()
 
 
 def test_a_second_ctrl_c_while_the_search_stops_still_stops_it(ctrl_c_raises):
@@ -275,7 +292,7 @@ def test_a_second_ctrl_c_while_the_search_stops_still_stops_it(ctrl_c_raises):
 
 @pytest.mark.parametrize("launched", [False, True], ids=["before-the-thread-runs", "before-it-reaches-solve"])
 def test_ctrl_c_before_the_search_begins_begins_none(monkeypatch, launched):
-    """A Ctrl-C before the solving thread reaches ``Solve`` (before the thread is launched, or after but before it
+    """A Ctrl-C before the solving thread reaches ``solve`` (before the thread is launched, or after but before it
     runs) is raised at once, and no search begins after it: waiting for a search that never comes would hang, and
     one begun after the Ctrl-C would run out its whole effort with nobody to stop it."""
     import threading

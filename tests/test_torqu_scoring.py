@@ -1473,6 +1473,25 @@ def test_the_flush_limit_named_is_the_flushs_own(cards, perfect_four):
     assert fits_table_values(shipped._replace(flush=room + 1), cards) is not None
 
 
+def test_cpsat_model_uses_no_deprecated_ortools_call(game, monkeypatch):
+    """The optimum's CP-SAT model (``aggregate.py``) calls none of ortools' deprecated CamelCase names (see
+    ``test_solver_cpsat``), its warnings switched on; and its optimum is the search's."""
+    import warnings
+
+    from ortools.sat.python import cp_model
+
+    from cardgames.engine.games.torqu import aggregate
+    from cardgames.engine.games.torqu.optimise import pack_value
+
+    # 9.15 has the switch; 9.12 has neither it nor the warnings
+    monkeypatch.setattr(cp_model, "enable_warnings", True, raising=False)
+    problem = game.scorer.problem(drawn(game, 1, "no-deprecated", 24), 1, True)[2]
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".* is a deprecated function", category=DeprecationWarning)
+        optimum = aggregate.packing_optimum(*problem, effort=10)
+    assert optimum == pack_value(*problem)
+
+
 def test_cpsat_stopped_with_a_packing_but_no_proof_gives_none(game, monkeypatch):
     """A packing CP-SAT found but did not prove optimal (status FEASIBLE, as its effort runs out on a large
     tableau) is no optimum: the caller must get None and go on searching, never that packing's value."""

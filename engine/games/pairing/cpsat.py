@@ -67,8 +67,8 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float,
     klass, accepts, cap = game.card_class, game.accepts, game.row_cap
     model = cp_model.CpModel()
     # the waste's cards are all there before the first turn: none leaves before the last arrived
-    leaves = [model.NewIntVar(max(k, waiting - 1), n - 1, f"t{k}") for k in range(n)]
-    height = [model.NewIntVar(2, cap, f"h{k}") for k in range(n)] if cap is not None else None
+    leaves = [model.new_int_var(max(k, waiting - 1), n - 1, f"t{k}") for k in range(n)]
+    height = [model.new_int_var(2, cap, f"h{k}") for k in range(n)] if cap is not None else None
     open_rows = [r for r, row in enumerate(state.rows) if cap is None or len(row) < cap]
     firsts: dict[int, list[tuple[int, Any]]] = {r: [] for r in open_rows}
     successors: list[list[Any]] = [[] for _ in range(n)]
@@ -78,40 +78,40 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float,
         arcs = []
         for r in open_rows:
             if klass[state.rows[r][-1]] in fits:
-                arc = model.NewBoolVar("")
+                arc = model.new_bool_var("")
                 arcs.append(arc)
                 firsts[r].append((c, arc))
                 onto.append(((True, r), c, arc))
                 if height is not None:
-                    model.Add(height[c] == len(state.rows[r]) + 1).OnlyEnforceIf(arc)
+                    model.add(height[c] == len(state.rows[r]) + 1).only_enforce_if(arc)
         for y in range(n):
             if y != c and klass[cards[y]] in fits:
-                arc = model.NewBoolVar("")
+                arc = model.new_bool_var("")
                 arcs.append(arc)
                 successors[y].append(arc)
                 onto.append(((False, y), c, arc))
                 if y < c:
-                    model.Add(leaves[y] <= c - 1).OnlyEnforceIf(arc)
+                    model.add(leaves[y] <= c - 1).only_enforce_if(arc)
                 else:
-                    model.Add(leaves[c] >= y).OnlyEnforceIf(arc)
+                    model.add(leaves[c] >= y).only_enforce_if(arc)
                 if height is not None:
-                    model.Add(height[c] == height[y] + 1).OnlyEnforceIf(arc)
-        model.AddExactlyOne(arcs)
+                    model.add(height[c] == height[y] + 1).only_enforce_if(arc)
+        model.add_exactly_one(arcs)
     for arcs in [*successors, *([arc for _, arc in firsts[r]] for r in open_rows)]:
         if len(arcs) > 1:
-            model.AddAtMostOne(arcs)
+            model.add_at_most_one(arcs)
     _break_row_symmetry(model, state, open_rows, firsts, klass, cap is not None, n)
     gone_before: dict[tuple[int, int], Any] = {}
     for c in range(n):
         for d in range(c + 1, n):
-            before = model.NewBoolVar("")
+            before = model.new_bool_var("")
             gone_before[c, d] = before
-            model.Add(leaves[c] <= d - 1).OnlyEnforceIf(before)
-            model.Add(leaves[c] >= d).OnlyEnforceIf(before.Not())
-            model.Add(leaves[d] <= leaves[c]).OnlyEnforceIf(before.Not())
+            model.add(leaves[c] <= d - 1).only_enforce_if(before)
+            model.add(leaves[c] >= d).only_enforce_if(before.negated())
+            model.add(leaves[d] <= leaves[c]).only_enforce_if(before.negated())
     if game.waste_cap is not None:
         for p in range(waiting, n):
-            model.Add(sum(1 - gone_before[c, p] for c in range(p)) <= game.waste_cap - 1)
+            model.add(sum(1 - gone_before[c, p] for c in range(p)) <= game.waste_cap - 1)
     branches = 0
     for search in searches:
         solver = cp_model.CpSolver()
@@ -126,12 +126,12 @@ def sat_verdict(game: PairingGame, state: PairingState, effort: float,
         # settles deals the single search leaves open (Strict Wizard's Tower 35: open after 200 s of it).
         solver.parameters.interleave_search = search == "portfolio"
         status = sat.solve(solver, model)
-        branches += solver.NumBranches()
+        branches += solver.num_branches
         if status == cp_model.INFEASIBLE:
             return SatVerdict(False, [], branches)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            under = {c: where for where, c, arc in onto if solver.Value(arc)}
-            return SatVerdict(True, _line(state, [solver.Value(v) for v in leaves], under, waiting), branches)
+            under = {c: where for where, c, arc in onto if solver.value(arc)}
+            return SatVerdict(True, _line(state, [solver.value(v) for v in leaves], under, waiting), branches)
     return SatVerdict(None, [], branches)
 
 
@@ -144,12 +144,12 @@ def _break_row_symmetry(model: Any, state: PairingState, open_rows: list[int], f
     for rows in kinds.values():
         first = []
         for r in rows:
-            var = model.NewIntVar(0, n, "")
+            var = model.new_int_var(0, n, "")
             arcs = firsts[r]
-            model.Add(var == sum(c * arc for c, arc in arcs) + n * (1 - sum(arc for _, arc in arcs)))
+            model.add(var == sum(c * arc for c, arc in arcs) + n * (1 - sum(arc for _, arc in arcs)))
             first.append(var)
         for a, b in pairwise(first):
-            model.Add(a <= b)
+            model.add(a <= b)
 
 
 def _line(state: PairingState, leaves: list[int], under: dict[int, tuple[bool, int]], waiting: int) -> list[Any]:

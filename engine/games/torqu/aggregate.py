@@ -64,7 +64,7 @@ def packing_optimum(idents: Sequence[Ident], wild_own: Sequence[int], pts: Point
     wild_uses: list[Any] = []
     specials = find_specials(idents, len(own), pts, sign, num_suits, picture_members, max(0, own[0]) if own else 0)
     for k, (value, wilds) in enumerate(zip(specials.value.tolist(), specials.wilds.tolist(), strict=True)):
-        x = model.NewBoolVar(f"special{k}")
+        x = model.new_bool_var(f"special{k}")
         objective.append(value * x)
         for i in specials.members(k):
             by_card[i].append(x)
@@ -75,43 +75,43 @@ def packing_optimum(idents: Sequence[Ident], wild_own: Sequence[int], pts: Point
         value = points + sign * sum(numbers)
         most = min(counts[n] // numbers.count(n) for n in set(numbers)) + len(own)
         if most:
-            y = model.NewIntVar(0, most, f"pattern{k}")
+            y = model.new_int_var(0, most, f"pattern{k}")
             objective.append(value * y)
             for n in set(numbers):
                 by_number[n].append(numbers.count(n) * y)
                 slots[n].append(numbers.count(n) * y)
     if own:
-        used = [model.NewBoolVar(f"used{i}") for i in range(len(own))]
+        used = [model.new_bool_var(f"used{i}") for i in range(len(own))]
         for a, b in pairwise(used):
-            model.Add(a >= b)
+            model.add(a >= b)
         objective += [o * u for o, u in zip(own, used, strict=True)]
         for n in range(1, pts.top + 1):
             if slots[n]:
-                fill = model.NewIntVar(0, len(own), f"fill{n}")
-                model.Add(fill <= sum(slots[n]))
+                fill = model.new_int_var(0, len(own), f"fill{n}")
+                model.add(fill <= sum(slots[n]))
                 objective.append(-sign * n * fill)
                 by_number[n].append(-fill)
                 wild_uses.append(fill)
         four = complete([], SET_SIZE, pts, num_suits, picture_members) if len(own) >= SET_SIZE else None
         if four is not None:
-            alone = model.NewBoolVar("four_wilds")
+            alone = model.new_bool_var("four_wilds")
             objective.append(four[1] * alone)
             wild_uses.append(SET_SIZE * alone)
-        model.Add(sum(wild_uses) == sum(used))
+        model.add(sum(wild_uses) == sum(used))
     for terms in by_card:
         if len(terms) > 1:
-            model.AddAtMostOne(terms)
+            model.add_at_most_one(terms)
     for n, terms in enumerate(by_number):
         if terms:
-            model.Add(sum(terms) <= counts[n])
-    model.Maximize(sum(objective))
+            model.add(sum(terms) <= counts[n])
+    model.maximize(sum(objective))
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
     if effort is not None:
         solver.parameters.max_deterministic_time = effort
     status = sat.solve(solver, model)
     if status == cp_model.OPTIMAL:
-        return round(solver.ObjectiveValue())
+        return round(solver.objective_value)
     if effort is not None and status in (cp_model.FEASIBLE, cp_model.UNKNOWN):
         return None
-    raise RuntimeError(f"CP-SAT ended with status {solver.StatusName(status)}")
+    raise RuntimeError(f"CP-SAT ended with status {solver.status_name(status)}")
