@@ -1,9 +1,12 @@
-"""Shared test fixtures: a CLI runner, Python's own Ctrl-C handler, and a bounded hypothesis profile."""
+"""Shared test fixtures: a CLI runner, Python's own Ctrl-C handler, a file imported as a module, and a bounded
+hypothesis profile."""
 
 from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -31,6 +34,24 @@ def run_cli():
         return runner.invoke(cli, list(args), input=input, env=env, catch_exceptions=False, prog_name="cardgames")
 
     return invoke
+
+
+@pytest.fixture
+def module_at():
+    """Import a Python file as a module: ``module_at("pairing_report")`` is ``scripts/pairing_report.py`` (the
+    scripts are files, not a package), ``module_at(path)`` any file, named by its stem; so that a test calls a
+    script's functions in-process."""
+    import importlib.util
+
+    def load(where: str | Path) -> ModuleType:
+        path = where if isinstance(where, Path) else Path(__file__).resolve().parent.parent / "scripts" / f"{where}.py"
+        spec = importlib.util.spec_from_file_location(path.stem, path)
+        assert spec is not None and spec.loader is not None, f"{path} is no Python file"
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    return load
 
 
 @pytest.fixture

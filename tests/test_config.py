@@ -2427,15 +2427,10 @@ def test_a_yml_file_in_a_config_folder_is_named_not_read(tmp_path):
     assert (str(tmp_path / "games" / "mine.YAML"), UNREAD) in found
 
 
-def test_the_config_reference_page_is_the_schemas():
+def test_the_config_reference_page_is_the_schemas(module_at):
     """docs/configs.md lists every key the loader accepts (the designer audit found no such page): it is
     generated from the schemas, and a schema changed without the page fails here."""
-    import importlib.util
-
-    script = Path(__file__).resolve().parent.parent / "scripts" / "config_reference.py"
-    spec = importlib.util.spec_from_file_location("config_reference", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = module_at("config_reference")
     assert module.PAGE.read_text(encoding="utf-8") == module.page(), "run python scripts/config_reference.py"
     assert "| `options` | a mapping | yes |" in module.page() and "### `towers`" in module.page()
 
@@ -2920,16 +2915,13 @@ def test_a_games_own_problem_met_first_with_a_variant_is_still_the_games(tmp_pat
     assert ("small.yaml", "the pile is crowded (cb, 2 players, small)") in errors, errors
 
 
-def test_the_config_reference_check_fails_on_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_config_reference_check_fails_on_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          module_at) -> None:
     """``scripts/config_reference.py --check`` (the docs' CI gate) exits non-zero naming the page when it differs
     from the schemas, passes on a current one, and never rewrites the page it checks."""
-    import importlib.util
     import sys
 
-    script = Path(__file__).resolve().parent.parent / "scripts" / "config_reference.py"
-    spec = importlib.util.spec_from_file_location("config_reference", script)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = module_at("config_reference")
     page = tmp_path / "configs.md"
     monkeypatch.setattr(module, "PAGE", page)
     monkeypatch.setattr(sys, "argv", ["config_reference.py", "--check"])

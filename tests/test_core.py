@@ -215,19 +215,15 @@ def test_code_numba_cannot_cache_is_compiled_in_each_process(tmp_path):
     assert compiled(space["plus_one"])(2) == 3
 
 
-def _module_from(path: Path, text: str) -> object:
-    """A module whose functions numba sees in the file ``path`` (numba caches only what comes from a file)."""
-    import importlib.util
-
+def _written(path: Path, text: str) -> Path:
+    """``path``, holding ``text``: a module's file, whose functions numba then sees in it (numba caches only what
+    comes from a file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)
-    spec = importlib.util.spec_from_file_location(path.stem, path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return path
 
 
-def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeypatch):
+def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeypatch, module_at):
     """numba's own first choice, ``__pycache__`` beside the installed module, wrote into site-packages and stayed
     behind an uninstall (an install audit's finding): the loops are kept in the user's cache folder, unless
     ``NUMBA_CACHE_DIR`` names one, which is kept to."""
@@ -242,7 +238,7 @@ def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeyp
     monkeypatch.delenv("NUMBA_CACHE_DIR")  # below does not outlive the test (unrecorded, it would have)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     install = tmp_path / "site-packages" / "kernel_kept_aside.py"
-    assert compiled(_module_from(install, "def plus_two(x):\n    return x + 2\n").plus_two)(1) == 3
+    assert compiled(module_at(_written(install, "def plus_two(x):\n    return x + 2\n")).plus_two)(1) == 3
     assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "cache" / "cardgames" / "numba")
     assert list((tmp_path / "cache" / "cardgames" / "numba").rglob("*.nbi"))
     assert not list(install.parent.rglob("*.nb[ic]"))
@@ -250,7 +246,7 @@ def test_the_compiled_loops_are_kept_in_the_users_cache_folder(tmp_path, monkeyp
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
     monkeypatch.setattr(config, "CACHE_DIR", str(tmp_path / "mine"))  # as numba reads it at its import
     mine = tmp_path / "site-packages" / "kernel_kept_mine.py"
-    assert compiled(_module_from(mine, "def plus_three(x):\n    return x + 3\n").plus_three)(1) == 4
+    assert compiled(module_at(_written(mine, "def plus_three(x):\n    return x + 3\n")).plus_three)(1) == 4
     assert os.environ["NUMBA_CACHE_DIR"] == str(tmp_path / "mine") and list((tmp_path / "mine").rglob("*.nbi"))
 
 

@@ -47,14 +47,9 @@ def test_every_benchmark_is_run_here() -> None:
     assert {p.name for p in SCRIPTS.glob("bench_*.py")} <= {run[0] for run in RUNS}
 
 
-def test_the_report_names_each_stages_effort_without_cp_sat() -> None:
+def test_the_report_names_each_stages_effort_without_cp_sat(report: ModuleType) -> None:
     """A Wizard's Tower row's budget cell, with CP-SAT off (``--sat-effort 0``), names the search's budget and
     each projection size's efforts (a reviewer's finding: a number and text added, a TypeError)."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("pairing_report", SCRIPTS / "pairing_report.py")
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
     chunk = {"won": 1, "lost": 0, "undecided": 0, "greedy": 0, "times": [0.5]}
     cells = report.row("wizards-tower", (1, 1, 300000), 0.0, [chunk]).split(" | ")
     assert cells[7] == ("300000 + 3-pair projections 3000000 each + 5-pair projections 60000000 each, 300000000 in "
@@ -65,19 +60,10 @@ def test_the_report_names_each_stages_effort_without_cp_sat() -> None:
                          "all")
 
 
-def _load_report() -> ModuleType:
-    """``scripts/pairing_report.py`` imported as a module, so that its ``main`` runs in this process."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("pairing_report", SCRIPTS / "pairing_report.py")
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
-    return report
-
-
 @pytest.fixture
-def report() -> ModuleType:
-    return _load_report()
+def report(module_at) -> ModuleType:
+    """``scripts/pairing_report.py`` imported as a module, so that its ``main`` runs in this process."""
+    return module_at("pairing_report")
 
 
 def _report_page(report: ModuleType, monkeypatch: pytest.MonkeyPatch, out: Path, *args: str) -> dict[str, list[str]]:
