@@ -874,13 +874,19 @@ def test_ctrl_c_ends_the_pool_workers_without_waiting_for_their_chunks(tmp_path)
     assert not marker.exists()
 
 
+def _proc_file(pid: int, name: str) -> str | None:
+    """``/proc/PID/NAME``'s text; None once the process is gone (it may go between two reads)."""
+    try:
+        return Path(f"/proc/{pid}/{name}").read_text()
+    except OSError:
+        return None
+
+
 def _proc_stat(pid: int) -> list[str] | None:
     """``/proc/PID/stat``'s fields after the command's name (state first, then the parent's pid); None once
     the process is gone."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
+    text = _proc_file(pid, "stat")
+    return None if text is None else text.rsplit(")", 1)[1].split()
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in /proc")
@@ -901,7 +907,7 @@ def test_a_batch_killed_outright_takes_its_pool_workers_with_it(tmp_path):
             time.sleep(0.1)
             workers = [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()
                        and (_proc_stat(int(entry.name)) or [None, None])[1] == str(batch.pid)
-                       and b"spawn_main" in Path(f"/proc/{entry.name}/cmdline").read_bytes()]
+                       and "spawn_main" in (_proc_file(int(entry.name), "cmdline") or "")]
         assert len(workers) == 2, "the pool's workers did not start"
     finally:
         batch.kill()
